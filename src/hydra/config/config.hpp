@@ -1,0 +1,105 @@
+// hydra.toml: the scoring configuration (keys, defaults and profiles).
+// Reference: docs/config.md. The seed's section-12 example parses and means
+// what it says.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hydra::config {
+
+/// Dimension weights ([scoring.weights]). Non-negative; not all zero.
+struct Weights {
+  double build = 30;
+  double tests = 30;
+  double lint = 15;
+  double diff_scope = 15;
+  double speed = 10;
+  double judge = 0;  ///< optional judge dimension (issue: eval composite); 0 = off
+};
+
+/// [scoring.gates]
+struct Gates {
+  bool require_build_pass = true;
+  double max_test_regression_percent = 0;  ///< gate fails when regression% > this
+  double min_test_count_ratio = 0.8;       ///< gate fails when A_total < ratio * B_total
+  std::string security_command;            ///< optional shell command; non-zero exit fails the gate
+};
+
+/// [scoring.diff_scope]
+struct DiffScope {
+  std::uint64_t max_files_soft = 20;
+  std::uint64_t max_churn_soft = 800;
+  std::vector<std::string> protected_paths;  ///< "dir/" prefixes or glob patterns
+};
+
+/// [scoring.tests]
+struct Tests {
+  enum class Regression { count, identity };
+  Regression regression = Regression::count;
+};
+
+/// [scoring.lint]
+struct Lint {
+  enum class Match { count, fingerprint };
+  Match match = Match::count;
+  bool compiler_warnings = true;     ///< count GCC/Clang warnings from the build log as findings
+  std::vector<std::string> exclude;  ///< path prefixes/globs whose findings are ignored
+};
+
+/// [scoring.speed]
+struct Speed {
+  bool include_failed = true;  ///< seed 5.5: speed still computed for failed agents (default keep)
+};
+
+/// A profile: the commands of the build, test and lint steps. Data, not code.
+/// For the built-in "cmake" profile the commands are driven by `capture`
+/// itself (cmake --build, ctest --output-junit, clang-tidy over
+/// compile_commands.json) and these strings document them.
+struct Profile {
+  std::string name;
+  std::string build;  ///< shell command; empty = no build step
+  std::string test;
+  std::string lint;
+};
+
+/// The whole configuration.
+struct Config {
+  std::string profile = "cmake";
+  /// When set, one timeout for every step (seed section 12); otherwise the
+  /// per-step defaults of seed section 11 below.
+  double build_timeout_seconds = 300;
+  double test_timeout_seconds = 600;
+  double lint_timeout_seconds = 300;
+  Weights weights;
+  Gates gates;
+  DiffScope diff_scope;
+  Tests tests;
+  Lint lint;
+  Speed speed;
+};
+
+/// Built-in profiles: "cmake" (default), "js-node", "rust", "python".
+const std::vector<Profile>& builtin_profiles();
+/// The profile named `name`; throws hydra::Error for an unknown name.
+const Profile& find_profile(std::string_view name);
+
+/// Parses hydra.toml text. `source_name` names the file in errors.
+/// Throws hydra::InputError naming the key and its line:column for unknown
+/// keys, wrong types, out-of-range values, negative or all-zero weights, and
+/// TOML syntax errors.
+Config parse(std::string_view toml_text, const std::string& source_name);
+
+/// Reads and parses a file (throws hydra::InputError if unreadable).
+Config load(const std::filesystem::path& file);
+
+/// The effective configuration as JSON (every key, defaults filled in),
+/// with keys sorted; stable across runs.
+nlohmann::json to_json(const Config& config);
+
+}  // namespace hydra::config

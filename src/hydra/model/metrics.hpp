@@ -1,0 +1,18 @@
+// Plain data: what an agent reports about its own run (metrics JSON).
+#pragma once
+
+#include <optional>
+
+namespace hydra::model {
+
+/// Every field is optional: absent means unknown, never zero.
+struct AgentMetrics {
+  std::optional<double> tokens;
+  std::optional<double> cost_usd;
+  std::optional<double> tool_calls;
+  std::optional<double> steps;
+  std::optional<double> wall_clock_ms;
+  std::optional<double> duration_seconds;  ///< the agent's duration, for the speed dimension
+};
+
+}  // namespace hydra::model

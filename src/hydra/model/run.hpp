@@ -1,0 +1,57 @@
+// Plain data: one capture of one tree, as scoring sees it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <hydra/model/diff.hpp>
+#include <hydra/model/lint.hpp>
+#include <hydra/model/metrics.hpp>
+#include <hydra/model/test.hpp>
+
+namespace hydra::model {
+
+struct BuildOutcome {
+  bool known = false;  ///< false when no build result was recorded (dimension inactive)
+  bool passed = false;
+  int exit_code = 0;
+  double seconds = 0.0;
+  bool timed_out = false;
+  std::string reason;  ///< why it failed, for reports ("exit code 2", "timed out after 300 s")
+};
+
+struct SecurityOutcome {
+  bool ran = false;
+  bool passed = false;
+  std::string detail;  ///< command and exit code, or why it did not run
+};
+
+/// Everything scoring needs from one run directory, already parsed.
+struct Run {
+  std::string agent;   ///< agent name ("baseline" for the baseline unless named)
+  std::string path;    ///< the run directory as given on the command line (for reports)
+  std::string digest;  ///< sha256 of the run's sealed manifest; feeds run_id
+
+  BuildOutcome build;
+
+  /// nullopt: no test results were recorded (tests dimension inactive, unless
+  /// the baseline has tests, in which case the candidate scores 0).
+  std::optional<std::vector<TestCase>> tests;
+  std::vector<TestDefinition> test_definitions;  ///< from ctest --show-only=json-v1; may be empty
+
+  /// nullopt: lint did not run; `lint_inactive_reason` says why.
+  std::optional<std::vector<LintFinding>> lint;
+  std::string lint_inactive_reason;
+
+  std::optional<DiffSummary> diff;  ///< nullopt: no diff recorded (diff scope inactive)
+  AgentMetrics metrics;
+  SecurityOutcome security;
+
+  /// Problems with the run's data (an artifact failed to parse, a digest is
+  /// wrong, ...). Any entry makes the candidate not mergeable: a score built
+  /// from corrupt data is never mergeable.
+  std::vector<std::string> integrity_problems;
+};
+
+}  // namespace hydra::model

@@ -1,0 +1,69 @@
+// The run directory: one capture of one tree, self-contained and relocatable.
+//
+//   RUN/manifest.json     engine version, agent, steps (exit codes, durations,
+//                         timeouts), artifact list with sha256 digests (the seal)
+//   RUN/build.log         build output (optional)
+//   RUN/junit/N.xml       JUnit XML files (optional, any number)
+//   RUN/ctest.json        ctest --show-only=json-v1 (optional)
+//   RUN/lint/N.log        clang-tidy logs (optional, any number)
+//   RUN/diff.patch        the change as `git diff` prints it (optional)
+//   RUN/metrics.json      agent metrics (optional)
+//   RUN/hydra.toml        the scoring config used by the capture (optional)
+//   RUN/signals.json      parsed summaries, for people and audit
+//
+// Written to a temporary sibling directory and renamed into place, so a crash
+// never leaves a half capture. Reference: docs/run-directory.md.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <hydra/config/config.hpp>
+#include <hydra/model/run.hpp>
+
+namespace hydra::run {
+
+/// What `hydra-score record` turns into a run directory. Paths are copied.
+struct RecordRequest {
+  std::string agent = "candidate";
+  std::optional<int> build_exit_code;  ///< nullopt: build result unknown (dimension inactive)
+  std::optional<double> build_seconds;
+  std::optional<std::filesystem::path> build_log;
+  std::vector<std::filesystem::path> junit_files;
+  std::optional<std::filesystem::path> ctest_json;
+  std::vector<std::filesystem::path> lint_logs;
+  std::optional<std::string> lint_inactive_reason;  ///< recorded when no lint log is given
+  std::optional<std::filesystem::path> diff;
+  std::optional<double> agent_seconds;
+  std::optional<std::filesystem::path> metrics;
+  std::optional<std::filesystem::path> config;
+  std::optional<int> security_exit_code;
+  std::string task;  ///< optional task id (for compare); empty = directory name
+  nlohmann::json extra_manifest = nlohmann::json::object();  ///< merged into manifest.json (capture adds steps, tools)
+};
+
+/// Validates every input (parses it; throws hydra::InputError on bad input),
+/// copies the artifacts into `out`, writes and seals manifest.json. `out` must
+/// not exist, or must be a run directory (it is then replaced atomically).
+void record(const RecordRequest& request, const std::filesystem::path& out);
+
+/// Reads a run directory's manifest. Throws hydra::InputError if missing or malformed.
+nlohmann::json read_manifest(const std::filesystem::path& run_dir);
+
+/// Verifies every artifact against the digests sealed in the manifest and
+/// that no unlisted artifact was added. Throws hydra::TamperError naming the file.
+void verify_seal(const std::filesystem::path& run_dir);
+
+/// Verifies the seal, then parses every artifact into a model::Run.
+/// `config` decides lint filtering (excluded paths, compiler warnings).
+/// Throws hydra::TamperError / hydra::InputError.
+model::Run load(const std::filesystem::path& run_dir, const config::Config& config);
+
+/// The scoring config stored in the run (hydra.toml), or defaults when none.
+config::Config load_config(const std::filesystem::path& run_dir);
+
+}  // namespace hydra::run

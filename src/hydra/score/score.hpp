@@ -1,0 +1,92 @@
+// Scoring: pure functions from parsed runs to dimension scores, composite,
+// gates and ranking. No I/O. Formulas: ../shared/seeds/hydra-scoring-engine.md
+// and DESIGN.md "Decisions"; reference in docs/formulas.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <hydra/config/config.hpp>
+#include <hydra/model/lint.hpp>
+#include <hydra/model/run.hpp>
+#include <hydra/model/test.hpp>
+
+namespace hydra::score {
+
+/// One dimension's result. `evidence` holds the formula's inputs and
+/// intermediate values (keys documented in docs/formulas.md).
+struct Dimension {
+  std::string name;  ///< "build", "tests", "lint", "diff_scope", "speed" (and "judge")
+  bool active = false;
+  double score = 0.0;  ///< in [0, 100], rounded to 2 decimals; 0 when inactive
+  double weight = 0.0; ///< configured weight
+  std::string inactive_reason;
+  nlohmann::json evidence = nlohmann::json::object();
+};
+
+/// One gate's evaluation.
+struct Gate {
+  std::string name;  ///< "require_build_pass", "max_test_regression_percent", "min_test_count_ratio", "security", "integrity", "active_dimensions"
+  bool passed = true;
+  std::string detail;
+};
+
+/// Test-level differences against the baseline (by identity suite::name).
+struct TestChanges {
+  std::vector<model::TestCase> regressed;  ///< passed in baseline, not passed in candidate
+  std::vector<model::TestCase> dropped;    ///< in baseline, absent from candidate (baseline's record)
+  std::vector<model::TestCase> added;      ///< absent from baseline
+};
+
+/// Lint-level differences against the baseline (by fingerprint with multiplicity).
+struct LintChanges {
+  std::vector<model::LintFinding> introduced;  ///< in candidate, not in baseline
+  std::vector<model::LintFinding> resolved;    ///< in baseline, not in candidate
+};
+
+struct Candidate {
+  std::string agent;
+  std::string run_path;
+  std::string run_digest;
+  bool mergeable = false;
+  double total = 0.0;  ///< composite, rounded to 2 decimals
+  std::vector<Dimension> dimensions;  ///< always in order build, tests, lint, diff_scope, speed[, judge]
+  std::vector<Gate> gates;            ///< every gate evaluated, in a fixed order
+  TestChanges test_changes;
+  LintChanges lint_changes;
+
+  std::vector<Gate> failed_gates() const;
+};
+
+/// Candidates ranked: total desc, mergeable first on ties, then agent name.
+struct Ranking {
+  std::vector<Candidate> candidates;
+};
+
+// --- individual formulas (exposed for tests; all pure) ---------------------
+
+Dimension score_build(const config::Config& config, const model::Run& candidate);
+Dimension score_tests(const config::Config& config, const model::Run& baseline,
+                      const model::Run& candidate, TestChanges* changes = nullptr);
+Dimension score_lint(const config::Config& config, const model::Run& baseline,
+                     const model::Run& candidate, LintChanges* changes = nullptr);
+Dimension score_diff_scope(const config::Config& config, const model::Run& candidate);
+/// `fastest_successful_seconds`: min agent duration over successful candidates
+/// (build passed and tests ran); nullopt when unknown for all.
+Dimension score_speed(const config::Config& config, const model::Run& candidate,
+                      std::optional<double> fastest_successful_seconds);
+/// sum(score*weight)/sum(active weights); 0 when no dimension is active.
+double composite(const std::vector<Dimension>& dimensions);
+
+/// Scores and ranks every candidate against the baseline.
+Ranking rank(const config::Config& config, const model::Run& baseline,
+             const std::vector<model::Run>& candidates);
+
+/// The JSON of one finding / test, as used in the output contract.
+nlohmann::json to_json(const model::LintFinding& finding);
+nlohmann::json to_json(const model::TestCase& test);
+
+}  // namespace hydra::score

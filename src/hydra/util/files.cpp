@@ -1,0 +1,138 @@
+#include <hydra/util/files.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <hydra/error.hpp>
+
+namespace hydra::util {
+
+std::string read_file(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) throw InputError(file.string(), "no such file");
+  if (std::filesystem::is_directory(file, ec))
+    throw InputError(file.string(), "is a directory, expected a file");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string(), std::string("cannot open: ") + std::strerror(errno));
+  std::string content;
+  in.seekg(0, std::ios::end);
+  const auto size = in.tellg();
+  if (size > 0) {
+    content.resize(static_cast<std::size_t>(size));
+    in.seekg(0, std::ios::beg);
+    in.read(content.data(), size);
+    if (in.gcount() != size) throw InputError(file.string(), "short read");
+  }
+  return content;
+}
+
+void write_file_atomic(const std::filesystem::path& file, std::string_view content) {
+  const auto directory = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+  std::string pattern = (directory / ("." + file.filename().string() + ".tmp-XXXXXX")).string();
+  const int fd = ::mkstemp(pattern.data());
+  if (fd < 0) throw Error("cannot create a temporary file next to " + file.string() + ": " + std::strerror(errno));
+  std::size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const std::string reason = std::strerror(errno);
+      ::close(fd);
+      ::unlink(pattern.c_str());
+      throw Error("cannot write " + file.string() + ": " + reason);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  ::fchmod(fd, 0644);
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    ::unlink(pattern.c_str());
+    throw Error("cannot write " + file.string() + ": " + std::strerror(errno));
+  }
+  if (std::rename(pattern.c_str(), file.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    ::unlink(pattern.c_str());
+    throw Error("cannot rename into " + file.string() + ": " + reason);
+  }
+}
+
+TextPosition position_of(std::string_view text, std::size_t offset) {
+  TextPosition position{1, 1};
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++position.line;
+      line_start = i + 1;
+    }
+  }
+  position.column = offset - line_start + 1;
+  return position;
+}
+
+TextPosition find_invalid_utf8(std::string_view text) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t size = text.size();
+  std::size_t i = 0;
+  while (i < size) {
+    const unsigned char c = bytes[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t length = 0;
+    std::uint32_t code = 0;
+    if ((c & 0xE0) == 0xC0) {
+      length = 2;
+      code = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      length = 3;
+      code = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      length = 4;
+      code = c & 0x07;
+    } else {
+      return position_of(text, i);
+    }
+    if (i + length > size) return position_of(text, i);
+    for (std::size_t k = 1; k < length; ++k) {
+      if ((bytes[i + k] & 0xC0) != 0x80) return position_of(text, i);
+      code = (code << 6) | (bytes[i + k] & 0x3F);
+    }
+    const bool overlong = (length == 2 && code < 0x80) || (length == 3 && code < 0x800) ||
+                          (length == 4 && code < 0x10000);
+    if (overlong || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+      return position_of(text, i);
+    i += length;
+  }
+  return {};
+}
+
+void require_text(std::string_view text, const std::string& source_name) {
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    const auto at = position_of(text, nul);
+    throw InputError(source_name, "binary data (NUL byte), expected a text file", at.line, at.column);
+  }
+  if (const auto bad = find_invalid_utf8(text); !bad.valid())
+    throw InputError(source_name, "invalid UTF-8", bad.line, bad.column);
+}
+
+TempDir::TempDir(const std::string& prefix) {
+  std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw Error("cannot create a temporary directory: " + std::string(std::strerror(errno)));
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace hydra::util
