@@ -4,20 +4,63 @@
 
 #include <CLI/CLI.hpp>
 
+#include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/version.hpp>
 
 namespace hydra::cli {
 
+namespace {
+
+constexpr const char* kExitCodes = R"(Exit codes:
+  0  success (score: the top candidate is mergeable; compare: improved)
+  1  internal error
+  2  bad usage, or an unreadable or malformed input file
+  3  score: the top-ranked candidate is not mergeable
+  4  compare: regressed
+  5  compare: neutral (no meaningful change; never promotes)
+  6  replay: re-scoring gave different output
+  7  a run directory's sealed artifacts do not match their digests
+  8  capture/loop: a step could not be run)";
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  CLI::App app{"hydra-score: reproducible scores for code changes"};
+  CLI::App app{"hydra-score: reproducible scores for code changes in CMake projects"};
   app.set_version_flag("--version", std::string(engine_version));
+  app.footer(kExitCodes);
+  app.require_subcommand(1);
+  int exit_code = static_cast<int>(ExitCode::success);
+  for (Register add : {&register_record, &register_score, &register_replay, &register_capture,
+                       &register_compare}) {
+    add(app, exit_code);
+  }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << engine_version << "\n";
+    return 0;
   } catch (const CLI::ParseError& error) {
-    return app.exit(error) == 0 ? 0 : static_cast<int>(ExitCode::usage);
+    std::cerr << "hydra-score: " << error.what() << "\n"
+              << "Run 'hydra-score --help' for usage.\n";
+    return static_cast<int>(ExitCode::usage);
+  } catch (const InputError& error) {
+    std::cerr << "hydra-score: error: " << error.what() << "\n";
+    return static_cast<int>(error.code());
+  } catch (const Error& error) {
+    std::cerr << "hydra-score: error: " << error.what() << "\n";
+    return static_cast<int>(error.code());
+  } catch (const std::exception& error) {
+    std::cerr << "hydra-score: internal error: " << error.what() << "\n";
+    return static_cast<int>(ExitCode::internal);
   }
-  return 0;
+  return exit_code;
 }
 
 }  // namespace hydra::cli

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,8 +72,11 @@ struct Profile {
 /// The whole configuration.
 struct Config {
   std::string profile = "cmake";
-  /// When set, one timeout for every step (seed section 12); otherwise the
-  /// per-step defaults of seed section 11 below.
+  /// `scoring.timeout_per_check_seconds` as written (nullopt when absent).
+  /// When set, one timeout for every step (seed section 12); keys of
+  /// [scoring.timeouts] still override single steps. The three fields below
+  /// are the effective per-step timeouts (seed section 11 defaults).
+  std::optional<double> timeout_per_check_seconds;
   double build_timeout_seconds = 300;
   double test_timeout_seconds = 600;
   double lint_timeout_seconds = 300;
@@ -101,5 +105,17 @@ Config load(const std::filesystem::path& file);
 /// The effective configuration as JSON (every key, defaults filled in),
 /// with keys sorted; stable across runs.
 nlohmann::json to_json(const Config& config);
+
+/// SHA-256 (64 hex digits) of `to_json(config).dump()`: identifies the
+/// configuration in manifests and in the score output.
+std::string digest(const Config& config);
+
+/// Whether the relative path `path` matches one `pattern` of
+/// `protected_paths` / `lint.exclude`: a pattern ending in "/" matches every
+/// path under that folder; a pattern with a glob character (`*`, `?`, `[`)
+/// is matched with fnmatch (where `*` also crosses "/"); any other pattern
+/// matches the path itself and everything under it. A leading "./" on either
+/// side is ignored.
+bool path_matches(std::string_view pattern, std::string_view path);
 
 }  // namespace hydra::config

@@ -59,9 +59,27 @@ nlohmann::json read_manifest(const std::filesystem::path& run_dir);
 void verify_seal(const std::filesystem::path& run_dir);
 
 /// Verifies the seal, then parses every artifact into a model::Run.
-/// `config` decides lint filtering (excluded paths, compiler warnings).
+/// `config` decides whether compiler warnings from the build log join the
+/// lint findings ([scoring.lint] compiler_warnings).
 /// Throws hydra::TamperError / hydra::InputError.
 model::Run load(const std::filesystem::path& run_dir, const config::Config& config);
+
+/// Parses the artifacts of a (possibly still staged) run directory described
+/// by `manifest`. `roles_override` maps relative path -> role while staging;
+/// pass an empty object to use the manifest's sealed artifact list.
+/// `include_compiler_warnings` adds compiler warnings from build.log to lint.
+model::Run parse_artifacts(const std::filesystem::path& run_dir, const nlohmann::json& manifest,
+                           const nlohmann::json& roles_override, bool include_compiler_warnings = true);
+
+/// Digests every file of `staged` into `manifest` (key "artifacts"; roles from
+/// `manifest["artifact_roles"]`, which is removed), seals it, writes
+/// manifest.json and renames `staged` to `out` (replacing an existing run
+/// directory at `out`; refusing to replace anything else).
+void seal_and_publish(const std::filesystem::path& staged, nlohmann::json manifest,
+                      const std::filesystem::path& out);
+
+/// Renames `staged` into place at `out`, as `seal_and_publish` does.
+void publish_run_directory(const std::filesystem::path& staged, const std::filesystem::path& out);
 
 /// The scoring config stored in the run (hydra.toml), or defaults when none.
 config::Config load_config(const std::filesystem::path& run_dir);

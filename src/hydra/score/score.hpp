@@ -48,6 +48,7 @@ struct LintChanges {
 };
 
 struct Candidate {
+  std::size_t input_index = 0;  ///< position among the candidates given to rank() (feeds run_id)
   std::string agent;
   std::string run_path;
   std::string run_digest;
@@ -80,6 +81,31 @@ Dimension score_speed(const config::Config& config, const model::Run& candidate,
                       std::optional<double> fastest_successful_seconds);
 /// sum(score*weight)/sum(active weights); 0 when no dimension is active.
 double composite(const std::vector<Dimension>& dimensions);
+
+/// Whether `run` is a successful candidate for the speed dimension: its build
+/// is known and passed, and test results were recorded.
+bool is_successful(const model::Run& run);
+
+/// The findings of `findings` that lint scoring counts: "compiler" findings
+/// only when `config.lint.compiler_warnings`, and none whose file matches
+/// `config.lint.exclude`. `excluded` (optional) receives how many were dropped.
+std::vector<model::LintFinding> counted_findings(const config::Config& config,
+                                                 const std::vector<model::LintFinding>& findings,
+                                                 std::size_t* excluded = nullptr);
+
+/// Evaluates every gate for one scored candidate, in the contract's order:
+/// integrity, active_dimensions, require_build_pass,
+/// max_test_regression_percent, min_test_count_ratio, security.
+/// `dimensions` are the candidate's scored dimensions (their evidence feeds
+/// the test gates).
+std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run& baseline,
+                                 const model::Run& candidate,
+                                 const std::vector<Dimension>& dimensions);
+
+/// Scores one candidate (dimensions, composite, gates, changes) without ranking.
+Candidate score_candidate(const config::Config& config, const model::Run& baseline,
+                          const model::Run& candidate,
+                          std::optional<double> fastest_successful_seconds);
 
 /// Scores and ranks every candidate against the baseline.
 Ranking rank(const config::Config& config, const model::Run& baseline,

@@ -1,0 +1,316 @@
+#[=======================================================================[.rst:
+HydraScore
+----------
+
+Score the current change of a CMake project against a baseline with the
+project's own build, CTest and clang-tidy runs.
+
+.. code-block:: cmake
+
+  include(HydraScore)                 # or find_package(HydraScore CONFIG REQUIRED)
+  hydra_score_add_targets(CONFIG ${CMAKE_SOURCE_DIR}/hydra.toml)
+
+Or, without editing the project at all::
+
+  cmake -S . -B build -DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=/path/to/HydraScore.cmake
+
+which adds the targets with their defaults (``hydra.toml`` at the top of the
+source tree is used when it exists).
+
+Then::
+
+  cmake --build build --target hydra_baseline   # capture the baseline into build/hydra/baseline
+  # ... an agent (or you) changes the tree ...
+  cmake --build build --target hydra_score      # capture the change, score it, write reports
+
+Captures build in their own build trees under ``build/hydra/trees/``,
+configured with the same generator and the project's cache entries (an
+initial-cache script, ``build/hydra/initial-cache.cmake``), and rebuilt
+incrementally. HydraScore's own cache entries and
+``CMAKE_PROJECT_TOP_LEVEL_INCLUDES`` are not forwarded, so a capture never
+recurses.
+
+.. command:: hydra_score_add_targets
+
+  Adds the ``hydra_baseline`` and ``hydra_score`` targets::
+
+    hydra_score_add_targets(
+      [CONFIG <file>]
+      [BASE_REF <ref>]
+      [AGENT <name>]
+      [AGENT_SECONDS <seconds>]
+      [METRICS <file>]
+      [OUTPUT_DIR <dir>]
+      [JOBS <count>]
+      [FAIL_ON_GATE <ON|OFF>]
+    )
+
+  ``CONFIG``
+    The ``hydra.toml`` used when the baseline is captured. Defaults to
+    ``${CMAKE_SOURCE_DIR}/hydra.toml`` when that file exists, else the built-in
+    defaults. Scoring always uses the copy stored in the baseline, never the
+    candidate tree's: a change cannot alter its own weights.
+
+  ``BASE_REF``
+    A git ref (e.g. ``origin/main``). When set, ``hydra_baseline`` captures that
+    commit through a git worktree; when unset it captures the current tree. The
+    baseline is cached by commit, tree content and config: an unchanged base is
+    not rebuilt.
+
+  ``AGENT``
+    The name the current tree is scored under (default: the cache variable
+    ``HYDRA_SCORE_AGENT``, else ``current``). Its run directory is
+    ``OUTPUT_DIR/<AGENT>``.
+
+  ``AGENT_SECONDS``, ``METRICS``
+    How long the agent took, and an agent metrics JSON file (tokens, cost...);
+    they feed the speed dimension and the reports.
+
+  ``OUTPUT_DIR``
+    Where run directories and reports go (default ``${CMAKE_BINARY_DIR}/hydra``).
+
+  ``JOBS``
+    Parallel jobs for the captures' build, test and lint steps (default: all cores).
+
+  ``FAIL_ON_GATE``
+    When ``ON`` (the default) a failed merge gate fails the ``hydra_score``
+    target; reports are written either way.
+
+Cache variables:
+
+``HYDRA_SCORE_EXECUTABLE``
+  The ``hydra-score`` tool. Found on ``PATH`` (or next to an installed package);
+  when the module is used from HydraScore's own source tree, the tool target it
+  builds is used instead.
+
+``HYDRA_SCORE_AGENT``
+  The default ``AGENT`` name, e.g. ``-DHYDRA_SCORE_AGENT=codex`` (useful with
+  ``CMAKE_PROJECT_TOP_LEVEL_INCLUDES``, where there is no call to pass it to).
+
+``HYDRA_SCORE_CLANG_TIDY``
+  The ``clang-tidy`` used for the lint dimension. When it is not found the lint
+  dimension is inactive and the reports say why.
+
+Reports written by ``hydra_score`` under ``OUTPUT_DIR``: ``score.json`` (the
+output contract), ``score.md``, ``score.html``, ``score.sarif`` and
+``gates.xml`` (JUnit of the merge gates).
+#]=======================================================================]
+
+cmake_minimum_required(VERSION 3.25)
+include_guard(GLOBAL)
+
+# Remember where this module lives at include time; inside functions
+# CMAKE_CURRENT_LIST_DIR means the caller's directory.
+set(_HYDRA_SCORE_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+
+function(hydra_score_add_targets)
+  if(HYDRA_SCORE_NESTED)
+    # This configure is one of HydraScore's own capture trees: no targets.
+    return()
+  endif()
+  block(SCOPE_FOR POLICIES)
+  cmake_policy(VERSION 3.25)
+
+  if(TARGET hydra_baseline OR TARGET hydra_score)
+    message(FATAL_ERROR "hydra_score_add_targets: the hydra_baseline/hydra_score targets already exist "
+                        "(call hydra_score_add_targets() once per build tree)")
+  endif()
+
+  cmake_parse_arguments(PARSE_ARGV 0 arg
+    ""
+    "CONFIG;BASE_REF;AGENT;AGENT_SECONDS;METRICS;OUTPUT_DIR;JOBS;FAIL_ON_GATE"
+    "")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "hydra_score_add_targets: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(arg_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "hydra_score_add_targets: keywords given without a value: ${arg_KEYWORDS_MISSING_VALUES}")
+  endif()
+  if(DEFINED arg_JOBS AND NOT arg_JOBS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "hydra_score_add_targets: JOBS must be a positive integer, got \"${arg_JOBS}\"")
+  endif()
+  if(DEFINED arg_AGENT_SECONDS AND NOT arg_AGENT_SECONDS MATCHES "^[0-9]+(\\.[0-9]+)?$")
+    message(FATAL_ERROR "hydra_score_add_targets: AGENT_SECONDS must be a number of seconds, got \"${arg_AGENT_SECONDS}\"")
+  endif()
+  if(NOT DEFINED arg_FAIL_ON_GATE)
+    set(arg_FAIL_ON_GATE ON)
+  endif()
+  if(NOT arg_FAIL_ON_GATE MATCHES "^(ON|OFF|TRUE|FALSE|YES|NO|1|0)$")
+    message(FATAL_ERROR "hydra_score_add_targets: FAIL_ON_GATE must be ON or OFF, got \"${arg_FAIL_ON_GATE}\"")
+  endif()
+  if(NOT DEFINED arg_CONFIG AND EXISTS "${CMAKE_SOURCE_DIR}/hydra.toml")
+    set(arg_CONFIG "${CMAKE_SOURCE_DIR}/hydra.toml")
+  endif()
+  if(DEFINED arg_CONFIG)
+    cmake_path(ABSOLUTE_PATH arg_CONFIG BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${arg_CONFIG}")
+      message(FATAL_ERROR "hydra_score_add_targets: CONFIG file does not exist: ${arg_CONFIG}")
+    endif()
+  endif()
+  if(NOT DEFINED arg_AGENT OR arg_AGENT STREQUAL "")
+    set(HYDRA_SCORE_AGENT "current" CACHE STRING "Default agent name of the hydra_score target")
+    set(arg_AGENT "${HYDRA_SCORE_AGENT}")
+  endif()
+  if(NOT arg_AGENT MATCHES "^[A-Za-z0-9._-]+$" OR arg_AGENT STREQUAL "baseline" OR arg_AGENT STREQUAL "trees")
+    message(FATAL_ERROR "hydra_score_add_targets: AGENT may contain letters, digits, '.', '_' and '-' "
+                        "and may not be \"baseline\" or \"trees\", got \"${arg_AGENT}\"")
+  endif()
+  if(NOT DEFINED arg_OUTPUT_DIR)
+    set(arg_OUTPUT_DIR "${CMAKE_BINARY_DIR}/hydra")
+  endif()
+  cmake_path(ABSOLUTE_PATH arg_OUTPUT_DIR BASE_DIRECTORY "${CMAKE_BINARY_DIR}")
+
+  # The tool: our own target when built alongside, else an installed one.
+  if(TARGET hydra-score)
+    set(tool "$<TARGET_FILE:hydra-score>")
+  else()
+    find_program(HYDRA_SCORE_EXECUTABLE hydra-score
+      HINTS "${_HYDRA_SCORE_MODULE_DIR}/../../../bin" "${_HYDRA_SCORE_MODULE_DIR}/../bin"
+      DOC "The hydra-score tool used by the hydra_baseline and hydra_score targets")
+    if(NOT HYDRA_SCORE_EXECUTABLE)
+      message(FATAL_ERROR "hydra_score_add_targets: the hydra-score tool was not found. "
+                          "Install HydraScore or set HYDRA_SCORE_EXECUTABLE to its path.")
+    endif()
+    set(tool "${HYDRA_SCORE_EXECUTABLE}")
+  endif()
+  find_program(HYDRA_SCORE_CLANG_TIDY NAMES clang-tidy clang-tidy-16 clang-tidy-15 clang-tidy-14
+    DOC "clang-tidy for HydraScore's lint dimension")
+  if(NOT HYDRA_SCORE_CLANG_TIDY)
+    message(STATUS "HydraScore: clang-tidy not found; the lint dimension will be inactive "
+                   "(set HYDRA_SCORE_CLANG_TIDY to enable it)")
+  endif()
+
+  set(initial_cache "${arg_OUTPUT_DIR}/initial-cache.cmake")
+  # Written at the end of the top-level configure, when every option exists.
+  # (EVAL CODE: deferred arguments would otherwise be expanded at call time.)
+  cmake_language(EVAL CODE "
+    cmake_language(DEFER DIRECTORY [[${CMAKE_SOURCE_DIR}]]
+      CALL _hydra_score_write_initial_cache [[${initial_cache}]])")
+
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  set(config_arguments "")
+  if(multi_config)
+    set(config_arguments --build-config "$<CONFIG>")
+  endif()
+  set(jobs_arguments "")
+  if(DEFINED arg_JOBS)
+    set(jobs_arguments --jobs ${arg_JOBS})
+  endif()
+  set(common
+    "${CMAKE_COMMAND}" -E env "HYDRA_SCORE_CLANG_TIDY=${HYDRA_SCORE_CLANG_TIDY}"
+    "${tool}" capture
+      --source "${CMAKE_SOURCE_DIR}"
+      --generator "${CMAKE_GENERATOR}"
+      --initial-cache "${initial_cache}"
+      --exclude "${CMAKE_BINARY_DIR}"
+      ${config_arguments}
+      ${jobs_arguments})
+
+  set(baseline_arguments --out "${arg_OUTPUT_DIR}/baseline" --build-dir "${arg_OUTPUT_DIR}/trees/baseline"
+                         --agent baseline --reuse)
+  if(DEFINED arg_CONFIG)
+    list(APPEND baseline_arguments --config "${arg_CONFIG}")
+  endif()
+  if(DEFINED arg_BASE_REF AND NOT arg_BASE_REF STREQUAL "")
+    list(APPEND baseline_arguments --checkout "${arg_BASE_REF}")
+  endif()
+  add_custom_target(hydra_baseline
+    COMMAND ${common} ${baseline_arguments}
+    WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
+    BYPRODUCTS "${arg_OUTPUT_DIR}/baseline/manifest.json"
+    COMMENT "HydraScore: capturing the baseline into ${arg_OUTPUT_DIR}/baseline"
+    COMMAND_EXPAND_LISTS
+    VERBATIM
+    USES_TERMINAL)
+
+  set(candidate_arguments --out "${arg_OUTPUT_DIR}/${arg_AGENT}" --build-dir "${arg_OUTPUT_DIR}/trees/${arg_AGENT}"
+                          --agent "${arg_AGENT}" --baseline-run "${arg_OUTPUT_DIR}/baseline")
+  if(DEFINED arg_AGENT_SECONDS)
+    list(APPEND candidate_arguments --agent-seconds "${arg_AGENT_SECONDS}")
+  endif()
+  if(DEFINED arg_METRICS)
+    list(APPEND candidate_arguments --metrics "${arg_METRICS}")
+  endif()
+  set(score_arguments
+    --baseline "${arg_OUTPUT_DIR}/baseline"
+    --candidate "${arg_OUTPUT_DIR}/${arg_AGENT}"
+    --json "${arg_OUTPUT_DIR}/score.json"
+    --markdown "${arg_OUTPUT_DIR}/score.md"
+    --html "${arg_OUTPUT_DIR}/score.html"
+    --sarif "${arg_OUTPUT_DIR}/score.sarif"
+    --junit "${arg_OUTPUT_DIR}/gates.xml")
+  if(NOT arg_FAIL_ON_GATE)
+    list(APPEND score_arguments --no-gate-exit)
+  endif()
+  add_custom_target(hydra_score
+    COMMAND ${common} ${candidate_arguments}
+    COMMAND "${tool}" score ${score_arguments}
+    WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
+    BYPRODUCTS "${arg_OUTPUT_DIR}/score.json" "${arg_OUTPUT_DIR}/score.md" "${arg_OUTPUT_DIR}/score.html"
+               "${arg_OUTPUT_DIR}/score.sarif" "${arg_OUTPUT_DIR}/gates.xml"
+    COMMENT "HydraScore: capturing and scoring the current tree against ${arg_OUTPUT_DIR}/baseline"
+    COMMAND_EXPAND_LISTS
+    VERBATIM
+    USES_TERMINAL)
+  endblock()
+endfunction()
+
+# Writes a `cmake -C` script holding the project's cache entries, so capture
+# trees are configured as the user's tree is (e.g. -DPROJECT_BUILD_TESTS=ON).
+function(_hydra_score_write_initial_cache file)
+  get_cmake_property(variables CACHE_VARIABLES)
+  list(SORT variables)
+  set(content "# Generated by HydraScore: the project's cache entries, for capture build trees.\n")
+  foreach(variable IN LISTS variables)
+    get_property(type CACHE "${variable}" PROPERTY TYPE)
+    if(type STREQUAL "INTERNAL" OR type STREQUAL "STATIC")
+      continue()
+    endif()
+    if(variable MATCHES "^HYDRA_SCORE_"
+       OR variable MATCHES "^CMAKE_PROJECT_TOP_LEVEL_INCLUDES$"
+       OR variable MATCHES "^CMAKE_(CACHEFILE_DIR|HOME_DIRECTORY|GENERATOR.*|EXPORT_COMPILE_COMMANDS|COMMAND|CTEST_COMMAND|CPACK_COMMAND|ROOT)$"
+       OR variable MATCHES "^FETCHCONTENT_BASE_DIR$"
+       OR variable MATCHES "_(BINARY|SOURCE)_DIR$")
+      continue()
+    endif()
+    if(type STREQUAL "UNINITIALIZED")
+      set(type STRING)
+    endif()
+    get_property(value CACHE "${variable}" PROPERTY VALUE)
+    string(REPLACE "\\" "\\\\" value "${value}")
+    string(REPLACE "\"" "\\\"" value "${value}")
+    string(REPLACE "$" "\\$" value "${value}")
+    string(APPEND content "set(${variable} \"${value}\" CACHE ${type} \"\" FORCE)\n")
+  endforeach()
+  # Rewrite only on change, so the capture cache key stays stable.
+  if(EXISTS "${file}")
+    file(READ "${file}" previous)
+    if(previous STREQUAL content)
+      return()
+    endif()
+  endif()
+  file(WRITE "${file}" "${content}")
+endfunction()
+
+# Included through CMAKE_PROJECT_TOP_LEVEL_INCLUDES: add the targets with their
+# defaults at the end of the top-level directory, unless the project calls
+# hydra_score_add_targets() itself.
+function(_hydra_score_add_default_targets)
+  if(NOT TARGET hydra_baseline AND NOT HYDRA_SCORE_NESTED)
+    hydra_score_add_targets()
+  endif()
+endfunction()
+
+if(CMAKE_PROJECT_TOP_LEVEL_INCLUDES AND NOT HYDRA_SCORE_NESTED)
+  set(_hydra_score_this "${CMAKE_CURRENT_LIST_FILE}")
+  file(REAL_PATH "${_hydra_score_this}" _hydra_score_this)
+  foreach(_hydra_score_include IN LISTS CMAKE_PROJECT_TOP_LEVEL_INCLUDES)
+    file(REAL_PATH "${_hydra_score_include}" _hydra_score_include BASE_DIRECTORY "${CMAKE_SOURCE_DIR}")
+    if(_hydra_score_include STREQUAL _hydra_score_this)
+      cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _hydra_score_add_default_targets)
+      break()
+    endif()
+  endforeach()
+  unset(_hydra_score_this)
+  unset(_hydra_score_include)
+endif()

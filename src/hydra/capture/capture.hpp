@@ -1,0 +1,55 @@
+// Capturing a source tree: run the profile's build, test, lint (and
+// security) steps in a build tree of HydraScore's own, with per-step
+// timeouts, and write a sealed run directory atomically.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hydra::capture {
+
+struct CaptureRequest {
+  std::filesystem::path source;     ///< the source tree to capture
+  std::filesystem::path out;        ///< the run directory to write
+  std::filesystem::path build_dir;  ///< HydraScore's build tree for this capture (created, reused incrementally)
+  /// hydra.toml to use. Unset: the baseline run's (when `baseline_run` is
+  /// set), else SOURCE/hydra.toml, else defaults. A candidate capture given a
+  /// baseline run never reads the candidate's own hydra.toml.
+  std::optional<std::filesystem::path> config;
+  /// The baseline run this candidate is compared with: its config, its
+  /// .clang-tidy and its source commit (the diff base) are used.
+  std::optional<std::filesystem::path> baseline_run;
+  std::string base_ref;  ///< diff base; overrides the baseline run's commit; empty: HEAD
+  std::string checkout;  ///< capture this commit through a git worktree instead of the work tree (baseline BASE_REF)
+  std::string agent = "candidate";
+  std::string task;
+  std::optional<double> agent_seconds;
+  std::optional<std::filesystem::path> metrics;
+  unsigned jobs = 0;  ///< parallel build/test/lint jobs; 0 = all cores
+  std::string generator;                              ///< cmake -G; empty: cmake's default
+  std::optional<std::filesystem::path> initial_cache; ///< cmake -C script with the user's cache entries
+  std::string build_config;                           ///< multi-config generators: the configuration
+  std::vector<std::string> cmake_arguments;           ///< extra configure arguments (-D...)
+  std::vector<std::filesystem::path> exclude;         ///< trees inside the source that are not part of the change (build trees)
+  bool reuse = false;  ///< keep `out` when it is up to date (same commit, tree, config, settings)
+  bool progress = true;
+  /// false: skip the lint step (the run records why), e.g. for the improvement
+  /// loop's pass-rate metric, which never reads lint.
+  bool lint = true;
+};
+
+struct CaptureOutcome {
+  bool reused = false;  ///< `out` was up to date and left as it was
+  bool build_passed = false;
+  std::string summary;  ///< one line for people
+};
+
+/// Runs the capture. Step failures (a failing build, failing tests, a
+/// timeout) are recorded in the run, not thrown. Throws hydra::Error when the
+/// capture itself cannot be done (no cmake, unreadable config, not a git tree
+/// when `checkout` is set).
+CaptureOutcome capture(const CaptureRequest& request);
+
+}  // namespace hydra::capture

@@ -1,0 +1,101 @@
+#include <hydra/capture/git.hpp>
+
+#include <hydra/capture/process.hpp>
+#include <hydra/error.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+
+namespace {
+
+ProcessResult git(const fs::path& directory, std::vector<std::string> arguments,
+                  std::map<std::string, std::string> environment = {}) {
+  ProcessRequest request;
+  request.argv = {"git", "-C", directory.string()};
+  request.argv.insert(request.argv.end(), arguments.begin(), arguments.end());
+  request.environment = std::move(environment);
+  request.environment["GIT_TERMINAL_PROMPT"] = "0";
+  request.environment["LC_ALL"] = "C";
+  request.keep_output_bytes = std::size_t(1) << 30;
+  request.separate_stderr = true;
+  request.timeout = std::chrono::seconds(300);
+  ProcessResult result = run_process(request);
+  if (!result.started) throw Error("cannot run git: " + result.error);
+  return result;
+}
+
+std::string trim(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+bool is_git_work_tree(const fs::path& directory) {
+  if (!find_program("git")) return false;
+  const auto result = git(directory, {"rev-parse", "--is-inside-work-tree"});
+  return result.exit_code == 0 && trim(result.output) == "true";
+}
+
+std::string resolve_commit(const fs::path& repository, const std::string& ref) {
+  const auto result = git(repository, {"rev-parse", "--verify", "--quiet", ref + "^{commit}"});
+  if (result.exit_code != 0)
+    throw Error("git: \"" + ref + "\" does not name a commit in " + repository.string(), ExitCode::usage);
+  return trim(result.output);
+}
+
+fs::path work_tree_root(const fs::path& directory) {
+  const auto result = git(directory, {"rev-parse", "--show-toplevel"});
+  if (result.exit_code != 0) throw Error(directory.string() + " is not inside a git work tree");
+  return trim(result.output);
+}
+
+std::string diff_against(const fs::path& repository, const std::string& base_commit,
+                         const std::vector<fs::path>& excluded) {
+  const fs::path root = fs::canonical(work_tree_root(repository));
+  std::vector<std::string> pathspec = {"--", "."};
+  for (const auto& path : excluded) {
+    std::error_code ec;
+    const fs::path absolute = fs::weakly_canonical(path, ec);
+    const fs::path relative = absolute.lexically_relative(root);
+    if (relative.empty() || relative.native().rfind("..", 0) == 0) continue;  // outside the tree
+    pathspec.push_back(":(exclude)" + relative.generic_string());
+  }
+  // A private index: start from the base commit's tree, mark every untracked
+  // (not ignored) file as intent-to-add, and diff the work tree against it.
+  util::TempDir scratch("hydra-git");
+  const std::map<std::string, std::string> environment = {
+      {"GIT_INDEX_FILE", (scratch.path() / "index").string()}};
+  auto read_tree = git(root, {"read-tree", base_commit}, environment);
+  if (read_tree.exit_code != 0) throw Error("git read-tree " + base_commit + " failed: " + read_tree.output);
+  std::vector<std::string> add = {"add", "--intent-to-add", "--all"};
+  add.insert(add.end(), pathspec.begin(), pathspec.end());
+  auto added = git(root, add, environment);
+  if (added.exit_code != 0) throw Error("git add --intent-to-add failed: " + added.output);
+  std::vector<std::string> diff = {"-c", "core.quotePath=true", "diff", "--binary", "--no-color",
+                                   "--no-ext-diff", "-M", base_commit};
+  diff.insert(diff.end(), pathspec.begin(), pathspec.end());
+  auto result = git(root, diff, environment);
+  if (result.exit_code != 0) throw Error("git diff failed: " + result.output);
+  return result.output;
+}
+
+void checkout_worktree(const fs::path& repository, const std::string& commit, const fs::path& path) {
+  std::error_code ec;
+  if (fs::exists(path / ".git", ec)) {
+    auto checkout = git(path, {"checkout", "--detach", "--force", commit});
+    if (checkout.exit_code == 0) {
+      git(path, {"clean", "-fdx", "--quiet"});
+      return;
+    }
+    git(repository, {"worktree", "remove", "--force", path.string()});
+    fs::remove_all(path, ec);
+  }
+  git(repository, {"worktree", "prune"});
+  fs::create_directories(path.parent_path());
+  auto added = git(repository, {"worktree", "add", "--detach", "--force", path.string(), commit});
+  if (added.exit_code != 0) throw Error("git worktree add " + path.string() + " failed: " + added.output);
+}
+
+}  // namespace hydra::capture

@@ -1,0 +1,57 @@
+// Running a child process with a timeout: the whole process group is killed
+// when the time is up, so no process outlives its step.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hydra::capture {
+
+struct ProcessRequest {
+  std::vector<std::string> argv;  ///< argv[0] is looked up on PATH; use {"/bin/sh", "-c", cmd} for a shell command
+  std::filesystem::path working_directory;  ///< empty: the current directory
+  std::map<std::string, std::string> environment;  ///< added to (overriding) the inherited environment
+  std::vector<std::string> unset_environment;      ///< removed from the inherited environment
+  std::optional<std::string> stdin_text;           ///< nullopt: stdin is /dev/null
+  std::optional<std::chrono::duration<double>> timeout;  ///< nullopt: no limit
+  /// When set, stdout and stderr (merged, in order) are written here in full.
+  std::optional<std::filesystem::path> output_file;
+  /// Keep at most this many bytes of merged output in ProcessResult::output
+  /// (the file above always gets everything). Older bytes are dropped first.
+  std::size_t keep_output_bytes = 1 << 20;
+  /// Called with each complete output line (without '\n') as it arrives, e.g.
+  /// for live progress. May be empty.
+  std::function<void(std::string_view line)> on_line;
+  /// When true, stderr is kept apart in ProcessResult::error_output (not in
+  /// `output`, not in `output_file`, not passed to `on_line`); for commands
+  /// whose stdout is data (git diff).
+  bool separate_stderr = false;
+};
+
+struct ProcessResult {
+  bool started = false;     ///< false: could not start (see `error`), e.g. command not found
+  int exit_code = -1;       ///< exit status; 128+N when killed by signal N
+  bool timed_out = false;   ///< killed because the timeout expired
+  double seconds = 0.0;     ///< wall time
+  std::string output;       ///< merged stdout+stderr, at most keep_output_bytes (the tail)
+  std::string error_output; ///< stderr, when separate_stderr was set (at most keep_output_bytes)
+  std::string error;        ///< why it could not start
+};
+
+/// Runs the process to completion (or timeout). The child runs in a new
+/// process group; on timeout the group gets SIGTERM, then SIGKILL after a
+/// short grace period, and every member is reaped before this returns.
+/// Never throws for the child's failures; throws hydra::Error only when the
+/// parent cannot set things up (pipe/fork failure, output file not writable).
+ProcessResult run_process(const ProcessRequest& request);
+
+/// Convenience: the path of `program` on PATH, or nullopt.
+std::optional<std::filesystem::path> find_program(std::string_view program);
+
+}  // namespace hydra::capture

@@ -1,0 +1,21 @@
+// Subcommand registration. Each subcommand lives in its own file
+// (src/hydra/cli/<name>_command.cpp) and registers itself on the app.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace hydra::cli {
+
+/// A registration function adds one subcommand to `app`. The subcommand's
+/// callback stores the process exit code in `exit_code` (see
+/// hydra::ExitCode) and may throw hydra::Error, which cli::main maps.
+using Register = void (*)(CLI::App& app, int& exit_code);
+
+void register_record(CLI::App& app, int& exit_code);
+void register_score(CLI::App& app, int& exit_code);
+void register_replay(CLI::App& app, int& exit_code);
+void register_capture(CLI::App& app, int& exit_code);
+void register_compare(CLI::App& app, int& exit_code);
+void register_loop(CLI::App& app, int& exit_code);
+
+}  // namespace hydra::cli

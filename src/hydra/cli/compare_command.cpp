@@ -1,0 +1,96 @@
+// `hydra-score compare`: is the candidate configuration better than the
+// reference across a set of tasks? Reference: docs/compare.md.
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <hydra/cli/commands.hpp>
+#include <hydra/compare/output.hpp>
+#include <hydra/compare/task_set.hpp>
+#include <hydra/compare/thresholds.hpp>
+#include <hydra/compare/verdict.hpp>
+#include <hydra/error.hpp>
+#include <hydra/eval/settings.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::cli {
+namespace {
+
+struct CompareOptions {
+  std::string reference;
+  std::string candidate;
+  double min_composite_gain = 0;
+  double regression_composite_drop = 0;
+  bool objective_drop_is_regression = true;
+  std::string config;
+  std::string json_out;
+  std::string markdown_out;
+  CLI::Option* min_composite_gain_option = nullptr;
+  CLI::Option* regression_composite_drop_option = nullptr;
+  CLI::Option* objective_drop_option = nullptr;
+};
+
+int run_compare(const CompareOptions& options) {
+  // Defaults, then the config file's [compare]/[eval]/[judge] tables, then flags.
+  compare::Thresholds thresholds;
+  compare::LoadOptions load_options;
+  if (!options.config.empty()) {
+    const std::string text = util::read_file(options.config);
+    thresholds = compare::parse_compare_table(text, options.config, thresholds);
+    eval::EvalTables tables = eval::parse_eval_tables(
+        text, options.config, std::filesystem::path(options.config).parent_path());
+    load_options.eval = tables.eval;
+    if (!tables.judge.command.empty()) load_options.judge = tables.judge;
+  }
+  if (options.min_composite_gain_option->count() > 0)
+    thresholds.min_composite_gain = options.min_composite_gain;
+  if (options.regression_composite_drop_option->count() > 0)
+    thresholds.regression_composite_drop = options.regression_composite_drop;
+  if (options.objective_drop_option->count() > 0)
+    thresholds.objective_drop_is_regression = options.objective_drop_is_regression;
+  compare::validate(thresholds);
+
+  const compare::TaskSet reference = compare::load_task_set(options.reference, load_options);
+  const compare::TaskSet candidate = compare::load_task_set(options.candidate, load_options);
+  const compare::Comparison comparison =
+      compare::compare_sets(reference, candidate, thresholds, load_options.eval);
+
+  if (!options.json_out.empty())
+    util::write_file_atomic(options.json_out, compare::to_json(comparison).dump(2) + "\n");
+  if (!options.markdown_out.empty())
+    util::write_file_atomic(options.markdown_out, compare::render_markdown(comparison));
+  std::cout << compare::render_table(comparison) << std::flush;
+  return static_cast<int>(compare::exit_code_of(comparison.verdict));
+}
+
+}  // namespace
+
+void register_compare(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<CompareOptions>();
+  CLI::App* command = app.add_subcommand(
+      "compare",
+      "Compare two task sets (reference vs candidate configuration) and decide a verdict.\n"
+      "Exit codes: 0 improved (promote), 5 neutral, 4 regressed, 2 bad usage or input, 1 internal error.");
+  command->add_option("--reference", options->reference,
+                      "Reference SET: a task-result JSON file, a run directory, or a directory of them")
+      ->required();
+  command->add_option("--candidate", options->candidate, "Candidate SET (same forms as --reference)")
+      ->required();
+  options->min_composite_gain_option = command->add_option(
+      "--min-composite-gain", options->min_composite_gain,
+      "Summed composite deltas must exceed this to improve (default 0.01)");
+  options->regression_composite_drop_option = command->add_option(
+      "--regression-composite-drop", options->regression_composite_drop,
+      "A per-task composite drop larger than this is a hard regression (default 0.05)");
+  options->objective_drop_option = command->add_option(
+      "--objective-drop-is-regression", options->objective_drop_is_regression,
+      "Any drop in a task's objective checks is a hard regression: true or false (default true)");
+  command->add_option("--config", options->config,
+                      "hydra.toml with [compare], [eval] and [judge] tables");
+  command->add_option("--json", options->json_out, "Write the comparison as JSON to this file");
+  command->add_option("--markdown", options->markdown_out, "Write a Markdown report to this file");
+  command->callback([options, &exit_code] { exit_code = run_compare(*options); });
+}
+
+}  // namespace hydra::cli

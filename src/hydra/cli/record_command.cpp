@@ -1,0 +1,65 @@
+// hydra-score record: a run directory from artifacts that already exist.
+#include <iostream>
+
+#include <hydra/cli/commands.hpp>
+#include <hydra/error.hpp>
+#include <hydra/run/run_dir.hpp>
+
+namespace hydra::cli {
+
+void register_record(CLI::App& app, int& exit_code) {
+  auto* command = app.add_subcommand(
+      "record", "Make a run directory from artifacts that already exist (e.g. produced by CI); runs nothing");
+  struct Options {
+    std::string out;
+    std::optional<int> build_exit;
+    std::optional<double> build_seconds;
+    std::string build_log;
+    std::vector<std::string> junit;
+    std::string ctest_json;
+    std::vector<std::string> lint_logs;
+    std::string diff;
+    std::string agent = "candidate";
+    std::optional<double> agent_seconds;
+    std::string metrics;
+    std::string config;
+    std::optional<int> security_exit;
+    std::string task;
+  };
+  auto options = std::make_shared<Options>();
+  command->add_option("--out", options->out, "Run directory to write (replaced if it is a run directory)")->required();
+  command->add_option("--build-exit", options->build_exit, "Exit code of the build (omit: build unknown)");
+  command->add_option("--build-seconds", options->build_seconds, "Duration of the build in seconds");
+  command->add_option("--build-log", options->build_log, "Build output (compiler warnings are a lint source)");
+  command->add_option("--junit", options->junit, "JUnit XML file (repeatable)");
+  command->add_option("--ctest-json", options->ctest_json, "Output of ctest --show-only=json-v1 (labels)");
+  command->add_option("--lint-log", options->lint_logs, "clang-tidy output (repeatable)");
+  command->add_option("--diff", options->diff, "The change as `git diff` prints it");
+  command->add_option("--agent", options->agent, "Agent name");
+  command->add_option("--agent-seconds", options->agent_seconds, "How long the agent took (speed dimension)");
+  command->add_option("--metrics", options->metrics, "Agent metrics JSON (tokens, cost_usd, ...)");
+  command->add_option("--config", options->config, "hydra.toml to store with the run");
+  command->add_option("--security-exit", options->security_exit, "Exit code of the security check, if one ran");
+  command->add_option("--task", options->task, "Task id (for compare)");
+  command->callback([options, &exit_code] {
+    run::RecordRequest request;
+    request.agent = options->agent;
+    request.build_exit_code = options->build_exit;
+    request.build_seconds = options->build_seconds;
+    if (!options->build_log.empty()) request.build_log = options->build_log;
+    for (const auto& file : options->junit) request.junit_files.emplace_back(file);
+    if (!options->ctest_json.empty()) request.ctest_json = options->ctest_json;
+    for (const auto& file : options->lint_logs) request.lint_logs.emplace_back(file);
+    if (!options->diff.empty()) request.diff = options->diff;
+    request.agent_seconds = options->agent_seconds;
+    if (!options->metrics.empty()) request.metrics = options->metrics;
+    if (!options->config.empty()) request.config = options->config;
+    request.security_exit_code = options->security_exit;
+    request.task = options->task;
+    run::record(request, options->out);
+    std::cout << "recorded " << options->out << "\n";
+    exit_code = static_cast<int>(ExitCode::success);
+  });
+}
+
+}  // namespace hydra::cli

@@ -1,0 +1,76 @@
+// hydra-score score / replay.
+#include <unistd.h>
+
+#include <iostream>
+
+#include <hydra/cli/commands.hpp>
+#include <hydra/error.hpp>
+#include <hydra/report/report.hpp>
+#include <hydra/run/scoring.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::cli {
+
+void register_score(CLI::App& app, int& exit_code) {
+  auto* command = app.add_subcommand(
+      "score", "Rank candidates against a baseline; print the table; write the reports");
+  struct Options {
+    std::string baseline;
+    std::vector<std::string> candidates;
+    std::string config, json, markdown, html, sarif, junit;
+    bool quiet = false;
+    bool no_gate_exit = false;
+  };
+  auto options = std::make_shared<Options>();
+  command->add_option("--baseline", options->baseline, "Run directory of the baseline")->required();
+  command->add_option("--candidate", options->candidates, "Run directory of a candidate (repeatable)")->required();
+  command->add_option("--config", options->config,
+                      "hydra.toml to score with (default: the one stored in the baseline run, never a candidate's)");
+  command->add_option("--json", options->json, "Write the output contract (JSON) here");
+  command->add_option("--markdown", options->markdown, "Write a Markdown report here");
+  command->add_option("--html", options->html, "Write a self-contained HTML report here");
+  command->add_option("--sarif", options->sarif, "Write SARIF 2.1.0 of the new lint findings here");
+  command->add_option("--junit", options->junit, "Write JUnit XML of the gates here");
+  command->add_flag("--quiet", options->quiet, "Do not print the table");
+  command->add_flag("--no-gate-exit", options->no_gate_exit,
+                    "Exit 0 even when the top candidate is not mergeable (reports still say so)");
+  command->callback([options, &exit_code] {
+    run::ScoreRequest request;
+    request.baseline = options->baseline;
+    for (const auto& candidate : options->candidates) request.candidates.emplace_back(candidate);
+    if (!options->config.empty()) request.config = options->config;
+    const nlohmann::json contract = run::score_runs(request);
+    if (!options->json.empty()) util::write_file_atomic(options->json, run::contract_text(contract));
+    if (!options->markdown.empty()) util::write_file_atomic(options->markdown, report::render_markdown(contract));
+    if (!options->html.empty()) util::write_file_atomic(options->html, report::render_html(contract));
+    if (!options->sarif.empty()) util::write_file_atomic(options->sarif, report::render_sarif(contract));
+    if (!options->junit.empty()) util::write_file_atomic(options->junit, report::render_gates_junit(contract));
+    if (!options->quiet) {
+      report::TerminalOptions terminal;
+      terminal.color = report::use_color(STDOUT_FILENO);
+      std::cout << report::render_terminal(contract, terminal);
+    }
+    exit_code = static_cast<int>(run::top_candidate_mergeable(contract) || options->no_gate_exit
+                                     ? ExitCode::success
+                                                                         : ExitCode::not_mergeable);
+  });
+}
+
+void register_replay(CLI::App& app, int& exit_code) {
+  auto* command = app.add_subcommand(
+      "replay", "Re-score a score JSON (or re-parse a run directory) from stored artifacts; fail if anything differs");
+  auto target = std::make_shared<std::string>();
+  command->add_option("RUN_OR_SCORE", *target, "A score JSON written by `score --json`, or a run directory")->required();
+  command->callback([target, &exit_code] {
+    const run::ReplayResult result = run::replay(*target);
+    if (result.matches) {
+      std::cout << "replay: " << *target << ": " << result.detail << "\n";
+      exit_code = static_cast<int>(ExitCode::success);
+    } else {
+      std::cerr << "replay: " << *target << ": MISMATCH: " << result.detail << "\n";
+      exit_code = static_cast<int>(ExitCode::mismatch);
+    }
+  });
+}
+
+}  // namespace hydra::cli

@@ -1,0 +1,204 @@
+#include <hydra/parse/junit.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include <pugixml.hpp>
+
+#include <hydra/error.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::parse {
+namespace {
+
+using model::TestCase;
+using model::TestStatus;
+
+/// Longest message kept on a test case, in bytes.
+constexpr std::size_t max_message_bytes = 500;
+
+bool equals(const char* text, const char* expected) { return std::strcmp(text, expected) == 0; }
+
+/// First non-blank line of `text`, trimmed, at most `max_message_bytes` long
+/// (cut on a UTF-8 character boundary).
+std::string first_line(std::string_view text) {
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    while (!line.empty() && std::strchr(" \t\r", line.front())) line.remove_prefix(1);
+    while (!line.empty() && std::strchr(" \t\r", line.back())) line.remove_suffix(1);
+    if (!line.empty()) {
+      if (line.size() > max_message_bytes) {
+        std::size_t cut = max_message_bytes;
+        while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+        line = line.substr(0, cut);
+      }
+      return std::string(line);
+    }
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return {};
+}
+
+/// The `message` attribute of `element`, else its text; first line only.
+std::string reason_of(const pugi::xml_node& element) {
+  if (const auto message = element.attribute("message"); message && *message.value())
+    return first_line(message.value());
+  return first_line(element.text().get());
+}
+
+double seconds_of(const pugi::xml_node& testcase) {
+  const char* text = testcase.attribute("time").value();
+  double seconds = 0.0;
+  const auto [end, error] = std::from_chars(text, text + std::strlen(text), seconds);
+  (void)end;
+  if (error != std::errc() || !std::isfinite(seconds) || seconds < 0.0) return 0.0;
+  return seconds;
+}
+
+/// Completion statuses of CTest's "notrun" tests that ctest itself counts as
+/// failed (the test could not be started at all).
+bool ctest_not_run_is_failure(std::string_view completion_status) {
+  return completion_status == "Unable to find executable" ||
+         completion_status == "Required Files Missing" ||
+         completion_status == "Fixture dependency failed" ||
+         completion_status == "Failed test dependencies" || completion_status == "Bad command";
+}
+
+/// CTest's testcase: `status` is run, fail, notrun or disabled; a notrun
+/// test carries its completion status in `<skipped message=...>`.
+void read_ctest_status(const pugi::xml_node& testcase, TestCase& test) {
+  const char* status = testcase.attribute("status").value();
+  const pugi::xml_node failure = testcase.child("failure");
+  if (equals(status, "run") && !failure) {
+    test.status = TestStatus::passed;
+  } else if (equals(status, "run") || equals(status, "fail")) {
+    test.status = TestStatus::failed;
+    if (failure) test.message = reason_of(failure);
+    if (test.message.empty()) test.message = first_line(testcase.child("system-out").text().get());
+  } else if (equals(status, "disabled")) {
+    test.status = TestStatus::disabled;
+    test.message = "Disabled";
+  } else {
+    const pugi::xml_node skipped = testcase.child("skipped");
+    test.message = skipped ? reason_of(skipped) : first_line(status);
+    if (test.message == "Disabled") {
+      test.status = TestStatus::disabled;
+    } else {
+      test.status = ctest_not_run_is_failure(test.message) ? TestStatus::failed : TestStatus::skipped;
+    }
+  }
+}
+
+/// Everyone else's testcase: `<error>`, `<failure>` or `<skipped>` children;
+/// GoogleTest marks disabled tests with status="notrun" / result="suppressed".
+void read_generic_status(const pugi::xml_node& testcase, TestCase& test) {
+  if (const auto error = testcase.child("error")) {
+    test.status = TestStatus::error;
+    test.message = reason_of(error);
+  } else if (const auto failure = testcase.child("failure")) {
+    test.status = TestStatus::failed;
+    test.message = reason_of(failure);
+  } else if (const auto skipped = testcase.child("skipped")) {
+    test.status = TestStatus::skipped;
+    test.message = reason_of(skipped);
+  } else if (equals(testcase.attribute("status").value(), "notrun") ||
+             equals(testcase.attribute("status").value(), "disabled") ||
+             equals(testcase.attribute("result").value(), "suppressed")) {
+    test.status = TestStatus::disabled;
+  } else {
+    test.status = TestStatus::passed;
+  }
+}
+
+class JunitReader {
+ public:
+  JunitReader(std::string_view xml, const std::string& source_name)
+      : xml_(xml), source_name_(source_name) {}
+
+  std::vector<TestCase> read() {
+    pugi::xml_document document;
+    const unsigned options = pugi::parse_minimal | pugi::parse_escapes | pugi::parse_cdata |
+                             pugi::parse_embed_pcdata;
+    const pugi::xml_parse_result result =
+        document.load_buffer(xml_.data(), xml_.size(), options, pugi::encoding_utf8);
+    if (!result) {
+      const auto at = util::position_of(xml_, static_cast<std::size_t>(result.offset));
+      throw InputError(source_name_, std::string("malformed XML: ") + result.description(), at.line,
+                       at.column);
+    }
+    const pugi::xml_node root = document.document_element();
+    if (equals(root.name(), "testsuites")) {
+      read_suites(root);
+    } else if (equals(root.name(), "testsuite")) {
+      // CTest writes one bare <testsuite> whose testcases carry `status`;
+      // its name is the build name or host name, so it is replaced by "ctest".
+      const pugi::xml_node first = root.child("testcase");
+      is_ctest_ = first && first.attribute("status");
+      read_suite(root);
+    } else {
+      fail_at(root, std::string("not a JUnit XML document: the root element is <") + root.name() +
+                        ">, expected <testsuites> or <testsuite>");
+    }
+    return std::move(tests_);
+  }
+
+ private:
+  [[noreturn]] void fail_at(const pugi::xml_node& node, const std::string& message) const {
+    // offset_debug() points at the element's name; report its "<".
+    auto offset = node.offset_debug();
+    if (offset > 0 && static_cast<std::size_t>(offset) <= xml_.size() && xml_[offset - 1] == '<') --offset;
+    const auto at = offset >= 0 ? util::position_of(xml_, static_cast<std::size_t>(offset))
+                                : util::TextPosition{};
+    throw InputError(source_name_, message, at.line, at.column);
+  }
+
+  void read_suites(const pugi::xml_node& suites) {
+    for (pugi::xml_node child = suites.first_child(); child; child = child.next_sibling()) {
+      if (equals(child.name(), "testsuite")) read_suite(child);
+      else if (equals(child.name(), "testsuites")) read_suites(child);
+    }
+  }
+
+  void read_suite(const pugi::xml_node& suite) {
+    const char* suite_name = is_ctest_ ? "ctest" : suite.attribute("name").value();
+    for (pugi::xml_node child = suite.first_child(); child; child = child.next_sibling()) {
+      const char* name = child.name();
+      if (equals(name, "testcase")) read_case(child, suite_name);
+      else if (equals(name, "testsuite")) read_suite(child);  // nested suites (some tools nest)
+    }
+  }
+
+  void read_case(const pugi::xml_node& testcase, const char* suite_name) {
+    const pugi::xml_attribute name = testcase.attribute("name");
+    if (!name) fail_at(testcase, "<testcase> without a name attribute");
+    TestCase& test = tests_.emplace_back();
+    test.name = name.value();
+    const char* classname = is_ctest_ ? "" : testcase.attribute("classname").value();
+    test.suite = *classname ? classname : suite_name;
+    test.duration_seconds = seconds_of(testcase);
+    if (is_ctest_) read_ctest_status(testcase, test);
+    else read_generic_status(testcase, test);
+  }
+
+  std::string_view xml_;
+  const std::string& source_name_;
+  bool is_ctest_ = false;
+  std::vector<TestCase> tests_;
+};
+
+}  // namespace
+
+std::vector<model::TestCase> parse_junit(std::string_view xml, const std::string& source_name) {
+  if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    throw InputError(source_name, "empty file, expected JUnit XML");
+  return JunitReader(xml, source_name).read();
+}
+
+std::vector<model::TestCase> parse_junit_file(const std::filesystem::path& file) {
+  return parse_junit(util::read_file(file), file.string());
+}
+
+}  // namespace hydra::parse

@@ -1,0 +1,252 @@
+#include <hydra/report/contract.hpp>
+
+#include <hydra/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace hydra::report {
+
+namespace {
+
+using nlohmann::json;
+
+const json& empty_array() {
+  static const json value = json::array();
+  return value;
+}
+
+const json& empty_object() {
+  static const json value = json::object();
+  return value;
+}
+
+const std::vector<std::string>& known_dimensions() {
+  static const std::vector<std::string> names{"build", "tests", "lint", "diff_scope", "speed", "judge"};
+  return names;
+}
+
+std::optional<bool> bool_at(const json& object, const char* key) {
+  if (!object.is_object()) return std::nullopt;
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_boolean()) return std::nullopt;
+  return found->get<bool>();
+}
+
+std::uint64_t count_at(const json& object, const char* key) {
+  const auto number = number_at(object, key);
+  if (!number || *number < 0) return 0;
+  return static_cast<std::uint64_t>(std::llround(*number));
+}
+
+std::vector<GateView> read_gates(const json& gates) {
+  std::vector<GateView> out;
+  for (const auto& gate : gates) {
+    GateView view;
+    view.gate = text_at(gate, "gate", "unnamed gate");
+    view.passed = bool_at(gate, "passed").value_or(false);
+    view.detail = text_at(gate, "detail");
+    out.push_back(std::move(view));
+  }
+  return out;
+}
+
+std::vector<TestView> read_tests(const json& tests) {
+  std::vector<TestView> out;
+  for (const auto& test : tests) {
+    TestView view;
+    if (test.is_string()) {  // tolerate a bare id
+      view.id = view.name = test.get<std::string>();
+    } else {
+      view.suite = text_at(test, "suite");
+      view.name = text_at(test, "name");
+      view.id = text_at(test, "id", view.suite.empty() ? view.name : view.suite + "::" + view.name);
+      view.status = text_at(test, "status");
+      view.message = text_at(test, "message");
+    }
+    out.push_back(std::move(view));
+  }
+  return out;
+}
+
+std::vector<FindingView> read_findings(const json& findings) {
+  std::vector<FindingView> out;
+  for (const auto& finding : findings) {
+    FindingView view;
+    view.tool = text_at(finding, "tool", "unknown");
+    view.file = text_at(finding, "file");
+    view.line = count_at(finding, "line");
+    view.column = count_at(finding, "column");
+    view.severity = text_at(finding, "severity", "warning") == "error" ? "error" : "warning";
+    view.message = text_at(finding, "message");
+    for (const auto& check : array_at(finding, "checks")) {
+      if (check.is_string()) view.checks.push_back(check.get<std::string>());
+    }
+    view.fingerprint = text_at(finding, "fingerprint");
+    out.push_back(std::move(view));
+  }
+  return out;
+}
+
+std::optional<BaselineView> read_baseline(const json& baseline) {
+  if (!baseline.is_object()) return std::nullopt;
+  BaselineView view;
+  view.agent = text_at(baseline, "agent", "baseline");
+  view.path = text_at(baseline, "path");
+  const json& summary = object_at(baseline, "summary");
+  const json& build = object_at(summary, "build");
+  if (bool_at(build, "known").value_or(build.contains("passed"))) {
+    view.build_passed = bool_at(build, "passed");
+  }
+  if (const auto code = number_at(build, "exit_code")) view.build_exit_code = std::llround(*code);
+  view.build_seconds = number_at(build, "seconds");
+  const json& tests = summary.is_object() && summary.contains("tests") ? summary["tests"] : json();
+  if (tests.is_object()) {
+    view.has_tests = true;
+    view.tests_total = count_at(tests, "total");
+    view.tests_passed = count_at(tests, "passed");
+    view.tests_failed = count_at(tests, "failed");
+    view.tests_skipped = count_at(tests, "skipped");
+  }
+  const json& lint = summary.is_object() && summary.contains("lint") ? summary["lint"] : json();
+  if (lint.is_object()) {
+    view.has_lint = true;
+    view.lint_errors = count_at(lint, "errors");
+    view.lint_warnings = count_at(lint, "warnings");
+  }
+  return view;
+}
+
+DimensionView read_dimension(const std::string& name, const json& ranking, const json& weights) {
+  DimensionView view;
+  view.name = name;
+  const json& detail = object_at(object_at(ranking, "dimensions"), name.c_str());
+  const json& breakdown = object_at(ranking, "breakdown");
+  view.score = number_at(breakdown, name.c_str());
+  if (!view.score) view.score = number_at(detail, "score");
+  view.active = bool_at(detail, "active").value_or(view.score.has_value());
+  if (!view.active) view.score.reset();
+  view.weight = number_at(detail, "weight");
+  if (!view.weight) view.weight = number_at(weights, name.c_str());
+  if (view.active) view.effective_weight = number_at(object_at(ranking, "effective_weights"), name.c_str());
+  view.reason = text_at(detail, "reason");
+  view.evidence = object_at(detail, "evidence");
+  return view;
+}
+
+std::vector<std::string> choose_dimensions(const json& rankings, const json& weights) {
+  std::set<std::string> wanted;
+  for (const auto& ranking : rankings) {
+    for (const char* part : {"breakdown", "dimensions"}) {
+      for (const auto& [name, value] : object_at(ranking, part).items()) {
+        const bool active = part == std::string("breakdown")
+                                ? value.is_number()
+                                : bool_at(value, "active").value_or(number_at(value, "score").has_value());
+        if (active) wanted.insert(name);
+      }
+    }
+  }
+  for (const auto& [name, value] : weights.items()) {
+    if (value.is_number() && value.get<double>() > 0) wanted.insert(name);
+  }
+  std::vector<std::string> names;
+  for (const auto& name : known_dimensions()) {
+    if (wanted.erase(name) > 0) names.push_back(name);
+  }
+  names.insert(names.end(), wanted.begin(), wanted.end());  // std::set: sorted by name
+  return names;
+}
+
+}  // namespace
+
+std::string text_at(const json& object, const char* key, const std::string& fallback) {
+  if (!object.is_object()) return fallback;
+  const auto found = object.find(key);
+  if (found == object.end() || found->is_null()) return fallback;
+  if (found->is_string()) return found->get<std::string>();
+  return found->dump();
+}
+
+std::optional<double> number_at(const json& object, const char* key) {
+  if (!object.is_object()) return std::nullopt;
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_number()) return std::nullopt;
+  const double value = found->get<double>();
+  if (!std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+const json& array_at(const json& object, const char* key) {
+  if (!object.is_object()) return empty_array();
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_array()) return empty_array();
+  return *found;
+}
+
+const json& object_at(const json& object, const char* key) {
+  if (!object.is_object()) return empty_object();
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_object()) return empty_object();
+  return *found;
+}
+
+std::string dimension_label(const std::string& name) {
+  if (name == "diff_scope") return "Diff scope";
+  std::string label = name;
+  std::replace(label.begin(), label.end(), '_', ' ');
+  if (!label.empty() && label[0] >= 'a' && label[0] <= 'z') label[0] = static_cast<char>(label[0] - 'a' + 'A');
+  return label;
+}
+
+const DimensionView* find_dimension(const CandidateView& candidate, const std::string& name) {
+  for (const auto& dimension : candidate.dimensions) {
+    if (dimension.name == name) return &dimension;
+  }
+  return nullptr;
+}
+
+ContractView read_contract(const json& contract) {
+  if (!contract.is_object()) throw Error("the score contract is not a JSON object");
+  ContractView view;
+  view.schema = text_at(contract, "schema");
+  view.engine_version = text_at(contract, "engine_version");
+  view.run_id = text_at(contract, "run_id");
+  if (contract.contains("baseline")) view.baseline = read_baseline(contract["baseline"]);
+  const json& rankings = array_at(contract, "rankings");
+  const json& weights = object_at(contract, "weights");
+  view.dimension_names = choose_dimensions(rankings, weights);
+  std::uint64_t position = 0;
+  for (const auto& ranking : rankings) {
+    ++position;
+    CandidateView candidate;
+    const auto rank = number_at(ranking, "rank");
+    candidate.rank = rank && *rank >= 1 ? static_cast<std::uint64_t>(std::llround(*rank)) : position;
+    candidate.agent = text_at(ranking, "agent", "(unnamed)");
+    candidate.run_path = text_at(object_at(ranking, "run"), "path");
+    candidate.total = number_at(ranking, "total");
+    for (const auto& name : view.dimension_names) {
+      candidate.dimensions.push_back(read_dimension(name, ranking, weights));
+    }
+    candidate.gates = read_gates(array_at(ranking, "gates"));
+    candidate.gate_failures = read_gates(array_at(ranking, "gate_failures"));
+    for (auto& failure : candidate.gate_failures) failure.passed = false;
+    if (candidate.gate_failures.empty()) {  // older or partial contracts: derive from gates
+      for (const auto& gate : candidate.gates) {
+        if (!gate.passed) candidate.gate_failures.push_back(gate);
+      }
+    }
+    candidate.mergeable = bool_at(ranking, "mergeable").value_or(candidate.gate_failures.empty());
+    const json& tests = object_at(ranking, "tests");
+    candidate.regressed_tests = read_tests(array_at(tests, "regressed"));
+    candidate.dropped_tests = read_tests(array_at(tests, "dropped"));
+    candidate.added_tests = read_tests(array_at(tests, "added"));
+    const json& lint = object_at(ranking, "lint");
+    candidate.introduced_findings = read_findings(array_at(lint, "introduced"));
+    candidate.resolved_findings = read_findings(array_at(lint, "resolved"));
+    view.candidates.push_back(std::move(candidate));
+  }
+  return view;
+}
+
+}  // namespace hydra::report

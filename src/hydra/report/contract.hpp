@@ -1,0 +1,124 @@
+// A tolerant reading of the score output contract (docs/output-contract.md)
+// shared by the renderers: absent or null optional parts become empty values
+// or nullopt, so a renderer never has to check JSON types itself.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hydra::report {
+
+/// One scored dimension of one candidate.
+struct DimensionView {
+  std::string name;                       ///< "build", "tests", ...
+  bool active = false;                    ///< false: renormalized out
+  std::optional<double> score;            ///< 0..100; nullopt when inactive
+  std::optional<double> weight;           ///< configured weight
+  std::optional<double> effective_weight; ///< share of the total (0..1), active only
+  std::string reason;                     ///< why the dimension is inactive
+  nlohmann::json evidence = nlohmann::json::object();  ///< the formula's inputs
+};
+
+/// One evaluated merge gate.
+struct GateView {
+  std::string gate;
+  bool passed = true;
+  std::string detail;
+};
+
+/// One test that regressed, was dropped or was added.
+struct TestView {
+  std::string id;  ///< suite + "::" + name
+  std::string suite;
+  std::string name;
+  std::string status;
+  std::string message;
+};
+
+/// One lint finding.
+struct FindingView {
+  std::string tool;
+  std::string file;  ///< empty when location-less
+  std::uint64_t line = 0;
+  std::uint64_t column = 0;
+  std::string severity;  ///< "warning" or "error"
+  std::string message;
+  std::vector<std::string> checks;
+  std::string fingerprint;
+};
+
+/// One ranked candidate.
+struct CandidateView {
+  std::uint64_t rank = 0;
+  std::string agent;
+  std::string run_path;
+  bool mergeable = false;
+  std::optional<double> total;
+  std::vector<DimensionView> dimensions;  ///< in ContractView::dimension_names order
+  std::vector<GateView> gates;            ///< every evaluated gate
+  std::vector<GateView> gate_failures;    ///< the failed subset
+  std::vector<TestView> regressed_tests;
+  std::vector<TestView> dropped_tests;
+  std::vector<TestView> added_tests;
+  std::vector<FindingView> introduced_findings;
+  std::vector<FindingView> resolved_findings;
+};
+
+/// What the baseline's run looked like.
+struct BaselineView {
+  std::string agent;
+  std::string path;
+  std::optional<bool> build_passed;       ///< nullopt when unknown
+  std::optional<std::int64_t> build_exit_code;
+  std::optional<double> build_seconds;
+  bool has_tests = false;                 ///< false when no tests were recorded
+  std::uint64_t tests_total = 0;
+  std::uint64_t tests_passed = 0;
+  std::uint64_t tests_failed = 0;
+  std::uint64_t tests_skipped = 0;
+  bool has_lint = false;                  ///< false when lint did not run
+  std::uint64_t lint_errors = 0;
+  std::uint64_t lint_warnings = 0;
+};
+
+/// The whole contract as the renderers need it.
+struct ContractView {
+  std::string schema;
+  std::string engine_version;
+  std::string run_id;
+  std::optional<BaselineView> baseline;
+  /// Dimensions worth a column: every dimension active for some candidate or
+  /// with a configured weight above 0; known ones first (build, tests, lint,
+  /// diff_scope, speed, judge), others after them by name.
+  std::vector<std::string> dimension_names;
+  std::vector<CandidateView> candidates;  ///< in ranking order
+};
+
+/// Reads `contract`. Throws hydra::Error when it is not a JSON object; any
+/// other part may be absent, null or of an unexpected type.
+ContractView read_contract(const nlohmann::json& contract);
+
+/// Human label of dimension `name`: "Build", "Diff scope", ...
+std::string dimension_label(const std::string& name);
+
+/// The dimension called `name` of `candidate`, or nullptr.
+const DimensionView* find_dimension(const CandidateView& candidate, const std::string& name);
+
+/// Text of `object[key]`: strings as they are, numbers and booleans as JSON,
+/// `fallback` when `object` is not an object or the key is absent or null.
+std::string text_at(const nlohmann::json& object, const char* key, const std::string& fallback = "");
+
+/// Number at `object[key]`, nullopt unless it is a finite number.
+std::optional<double> number_at(const nlohmann::json& object, const char* key);
+
+/// Array at `object[key]`, an empty array when absent or not an array.
+const nlohmann::json& array_at(const nlohmann::json& object, const char* key);
+
+/// Object at `object[key]`, an empty object when absent or not an object.
+const nlohmann::json& object_at(const nlohmann::json& object, const char* key);
+
+}  // namespace hydra::report

@@ -1,0 +1,149 @@
+// The terminal table and the colour decision.
+#include <hydra/report/report.hpp>
+
+#include <hydra/report/contract.hpp>
+#include <hydra/report/text.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
+#include <vector>
+
+namespace hydra::report {
+
+namespace {
+
+constexpr std::string_view ansi_reset = "\x1b[0m";
+constexpr std::string_view ansi_bold = "\x1b[1m";
+constexpr std::string_view ansi_red = "\x1b[31m";
+constexpr std::string_view ansi_green = "\x1b[32m";
+constexpr std::string_view ansi_dim = "\x1b[2m";
+
+enum class Align { left, right };
+
+/// One table cell: plain text (measured for alignment) and its colour.
+struct Cell {
+  std::string text;
+  std::string_view color;  ///< empty: no colour
+};
+
+std::string paint(const std::string& text, std::string_view color, bool enabled) {
+  if (!enabled || color.empty()) return text;
+  return std::string(color) + text + std::string(ansi_reset);
+}
+
+std::string pad(const std::string& text, std::size_t width, Align align) {
+  const std::size_t used = display_width(text);
+  const std::string fill(used < width ? width - used : 0, ' ');
+  return align == Align::left ? text + fill : fill + text;
+}
+
+std::string build_summary(const BaselineView& baseline) {
+  if (!baseline.build_passed) return "build unknown";
+  std::string text = *baseline.build_passed ? "build passed" : "build failed";
+  if (!*baseline.build_passed && baseline.build_exit_code) {
+    text += " (exit code " + std::to_string(*baseline.build_exit_code) + ")";
+  }
+  if (baseline.build_seconds) text += " in " + format_number(*baseline.build_seconds, 1) + " s";
+  return text;
+}
+
+std::string baseline_line(const BaselineView& baseline) {
+  std::string line = "Baseline: " + build_summary(baseline) + "; ";
+  line += baseline.has_tests ? "tests " + std::to_string(baseline.tests_passed) + "/" +
+                                   std::to_string(baseline.tests_total) + " passed"
+                             : "no tests recorded";
+  line += "; ";
+  line += baseline.has_lint ? "lint " + std::to_string(baseline.lint_errors) + " errors, " +
+                                  std::to_string(baseline.lint_warnings) + " warnings"
+                            : "lint did not run";
+  return line;
+}
+
+}  // namespace
+
+bool use_color(int fd) {
+  if (isatty(fd) != 1) return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && no_color[0] != '\0') return false;
+  const char* term = std::getenv("TERM");
+  return term == nullptr || std::string_view(term) != "dumb";
+}
+
+std::string render_terminal(const nlohmann::json& contract, const TerminalOptions& options) {
+  const ContractView view = read_contract(contract);
+  const bool color = options.color;
+  std::string out = paint("HydraScore ranking", ansi_bold, color);
+  if (!view.run_id.empty()) out += "  (run " + sanitize_terminal(view.run_id) + ")";
+  out += "\n";
+  if (view.baseline) out += sanitize_terminal(baseline_line(*view.baseline)) + "\n";
+  out += "\n";
+  if (view.candidates.empty()) {
+    out += "No candidates were scored.\n";
+    return out;
+  }
+
+  // Header and rows as plain cells first, so widths ignore colour sequences.
+  std::vector<Align> aligns{Align::right, Align::left, Align::right};
+  std::vector<Cell> header{{"#", ""}, {"Agent", ""}, {"Total", ""}};
+  for (const auto& name : view.dimension_names) {
+    header.push_back({dimension_label(name), ""});
+    aligns.push_back(Align::right);
+  }
+  header.push_back({"Mergeable", ""});
+  aligns.push_back(Align::left);
+
+  std::vector<std::vector<Cell>> rows;
+  for (const auto& candidate : view.candidates) {
+    std::vector<Cell> row;
+    row.push_back({std::to_string(candidate.rank), ""});
+    row.push_back({truncate_to_width(sanitize_terminal(candidate.agent), options.max_agent_width), ""});
+    row.push_back({format_optional(candidate.total), ansi_bold});
+    for (const auto& name : view.dimension_names) {
+      const DimensionView* dimension = find_dimension(candidate, name);
+      const bool active = dimension != nullptr && dimension->active && dimension->score;
+      row.push_back({active ? format_number(*dimension->score) : "-", active ? "" : ansi_dim});
+    }
+    row.push_back(candidate.mergeable ? Cell{"yes", ansi_green} : Cell{"NO", ansi_red});
+    rows.push_back(std::move(row));
+  }
+
+  std::vector<std::size_t> widths(header.size(), 0);
+  for (std::size_t column = 0; column < header.size(); ++column) {
+    widths[column] = display_width(header[column].text);
+    for (const auto& row : rows) widths[column] = std::max(widths[column], display_width(row[column].text));
+  }
+  const auto render_row = [&](const std::vector<Cell>& cells, bool is_header) {
+    std::string line;
+    for (std::size_t column = 0; column < cells.size(); ++column) {
+      if (column > 0) line += "  ";
+      const bool last = column + 1 == cells.size();
+      // The last column is left-aligned: no trailing padding.
+      const std::string text = last ? cells[column].text : pad(cells[column].text, widths[column], aligns[column]);
+      line += paint(text, is_header ? ansi_bold : cells[column].color, color);
+    }
+    return line + "\n";
+  };
+  out += render_row(header, true);
+  for (const auto& row : rows) out += render_row(row, false);
+
+  bool any_failure = false;
+  for (const auto& candidate : view.candidates) any_failure = any_failure || !candidate.gate_failures.empty();
+  if (any_failure) {
+    out += "\n" + paint("Gate failures:", ansi_bold, color) + "\n";
+    for (const auto& candidate : view.candidates) {
+      if (candidate.gate_failures.empty()) continue;
+      out += "  " + std::to_string(candidate.rank) + ". " + sanitize_terminal(candidate.agent) + "\n";
+      for (const auto& failure : candidate.gate_failures) {
+        std::string line = sanitize_terminal(failure.gate);
+        if (!failure.detail.empty()) line += ": " + sanitize_terminal(failure.detail);
+        out += "     " + paint("x", ansi_red, color) + " " + line + "\n";
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace hydra::report

@@ -1,0 +1,375 @@
+#include <hydra/run/run_dir.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <system_error>
+
+#include <hydra/error.hpp>
+#include <hydra/parse/ctest_json.hpp>
+#include <hydra/parse/diff.hpp>
+#include <hydra/parse/junit.hpp>
+#include <hydra/parse/lint_log.hpp>
+#include <hydra/parse/metrics.hpp>
+#include <hydra/run/signals.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/sha256.hpp>
+#include <hydra/version.hpp>
+
+namespace hydra::run {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kManifest = "manifest.json";
+constexpr const char* kSchema = "hydra-score/run/1";
+
+/// Artifact roles, in the order they are listed in the manifest.
+struct Artifact {
+  std::string path;  ///< relative to the run directory, '/'-separated
+  std::string role;  ///< build_log, junit, ctest_json, lint_log, diff, metrics, config, signals
+};
+
+void copy_into(const fs::path& source, const fs::path& destination) {
+  // Read through our helper so a missing or unreadable input is an InputError
+  // naming the user's file, then write the copy.
+  const std::string content = util::read_file(source);
+  fs::create_directories(destination.parent_path());
+  util::write_file_atomic(destination, content);
+}
+
+std::string manifest_seal(json manifest) {
+  manifest.erase("seal");
+  return util::sha256_hex(manifest.dump());
+}
+
+fs::path make_temporary_sibling(const fs::path& out) {
+  const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  fs::create_directories(parent);
+  std::string pattern = (parent / ("." + out.filename().string() + ".tmp-XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw Error("cannot create a temporary directory next to " + out.string() + ": " +
+                std::strerror(errno));
+  return pattern;
+}
+
+bool is_run_directory(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / kManifest, ec);
+}
+
+bool is_empty_directory(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_directory(dir, ec) && fs::is_empty(dir, ec);
+}
+
+std::optional<double> optional_number(const json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key) || object[key].is_null()) return std::nullopt;
+  if (!object[key].is_number()) return std::nullopt;
+  return object[key].get<double>();
+}
+
+}  // namespace
+
+void publish_run_directory(const fs::path& staged, const fs::path& out) {
+  std::error_code ec;
+  if (fs::exists(out, ec)) {
+    if (!is_run_directory(out) && !is_empty_directory(out)) {
+      fs::remove_all(staged, ec);
+      throw Error(out.string() + ": exists and is not a run directory; refusing to replace it",
+                  ExitCode::usage);
+    }
+    // Move the old run aside, move the new one in, then drop the old one.
+    const fs::path trash = make_temporary_sibling(out);
+    fs::remove(trash, ec);
+    fs::rename(out, trash);
+    fs::rename(staged, out);
+    fs::remove_all(trash, ec);
+  } else {
+    fs::rename(staged, out);
+  }
+}
+
+void seal_and_publish(const fs::path& staged, json manifest, const fs::path& out) {
+  // Digest every artifact in the staged directory.
+  json artifacts = json::array();
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(staged)) {
+    if (entry.is_regular_file() && entry.path().filename() != kManifest) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  const json roles = manifest.value("artifact_roles", json::object());
+  for (const auto& file : files) {
+    const std::string relative = fs::relative(file, staged).generic_string();
+    artifacts.push_back({{"path", relative},
+                         {"role", roles.value(relative, std::string("other"))},
+                         {"sha256", util::sha256_file(file)},
+                         {"bytes", fs::file_size(file)}});
+  }
+  manifest.erase("artifact_roles");
+  manifest["artifacts"] = artifacts;
+  manifest["seal"] = manifest_seal(manifest);
+  util::write_file_atomic(staged / kManifest, manifest.dump(2) + "\n");
+  publish_run_directory(staged, out);
+}
+
+void record(const RecordRequest& request, const fs::path& out) {
+  // Validate everything before writing anything: bad input never leaves a
+  // half-written run directory.
+  std::vector<model::TestCase> tests;
+  for (const auto& file : request.junit_files) {
+    auto parsed = parse::parse_junit_file(file);
+    tests.insert(tests.end(), parsed.begin(), parsed.end());
+  }
+  if (request.ctest_json) parse::parse_ctest_json_file(*request.ctest_json);
+  for (const auto& file : request.lint_logs) parse::parse_clang_tidy_file(file);
+  if (request.build_log) parse::parse_compiler_warnings_file(*request.build_log);
+  if (request.diff) parse::parse_unified_diff_file(*request.diff);
+  if (request.metrics) parse::parse_metrics_file(*request.metrics);
+  if (request.config) config::load(*request.config);
+  if (request.build_seconds && (!std::isfinite(*request.build_seconds) || *request.build_seconds < 0))
+    throw UsageError("--build-seconds must be a finite number >= 0");
+  if (request.agent_seconds && (!std::isfinite(*request.agent_seconds) || *request.agent_seconds < 0))
+    throw UsageError("--agent-seconds must be a finite number >= 0");
+  if (request.agent.empty()) throw UsageError("--agent must not be empty");
+
+  const fs::path staged = make_temporary_sibling(out);
+  try {
+    json roles = json::object();
+    auto add = [&](const fs::path& source, const std::string& relative, const std::string& role) {
+      copy_into(source, staged / relative);
+      roles[relative] = role;
+    };
+    if (request.build_log) add(*request.build_log, "build.log", "build_log");
+    for (std::size_t i = 0; i < request.junit_files.size(); ++i)
+      add(request.junit_files[i], "junit/" + std::to_string(i) + ".xml", "junit");
+    if (request.ctest_json) add(*request.ctest_json, "ctest.json", "ctest_json");
+    for (std::size_t i = 0; i < request.lint_logs.size(); ++i)
+      add(request.lint_logs[i], "lint/" + std::to_string(i) + ".log", "lint_log");
+    if (request.diff) add(*request.diff, "diff.patch", "diff");
+    if (request.metrics) add(*request.metrics, "metrics.json", "metrics");
+    if (request.config) add(*request.config, "hydra.toml", "config");
+
+    json manifest = {
+        {"schema", kSchema},
+        {"engine_version", engine_version},
+        {"agent", request.agent},
+        {"task", request.task},
+        {"build", json::object()},
+        {"security", {{"ran", false}}},
+    };
+    if (request.build_exit_code) {
+      manifest["build"]["exit_code"] = *request.build_exit_code;
+      manifest["build"]["seconds"] = request.build_seconds.value_or(0.0);
+    }
+    if (request.agent_seconds) manifest["agent_seconds"] = *request.agent_seconds;
+    if (request.security_exit_code) {
+      manifest["security"] = {{"ran", true},
+                              {"exit_code", *request.security_exit_code},
+                              {"detail", "recorded exit code " + std::to_string(*request.security_exit_code)}};
+    }
+    if (request.lint_logs.empty())
+      manifest["lint_inactive_reason"] =
+          request.lint_inactive_reason.value_or("no lint log was recorded");
+    manifest.update(request.extra_manifest, true);
+    manifest["artifact_roles"] = roles;
+
+    // Parsed summaries for people and audit (re-derived and compared by replay).
+    json sealed_manifest = manifest;
+    sealed_manifest.erase("artifact_roles");
+    util::write_file_atomic(staged / "signals.json",
+                            signals_json(parse_artifacts(staged, sealed_manifest, roles)).dump(2) + "\n");
+    manifest["artifact_roles"]["signals.json"] = "signals";
+    seal_and_publish(staged, manifest, out);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(staged, ec);
+    throw;
+  }
+}
+
+json read_manifest(const fs::path& run_dir) {
+  const fs::path file = run_dir / kManifest;
+  std::error_code ec;
+  if (!fs::is_directory(run_dir, ec)) throw InputError(run_dir.string(), "not a directory (expected a run directory)");
+  if (!fs::exists(file, ec))
+    throw InputError(file.string(), "missing: " + run_dir.string() + " is not a HydraScore run directory");
+  const std::string text = util::read_file(file);
+  json manifest;
+  try {
+    manifest = json::parse(text);
+  } catch (const json::parse_error& error) {
+    const auto at = util::position_of(text, error.byte > 0 ? error.byte - 1 : 0);
+    throw InputError(file.string(), std::string("malformed JSON: ") + error.what(), at.line, at.column);
+  }
+  if (!manifest.is_object() || manifest.value("schema", std::string()) != kSchema)
+    throw InputError(file.string(), std::string("not a run manifest (expected \"schema\": \"") + kSchema + "\")");
+  if (!manifest.contains("artifacts") || !manifest["artifacts"].is_array())
+    throw InputError(file.string(), "manifest has no \"artifacts\" list");
+  return manifest;
+}
+
+void verify_seal(const fs::path& run_dir) {
+  const json manifest = read_manifest(run_dir);
+  const fs::path manifest_file = run_dir / kManifest;
+  if (manifest.value("seal", std::string()) != manifest_seal(manifest))
+    throw TamperError(manifest_file.string() + ": manifest was modified after it was sealed");
+  std::set<std::string> listed;
+  for (const auto& artifact : manifest["artifacts"]) {
+    const std::string relative = artifact.value("path", std::string());
+    if (relative.empty() || relative.find("..") != std::string::npos || relative.front() == '/')
+      throw TamperError(manifest_file.string() + ": invalid artifact path \"" + relative + "\"");
+    listed.insert(relative);
+    const fs::path file = run_dir / relative;
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec))
+      throw TamperError(file.string() + ": sealed artifact is missing");
+    if (util::sha256_file(file) != artifact.value("sha256", std::string()))
+      throw TamperError(file.string() + ": content does not match the digest sealed in " +
+                        manifest_file.string());
+  }
+  for (const auto& entry : fs::recursive_directory_iterator(run_dir)) {
+    if (!entry.is_regular_file() && !entry.is_symlink()) continue;
+    const std::string relative = fs::relative(entry.path(), run_dir).generic_string();
+    if (relative == kManifest) continue;
+    if (!listed.count(relative))
+      throw TamperError(entry.path().string() + ": file is not listed in the sealed manifest");
+  }
+}
+
+model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const json& roles_override,
+                           bool include_compiler_warnings) {
+  model::Run run;
+  run.agent = manifest.value("agent", std::string("candidate"));
+  run.path = run_dir.string();
+
+  // Roles come from the sealed artifact list (or, while recording, from the staging map).
+  std::vector<Artifact> artifacts;
+  if (roles_override.is_object() && !roles_override.empty()) {
+    for (const auto& [path, role] : roles_override.items()) artifacts.push_back({path, role.get<std::string>()});
+    std::sort(artifacts.begin(), artifacts.end(), [](const Artifact& a, const Artifact& b) { return a.path < b.path; });
+  } else {
+    for (const auto& artifact : manifest["artifacts"])
+      artifacts.push_back({artifact.value("path", std::string()), artifact.value("role", std::string())});
+  }
+  std::set<std::string> unparsable;
+  for (const auto& problem : manifest.value("unparsable_artifacts", json::array())) {
+    unparsable.insert(problem.value("path", std::string()));
+    run.integrity_problems.push_back(problem.value("path", std::string()) + ": " +
+                                     problem.value("reason", std::string("could not be parsed")));
+  }
+  for (const auto& problem : manifest.value("problems", json::array()))
+    if (problem.is_string()) run.integrity_problems.push_back(problem.get<std::string>());
+
+  const json build = manifest.value("build", json::object());
+  if (build.contains("exit_code") && build["exit_code"].is_number_integer()) {
+    run.build.known = true;
+    run.build.exit_code = build["exit_code"].get<int>();
+    run.build.seconds = optional_number(build, "seconds").value_or(0.0);
+    run.build.timed_out = build.value("timed_out", false);
+    run.build.passed = run.build.exit_code == 0 && !run.build.timed_out;
+    if (run.build.timed_out)
+      run.build.reason = "timed out after " + std::to_string(static_cast<long long>(run.build.seconds)) + " s";
+    else if (!run.build.passed)
+      run.build.reason = "exit code " + std::to_string(run.build.exit_code);
+  }
+
+  std::vector<model::TestCase> tests;
+  bool have_junit = false;
+  std::vector<std::string> lint_logs;
+  std::string build_log;
+  for (const auto& artifact : artifacts) {
+    if (unparsable.count(artifact.path)) continue;
+    const fs::path file = run_dir / artifact.path;
+    if (artifact.role == "junit") {
+      auto parsed = parse::parse_junit_file(file);
+      tests.insert(tests.end(), parsed.begin(), parsed.end());
+      have_junit = true;
+    } else if (artifact.role == "ctest_json") {
+      run.test_definitions = parse::parse_ctest_json_file(file);
+    } else if (artifact.role == "lint_log") {
+      lint_logs.push_back(artifact.path);
+    } else if (artifact.role == "build_log") {
+      build_log = artifact.path;
+    } else if (artifact.role == "diff") {
+      run.diff = parse::parse_unified_diff_file(file);
+    } else if (artifact.role == "metrics") {
+      run.metrics = parse::parse_metrics_file(file);
+    }
+  }
+  if (have_junit) {
+    parse::apply_labels(tests, run.test_definitions);
+    run.tests = std::move(tests);
+  } else if (manifest.value("tests_expected", false)) {
+    // The test step ran but left no usable results (timeout, crash): zero
+    // tests ran, which scores and gates fail-closed.
+    run.tests = std::vector<model::TestCase>{};
+  }
+
+  // Lint is active when clang-tidy ran (a lint log exists); compiler warnings
+  // from the build log join its findings.
+  const std::string source_root = manifest.value("source_root", std::string());
+  auto relativize = [&](std::vector<model::LintFinding>& findings) {
+    if (source_root.empty()) return;
+    const std::string prefix = source_root.back() == '/' ? source_root : source_root + "/";
+    for (auto& finding : findings) {
+      if (finding.file.rfind(prefix, 0) == 0) {
+        finding.file = finding.file.substr(prefix.size());
+        finding.fingerprint = parse::fingerprint(finding);
+      }
+    }
+  };
+  if (!lint_logs.empty()) {
+    std::vector<model::LintFinding> findings;
+    std::set<std::tuple<std::string, std::uint32_t, std::uint32_t, std::string>> seen;
+    auto merge = [&](std::vector<model::LintFinding> parsed) {
+      relativize(parsed);
+      for (auto& finding : parsed) {
+        std::string checks;
+        for (const auto& check : finding.checks) checks += check + ",";
+        if (seen.emplace(finding.file, finding.line, finding.column, checks + finding.message).second)
+          findings.push_back(std::move(finding));
+      }
+    };
+    for (const auto& log : lint_logs) merge(parse::parse_clang_tidy_file(run_dir / log));
+    if (include_compiler_warnings && !build_log.empty()) merge(parse::parse_compiler_warnings_file(run_dir / build_log));
+    run.lint = std::move(findings);
+  } else {
+    run.lint_inactive_reason = manifest.value("lint_inactive_reason", std::string("no lint log was recorded"));
+  }
+
+  if (auto seconds = optional_number(manifest, "agent_seconds")) run.metrics.duration_seconds = *seconds;
+
+  const json security = manifest.value("security", json::object());
+  run.security.ran = security.value("ran", false);
+  if (run.security.ran) {
+    const int exit_code = security.value("exit_code", -1);
+    run.security.passed = exit_code == 0 && !security.value("timed_out", false);
+    run.security.detail = security.value("detail", std::string("exit code ") + std::to_string(exit_code));
+  } else {
+    run.security.detail = security.value("detail", std::string("not configured"));
+  }
+  return run;
+}
+
+model::Run load(const fs::path& run_dir, const config::Config& config) {
+  verify_seal(run_dir);
+  const json manifest = read_manifest(run_dir);
+  model::Run run = parse_artifacts(run_dir, manifest, json::object(), config.lint.compiler_warnings);
+  run.digest = util::sha256_file(run_dir / kManifest);
+  return run;
+}
+
+config::Config load_config(const fs::path& run_dir) {
+  const fs::path file = run_dir / "hydra.toml";
+  std::error_code ec;
+  if (fs::is_regular_file(file, ec)) return config::load(file);
+  return config::Config{};
+}
+
+}  // namespace hydra::run

@@ -1,0 +1,67 @@
+#include <hydra/run/signals.hpp>
+
+#include <map>
+#include <string>
+
+namespace hydra::run {
+using nlohmann::json;
+
+json signals_json(const model::Run& run) {
+  json out = json::object();
+  out["agent"] = run.agent;
+  out["build"] = run.build.known
+                     ? json{{"known", true},
+                            {"passed", run.build.passed},
+                            {"exit_code", run.build.exit_code},
+                            {"timed_out", run.build.timed_out},
+                            {"seconds", run.build.seconds}}
+                     : json{{"known", false}};
+  if (run.tests) {
+    std::map<std::string, int> by_status;
+    for (auto status : {model::TestStatus::passed, model::TestStatus::failed, model::TestStatus::error,
+                        model::TestStatus::skipped, model::TestStatus::disabled})
+      by_status[std::string(model::to_string(status))] = 0;
+    for (const auto& test : *run.tests) ++by_status[std::string(model::to_string(test.status))];
+    json tests = by_status;
+    tests["total"] = run.tests->size();
+    out["tests"] = tests;
+  } else {
+    out["tests"] = nullptr;
+  }
+  if (run.lint) {
+    std::map<std::string, int> by_tool;
+    int errors = 0, warnings = 0;
+    for (const auto& finding : *run.lint) {
+      ++by_tool[finding.tool];
+      (finding.severity == model::Severity::error ? errors : warnings) += 1;
+    }
+    out["lint"] = {{"errors", errors}, {"warnings", warnings}, {"by_tool", by_tool}};
+  } else {
+    out["lint"] = {{"inactive_reason", run.lint_inactive_reason}};
+  }
+  if (run.diff) {
+    out["diff"] = {{"files_touched", run.diff->files_touched()},
+                   {"files_created", run.diff->files_created()},
+                   {"lines_added", run.diff->lines_added()},
+                   {"lines_removed", run.diff->lines_removed()},
+                   {"whitespace_only_churn", run.diff->whitespace_only_churn()}};
+  } else {
+    out["diff"] = nullptr;
+  }
+  json metrics = json::object();
+  auto put = [&](const char* key, const std::optional<double>& value) {
+    if (value) metrics[key] = *value;
+  };
+  put("tokens", run.metrics.tokens);
+  put("cost_usd", run.metrics.cost_usd);
+  put("tool_calls", run.metrics.tool_calls);
+  put("steps", run.metrics.steps);
+  put("wall_clock_ms", run.metrics.wall_clock_ms);
+  put("duration_seconds", run.metrics.duration_seconds);
+  out["metrics"] = metrics;
+  out["security"] = {{"ran", run.security.ran}, {"passed", run.security.passed}, {"detail", run.security.detail}};
+  out["integrity_problems"] = run.integrity_problems;
+  return out;
+}
+
+}  // namespace hydra::run

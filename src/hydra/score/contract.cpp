@@ -1,0 +1,168 @@
+#include <hydra/score/contract.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <hydra/util/sha256.hpp>
+#include <hydra/version.hpp>
+
+namespace hydra::score {
+
+namespace {
+
+using nlohmann::json;
+
+double round6(double value) { return std::round(value * 1e6) / 1e6; }
+
+json weights_json(const config::Weights& weights) {
+  return {{"build", weights.build},         {"tests", weights.tests},
+          {"lint", weights.lint},           {"diff_scope", weights.diff_scope},
+          {"speed", weights.speed},         {"judge", weights.judge}};
+}
+
+json baseline_summary(const config::Config& config, const model::Run& baseline) {
+  json summary;
+  const auto& build = baseline.build;
+  summary["build"] = {{"known", build.known},
+                      {"passed", build.passed},
+                      {"exit_code", build.exit_code},
+                      {"seconds", build.seconds}};
+
+  if (baseline.tests) {
+    std::uint64_t passed = 0;
+    std::uint64_t failed = 0;
+    std::uint64_t skipped = 0;
+    for (const auto& test : *baseline.tests) {
+      switch (test.status) {
+        case model::TestStatus::passed: ++passed; break;
+        case model::TestStatus::failed:
+        case model::TestStatus::error: ++failed; break;
+        case model::TestStatus::skipped:
+        case model::TestStatus::disabled: ++skipped; break;
+      }
+    }
+    summary["tests"] = {{"total", baseline.tests->size()},
+                        {"passed", passed},
+                        {"failed", failed},
+                        {"skipped", skipped}};
+  } else {
+    summary["tests"] = nullptr;
+  }
+
+  if (baseline.lint) {
+    std::uint64_t errors = 0;
+    std::uint64_t warnings = 0;
+    for (const auto& finding : counted_findings(config, *baseline.lint)) {
+      (finding.severity == model::Severity::error ? errors : warnings) += 1;
+    }
+    summary["lint"] = {{"errors", errors}, {"warnings", warnings}};
+  } else {
+    summary["lint"] = nullptr;
+  }
+  return summary;
+}
+
+json candidate_json(const Candidate& candidate, std::size_t rank) {
+  json breakdown = json::object();
+  json dimensions = json::object();
+  json effective_weights = json::object();
+  double active_weights = 0.0;
+  for (const auto& dimension : candidate.dimensions) {
+    if (dimension.active) active_weights += dimension.weight;
+  }
+  for (const auto& dimension : candidate.dimensions) {
+    const json score = dimension.active ? json(dimension.score) : json(nullptr);
+    breakdown[dimension.name] = score;
+    json entry = {{"active", dimension.active},
+                  {"score", score},
+                  {"weight", dimension.weight},
+                  {"evidence", dimension.evidence}};
+    if (!dimension.active) entry["reason"] = dimension.inactive_reason;
+    dimensions[dimension.name] = std::move(entry);
+    if (dimension.active && active_weights > 0) {
+      effective_weights[dimension.name] = round6(dimension.weight / active_weights);
+    }
+  }
+
+  json gates = json::array();
+  json gate_failures = json::array();
+  for (const auto& gate : candidate.gates) {
+    gates.push_back({{"gate", gate.name}, {"passed", gate.passed}, {"detail", gate.detail}});
+    if (!gate.passed) gate_failures.push_back({{"gate", gate.name}, {"detail", gate.detail}});
+  }
+
+  auto tests_json = [](const std::vector<model::TestCase>& tests) {
+    json list = json::array();
+    for (const auto& test : tests) list.push_back(to_json(test));
+    return list;
+  };
+  auto findings_json = [](const std::vector<model::LintFinding>& findings) {
+    json list = json::array();
+    for (const auto& finding : findings) list.push_back(to_json(finding));
+    return list;
+  };
+
+  return {
+      {"rank", rank},
+      {"agent", candidate.agent},
+      {"run", {{"path", candidate.run_path}, {"digest", candidate.run_digest}}},
+      {"mergeable", candidate.mergeable},
+      {"total", candidate.total},
+      {"breakdown", std::move(breakdown)},
+      {"effective_weights", std::move(effective_weights)},
+      {"dimensions", std::move(dimensions)},
+      {"gates", std::move(gates)},
+      {"gate_failures", std::move(gate_failures)},
+      {"tests",
+       {{"regressed", tests_json(candidate.test_changes.regressed)},
+        {"dropped", tests_json(candidate.test_changes.dropped)},
+        {"added", tests_json(candidate.test_changes.added)}}},
+      {"lint",
+       {{"introduced", findings_json(candidate.lint_changes.introduced)},
+        {"resolved", findings_json(candidate.lint_changes.resolved)}}},
+  };
+}
+
+}  // namespace
+
+std::string run_id(const std::string& config_digest, const model::Run& baseline,
+                   const Ranking& ranking) {
+  std::vector<const Candidate*> in_input_order;
+  for (const auto& candidate : ranking.candidates) in_input_order.push_back(&candidate);
+  std::stable_sort(in_input_order.begin(), in_input_order.end(),
+                   [](const Candidate* left, const Candidate* right) {
+                     return left->input_index < right->input_index;
+                   });
+  util::Sha256 hash;
+  hash.update(std::string(engine_version) + "\n");
+  hash.update(config_digest + "\n");
+  hash.update(baseline.digest + "\n");
+  for (const auto* candidate : in_input_order) hash.update(candidate->run_digest + "\n");
+  return hash.hex_digest().substr(0, 16);
+}
+
+nlohmann::json to_contract(const config::Config& config, const model::Run& baseline,
+                           const Ranking& ranking) {
+  const std::string config_digest = config::digest(config);
+  json rankings = json::array();
+  for (std::size_t index = 0; index < ranking.candidates.size(); ++index) {
+    rankings.push_back(candidate_json(ranking.candidates[index], index + 1));
+  }
+  return {
+      {"schema", contract_schema},
+      {"engine_version", engine_version},
+      {"run_id", run_id(config_digest, baseline, ranking)},
+      {"config_digest", config_digest},
+      {"config", config::to_json(config)},
+      {"weights", weights_json(config.weights)},
+      {"baseline",
+       {{"agent", baseline.agent},
+        {"path", baseline.path},
+        {"digest", baseline.digest},
+        {"summary", baseline_summary(config, baseline)}}},
+      {"rankings", std::move(rankings)},
+  };
+}
+
+}  // namespace hydra::score

@@ -1,0 +1,641 @@
+#include <hydra/score/score.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <utility>
+
+namespace hydra::score {
+
+namespace {
+
+using nlohmann::json;
+
+double round2(double value) { return std::round(value * 100) / 100; }
+
+double clamp_score(double value) { return std::clamp(value, 0.0, 100.0); }
+
+/// Shortest text of a number for gate details ("20", "33.33", "0.8").
+std::string number_text(double value) {
+  json number = value;
+  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) {
+    number = static_cast<std::int64_t>(value);
+  }
+  return number.dump();
+}
+
+bool ran(model::TestStatus status) {
+  return status == model::TestStatus::passed || status == model::TestStatus::failed ||
+         status == model::TestStatus::error;
+}
+
+bool skipped(model::TestStatus status) {
+  return status == model::TestStatus::skipped || status == model::TestStatus::disabled;
+}
+
+bool has_tests(const model::Run& run) { return run.tests && !run.tests->empty(); }
+
+/// Counts of one side's tests.
+struct TestCounts {
+  std::uint64_t passed = 0;   ///< status passed
+  std::uint64_t total = 0;    ///< tests that ran: passed + failed + error
+  std::uint64_t skipped = 0;  ///< skipped + disabled
+};
+
+TestCounts count_tests(const std::optional<std::vector<model::TestCase>>& tests) {
+  TestCounts counts;
+  if (!tests) return counts;
+  for (const auto& test : *tests) {
+    counts.passed += test.status == model::TestStatus::passed ? 1 : 0;
+    counts.total += ran(test.status) ? 1 : 0;
+    counts.skipped += skipped(test.status) ? 1 : 0;
+  }
+  return counts;
+}
+
+/// Everything the tests dimension and the test gates need, computed once.
+struct TestComparison {
+  bool baseline_has_tests = false;
+  bool candidate_has_tests = false;
+  bool candidate_recorded = false;
+  TestCounts baseline;
+  TestCounts candidate;
+  std::uint64_t count_regression = 0;  ///< seed: max(0, B_pass - A_pass)
+  std::uint64_t regression = 0;        ///< effective regression for the configured mode
+  TestChanges changes;
+};
+
+/// Pairs baseline and candidate tests by identity (suite::name); the k-th
+/// occurrence of an identity in the baseline pairs with its k-th occurrence
+/// in the candidate, so duplicated identities are matched with multiplicity.
+TestComparison compare_tests(const config::Config& config, const model::Run& baseline,
+                             const model::Run& candidate) {
+  TestComparison comparison;
+  comparison.baseline_has_tests = has_tests(baseline);
+  comparison.candidate_has_tests = has_tests(candidate);
+  comparison.candidate_recorded = candidate.tests.has_value();
+  comparison.baseline = count_tests(baseline.tests);
+  comparison.candidate = count_tests(candidate.tests);
+
+  const std::vector<model::TestCase> none;
+  const auto& baseline_tests = baseline.tests ? *baseline.tests : none;
+  const auto& candidate_tests = candidate.tests ? *candidate.tests : none;
+
+  std::map<std::string, std::vector<const model::TestCase*>> candidate_by_id;
+  for (const auto& test : candidate_tests) candidate_by_id[test.id()].push_back(&test);
+  std::map<std::string, std::size_t> used;  // candidate occurrences paired so far, per id
+
+  for (const auto& test : baseline_tests) {
+    const std::string id = test.id();
+    auto found = candidate_by_id.find(id);
+    std::size_t& next = used[id];
+    if (found == candidate_by_id.end() || next >= found->second.size()) {
+      comparison.changes.dropped.push_back(test);
+      continue;
+    }
+    const model::TestCase& paired = *found->second[next++];
+    if (test.status == model::TestStatus::passed && paired.status != model::TestStatus::passed) {
+      comparison.changes.regressed.push_back(paired);
+    }
+  }
+  std::map<std::string, std::size_t> seen;
+  for (const auto& test : candidate_tests) {
+    const std::string id = test.id();
+    if (++seen[id] > used[id]) comparison.changes.added.push_back(test);
+  }
+
+  const auto& b = comparison.baseline;
+  const auto& a = comparison.candidate;
+  comparison.count_regression = b.passed > a.passed ? b.passed - a.passed : 0;
+  const std::uint64_t dropped = comparison.changes.dropped.size();
+  if (config.tests.regression == config::Tests::Regression::identity) {
+    comparison.regression = comparison.changes.regressed.size() + dropped;
+  } else {
+    comparison.regression = std::max<std::uint64_t>(comparison.count_regression, dropped);
+  }
+  return comparison;
+}
+
+/// Makes `dimension` inactive with `reason`.
+void deactivate(Dimension& dimension, std::string reason) {
+  dimension.active = false;
+  dimension.score = 0.0;
+  dimension.inactive_reason = std::move(reason);
+}
+
+/// Sets the configured weight; a weight of 0 disables an active dimension.
+void apply_weight(Dimension& dimension, double weight) {
+  dimension.weight = weight;
+  if (dimension.active && weight <= 0) {
+    deactivate(dimension, "disabled (weight 0 in scoring.weights." + dimension.name + ")");
+  }
+}
+
+/// Identity of a finding for matching across runs: its fingerprint, or its
+/// content when a fingerprint is missing.
+std::string finding_identity(const model::LintFinding& finding) {
+  if (!finding.fingerprint.empty()) return finding.fingerprint;
+  std::string identity = finding.tool + '\n' + finding.file + '\n' + finding.message + '\n' +
+                         finding.source_line;
+  for (const auto& check : finding.checks) identity += '\n' + check;
+  return identity;
+}
+
+/// Candidate findings with no baseline counterpart, and baseline findings
+/// with no candidate counterpart (multiset difference by identity).
+LintChanges diff_findings(const std::vector<model::LintFinding>& baseline,
+                          const std::vector<model::LintFinding>& candidate) {
+  LintChanges changes;
+  std::map<std::string, std::size_t> baseline_count;
+  std::map<std::string, std::size_t> candidate_count;
+  for (const auto& finding : baseline) ++baseline_count[finding_identity(finding)];
+  for (const auto& finding : candidate) ++candidate_count[finding_identity(finding)];
+  for (const auto& finding : candidate) {
+    std::size_t& available = baseline_count[finding_identity(finding)];
+    if (available > 0) {
+      --available;
+    } else {
+      changes.introduced.push_back(finding);
+    }
+  }
+  for (const auto& finding : baseline) {
+    std::size_t& available = candidate_count[finding_identity(finding)];
+    if (available > 0) {
+      --available;
+    } else {
+      changes.resolved.push_back(finding);
+    }
+  }
+  return changes;
+}
+
+std::pair<std::uint64_t, std::uint64_t> count_severities(
+    const std::vector<model::LintFinding>& findings) {
+  std::uint64_t errors = 0;
+  std::uint64_t warnings = 0;
+  for (const auto& finding : findings) {
+    (finding.severity == model::Severity::error ? errors : warnings) += 1;
+  }
+  return {errors, warnings};
+}
+
+/// 100 up to `soft`, then 50 points less per 100% excess, floor 0.
+double soft_limit_score(std::uint64_t value, std::uint64_t soft) {
+  if (value <= soft) return 100.0;
+  if (soft == 0) return 0.0;
+  const double excess = static_cast<double>(value - soft) / static_cast<double>(soft);
+  return std::max(0.0, 100.0 - 50.0 * excess);
+}
+
+const char* mode_name(config::Tests::Regression regression) {
+  return regression == config::Tests::Regression::identity ? "identity" : "count";
+}
+
+const char* mode_name(config::Lint::Match match) {
+  return match == config::Lint::Match::fingerprint ? "fingerprint" : "count";
+}
+
+/// Matches a finding's file against a pattern. An absolute path (clang-tidy
+/// prints them) also matches when any trailing part of it, starting at a
+/// folder boundary, matches.
+bool finding_file_matches(const std::string& pattern, const std::string& file) {
+  if (config::path_matches(pattern, file)) return true;
+  if (file.empty() || file.front() != '/') return false;
+  for (std::size_t slash = file.find('/'); slash != std::string::npos;
+       slash = file.find('/', slash + 1)) {
+    if (config::path_matches(pattern, std::string_view(file).substr(slash + 1))) return true;
+  }
+  return false;
+}
+
+Gate make_gate(std::string name, bool passed, std::string detail) {
+  return Gate{std::move(name), passed, std::move(detail)};
+}
+
+}  // namespace
+
+std::vector<Gate> Candidate::failed_gates() const {
+  std::vector<Gate> failed;
+  for (const auto& gate : gates) {
+    if (!gate.passed) failed.push_back(gate);
+  }
+  return failed;
+}
+
+Dimension score_build(const config::Config& config, const model::Run& candidate) {
+  Dimension dimension;
+  dimension.name = "build";
+  const auto& build = candidate.build;
+  if (!build.known) {
+    deactivate(dimension, "no build result recorded");
+  } else {
+    dimension.active = true;
+    dimension.score = build.passed ? 100.0 : 0.0;
+    dimension.evidence = {{"passed", build.passed},
+                          {"exit_code", build.exit_code},
+                          {"seconds", build.seconds},
+                          {"timed_out", build.timed_out},
+                          {"reason", build.reason}};
+  }
+  apply_weight(dimension, config.weights.build);
+  return dimension;
+}
+
+Dimension score_tests(const config::Config& config, const model::Run& baseline,
+                      const model::Run& candidate, TestChanges* changes) {
+  Dimension dimension;
+  dimension.name = "tests";
+  TestComparison comparison = compare_tests(config, baseline, candidate);
+  if (changes) *changes = comparison.changes;
+
+  if (!comparison.baseline_has_tests && !comparison.candidate_has_tests) {
+    deactivate(dimension, "no tests recorded for the baseline or the candidate");
+    apply_weight(dimension, config.weights.tests);
+    return dimension;
+  }
+
+  const auto& b = comparison.baseline;
+  const auto& a = comparison.candidate;
+  const double pass_rate =
+      a.total == 0 ? 0.0 : static_cast<double>(a.passed) / static_cast<double>(a.total);
+  const double reg_penalty =
+      b.passed == 0 ? 0.0
+                    : static_cast<double>(comparison.regression) / static_cast<double>(b.passed) * 60;
+  const std::uint64_t new_tests = a.total > b.total ? a.total - b.total : 0;
+  const double new_test_bonus =
+      new_tests > 0 ? std::min(10.0, static_cast<double>(new_tests) * 0.5) : 0.0;
+
+  dimension.active = true;
+  dimension.score = round2(clamp_score(pass_rate * 100 - reg_penalty + new_test_bonus));
+  dimension.evidence = {
+      {"mode", mode_name(config.tests.regression)},
+      {"B_pass", b.passed},
+      {"B_total", b.total},
+      {"B_skipped", b.skipped},
+      {"A_pass", a.passed},
+      {"A_total", a.total},
+      {"A_skipped", a.skipped},
+      {"pass_rate", pass_rate},
+      {"count_regression", comparison.count_regression},
+      {"regressed", comparison.changes.regressed.size()},
+      {"dropped", comparison.changes.dropped.size()},
+      {"added", comparison.changes.added.size()},
+      {"regression", comparison.regression},
+      {"reg_penalty", reg_penalty},
+      {"new_tests", new_tests},
+      {"new_test_bonus", new_test_bonus},
+      {"candidate_tests_recorded", comparison.candidate_recorded},
+  };
+  apply_weight(dimension, config.weights.tests);
+  return dimension;
+}
+
+std::vector<model::LintFinding> counted_findings(const config::Config& config,
+                                                 const std::vector<model::LintFinding>& findings,
+                                                 std::size_t* excluded) {
+  std::vector<model::LintFinding> counted;
+  std::size_t dropped = 0;
+  for (const auto& finding : findings) {
+    if (finding.tool == "compiler" && !config.lint.compiler_warnings) continue;
+    const bool is_excluded =
+        std::any_of(config.lint.exclude.begin(), config.lint.exclude.end(),
+                    [&](const std::string& pattern) { return finding_file_matches(pattern, finding.file); });
+    if (is_excluded) {
+      ++dropped;
+      continue;
+    }
+    counted.push_back(finding);
+  }
+  if (excluded) *excluded = dropped;
+  return counted;
+}
+
+Dimension score_lint(const config::Config& config, const model::Run& baseline,
+                     const model::Run& candidate, LintChanges* changes) {
+  Dimension dimension;
+  dimension.name = "lint";
+  if (!candidate.lint) {
+    deactivate(dimension, candidate.lint_inactive_reason.empty()
+                              ? "lint did not run for the candidate"
+                              : candidate.lint_inactive_reason);
+    apply_weight(dimension, config.weights.lint);
+    return dimension;
+  }
+  if (!baseline.lint) {
+    deactivate(dimension, baseline.lint_inactive_reason.empty()
+                              ? "lint did not run for the baseline"
+                              : "baseline: " + baseline.lint_inactive_reason);
+    apply_weight(dimension, config.weights.lint);
+    return dimension;
+  }
+
+  std::size_t baseline_excluded = 0;
+  std::size_t candidate_excluded = 0;
+  const auto baseline_findings = counted_findings(config, *baseline.lint, &baseline_excluded);
+  const auto candidate_findings = counted_findings(config, *candidate.lint, &candidate_excluded);
+  LintChanges lint_changes = diff_findings(baseline_findings, candidate_findings);
+
+  const auto [b_errors, b_warnings] = count_severities(baseline_findings);
+  const auto [a_errors, a_warnings] = count_severities(candidate_findings);
+  std::uint64_t new_errors = 0;
+  std::uint64_t new_warnings = 0;
+  std::uint64_t resolved = 0;
+  if (config.lint.match == config::Lint::Match::fingerprint) {
+    std::tie(new_errors, new_warnings) = count_severities(lint_changes.introduced);
+    resolved = lint_changes.resolved.size();
+  } else {
+    new_errors = a_errors > b_errors ? a_errors - b_errors : 0;
+    new_warnings = a_warnings > b_warnings ? a_warnings - b_warnings : 0;
+    const std::uint64_t b_all = b_errors + b_warnings;
+    const std::uint64_t a_all = a_errors + a_warnings;
+    resolved = b_all > a_all ? b_all - a_all : 0;
+  }
+
+  const double raw = 100.0 - static_cast<double>(new_errors) * 12 -
+                     static_cast<double>(new_warnings) * 2 + static_cast<double>(resolved) * 1;
+  dimension.active = true;
+  dimension.score = round2(clamp_score(raw));
+  dimension.evidence = {
+      {"mode", mode_name(config.lint.match)},
+      {"B_errors", b_errors},
+      {"B_warnings", b_warnings},
+      {"A_errors", a_errors},
+      {"A_warnings", a_warnings},
+      {"new_errors", new_errors},
+      {"new_warnings", new_warnings},
+      {"resolved", resolved},
+      {"introduced_findings", lint_changes.introduced.size()},
+      {"resolved_findings", lint_changes.resolved.size()},
+      {"B_excluded", baseline_excluded},
+      {"A_excluded", candidate_excluded},
+      {"compiler_warnings", config.lint.compiler_warnings},
+  };
+  if (changes) *changes = std::move(lint_changes);
+  apply_weight(dimension, config.weights.lint);
+  return dimension;
+}
+
+Dimension score_diff_scope(const config::Config& config, const model::Run& candidate) {
+  Dimension dimension;
+  dimension.name = "diff_scope";
+  if (!candidate.diff) {
+    deactivate(dimension, "no diff recorded");
+    apply_weight(dimension, config.weights.diff_scope);
+    return dimension;
+  }
+  const auto& diff = *candidate.diff;
+  const auto& limits = config.diff_scope;
+  const std::uint64_t churn = diff.churn();
+  const std::uint64_t files = diff.files_touched();
+  const double churn_score = soft_limit_score(churn, limits.max_churn_soft);
+  const double files_score = soft_limit_score(files, limits.max_files_soft);
+
+  json protected_touched = json::array();
+  for (const auto& file : diff.files) {
+    for (const auto* path : {&file.path, &file.old_path}) {
+      if (path->empty() || (path == &file.old_path && file.old_path == file.path)) continue;
+      const bool hit = std::any_of(limits.protected_paths.begin(), limits.protected_paths.end(),
+                                   [&](const std::string& pattern) {
+                                     return config::path_matches(pattern, *path);
+                                   });
+      if (hit) protected_touched.push_back(*path);
+    }
+  }
+  const double uncapped = 0.5 * churn_score + 0.5 * files_score;
+  const bool capped = !protected_touched.empty() && uncapped > 30.0;
+  const double score = protected_touched.empty() ? uncapped : std::min(uncapped, 30.0);
+
+  dimension.active = true;
+  dimension.score = round2(clamp_score(score));
+  dimension.evidence = {
+      {"lines_added", diff.lines_added()},
+      {"lines_removed", diff.lines_removed()},
+      {"churn", churn},
+      {"whitespace_only_churn", diff.whitespace_only_churn()},
+      {"files_touched", files},
+      {"files_created", diff.files_created()},
+      {"max_churn_soft", limits.max_churn_soft},
+      {"max_files_soft", limits.max_files_soft},
+      {"churn_score", churn_score},
+      {"files_score", files_score},
+      {"uncapped_score", uncapped},
+      {"protected_paths_touched", protected_touched},
+      {"capped_at_30", capped},
+  };
+  apply_weight(dimension, config.weights.diff_scope);
+  return dimension;
+}
+
+bool is_successful(const model::Run& run) {
+  return run.build.known && run.build.passed && run.tests.has_value();
+}
+
+Dimension score_speed(const config::Config& config, const model::Run& candidate,
+                      std::optional<double> fastest_successful_seconds) {
+  Dimension dimension;
+  dimension.name = "speed";
+  const auto& duration = candidate.metrics.duration_seconds;
+  const bool successful = is_successful(candidate);
+  if (!duration) {
+    deactivate(dimension, "no agent duration known");
+  } else if (!fastest_successful_seconds) {
+    deactivate(dimension, "no successful candidate has a known agent duration");
+  } else if (!successful && !config.speed.include_failed) {
+    deactivate(dimension,
+               "candidate failed (build or tests) and scoring.speed.include_failed is false");
+  } else {
+    const double seconds = std::max(0.0, *duration);
+    const double fastest = std::max(0.0, *fastest_successful_seconds);
+    const double ratio = seconds <= 0 ? 1.0 : fastest / seconds;
+    dimension.active = true;
+    dimension.score = round2(clamp_score(ratio * 100));
+    dimension.evidence = {
+        {"duration_seconds", seconds},
+        {"fastest_successful_seconds", fastest},
+        {"successful", successful},
+        {"include_failed", config.speed.include_failed},
+    };
+  }
+  apply_weight(dimension, config.weights.speed);
+  return dimension;
+}
+
+double composite(const std::vector<Dimension>& dimensions) {
+  double weighted = 0.0;
+  double active_weights = 0.0;
+  for (const auto& dimension : dimensions) {
+    if (!dimension.active || dimension.weight <= 0) continue;
+    weighted += dimension.score * dimension.weight;
+    active_weights += dimension.weight;
+  }
+  if (active_weights <= 0) return 0.0;
+  return round2(weighted / active_weights);
+}
+
+std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run& baseline,
+                                 const model::Run& candidate,
+                                 const std::vector<Dimension>& dimensions) {
+  std::vector<Gate> gates;
+
+  // integrity: a score built from corrupt data (candidate or baseline) is never mergeable.
+  std::string problems;
+  for (const auto& problem : baseline.integrity_problems) {
+    problems += (problems.empty() ? "baseline: " : "; baseline: ") + problem;
+  }
+  for (const auto& problem : candidate.integrity_problems) {
+    problems += (problems.empty() ? "" : "; ") + problem;
+  }
+  gates.push_back(make_gate("integrity", problems.empty(),
+                            problems.empty() ? "no integrity problems" : problems));
+
+  // active_dimensions
+  std::size_t active = 0;
+  for (const auto& dimension : dimensions) active += dimension.active ? 1 : 0;
+  gates.push_back(make_gate("active_dimensions", active > 0,
+                            std::to_string(active) + " of " + std::to_string(dimensions.size()) +
+                                " dimensions active"));
+
+  // require_build_pass: an unknown build fails it (closed).
+  const auto& build = candidate.build;
+  if (!config.gates.require_build_pass) {
+    gates.push_back(make_gate("require_build_pass", true,
+                              "not required (scoring.gates.require_build_pass = false)"));
+  } else if (!build.known) {
+    gates.push_back(make_gate("require_build_pass", false, "no build result recorded"));
+  } else if (build.passed) {
+    gates.push_back(make_gate("require_build_pass", true,
+                              "build exit code " + std::to_string(build.exit_code)));
+  } else {
+    gates.push_back(make_gate("require_build_pass", false,
+                              "build failed: " + (build.reason.empty()
+                                                      ? "exit code " + std::to_string(build.exit_code)
+                                                      : build.reason)));
+  }
+
+  // max_test_regression_percent
+  const TestComparison tests = compare_tests(config, baseline, candidate);
+  const double limit = config.gates.max_test_regression_percent;
+  if (!tests.baseline_has_tests && !tests.candidate_has_tests) {
+    gates.push_back(make_gate("max_test_regression_percent", true,
+                              "no tests recorded for the baseline or the candidate"));
+  } else {
+    const double percent =
+        tests.baseline.passed == 0
+            ? 0.0
+            : static_cast<double>(tests.regression) / static_cast<double>(tests.baseline.passed) * 100;
+    const bool passed = percent <= limit;
+    gates.push_back(make_gate(
+        "max_test_regression_percent", passed,
+        std::to_string(tests.regression) + (tests.regression == 1 ? " regression" : " regressions") +
+            " (regressed or dropped tests) against " + std::to_string(tests.baseline.passed) +
+            " baseline-passing tests (" + number_text(round2(percent)) + "% " +
+            (passed ? "<= " : "> ") + number_text(limit) + "%)"));
+  }
+
+  // min_test_count_ratio: only when the baseline has tests.
+  const double ratio = config.gates.min_test_count_ratio;
+  if (tests.baseline.total == 0) {
+    gates.push_back(make_gate("min_test_count_ratio", true, "the baseline ran no tests"));
+  } else {
+    const double needed = ratio * static_cast<double>(tests.baseline.total);
+    const bool passed = static_cast<double>(tests.candidate.total) >= needed;
+    const double actual =
+        static_cast<double>(tests.candidate.total) / static_cast<double>(tests.baseline.total);
+    gates.push_back(make_gate(
+        "min_test_count_ratio", passed,
+        "candidate ran " + std::to_string(tests.candidate.total) + " tests, baseline " +
+            std::to_string(tests.baseline.total) + " (ratio " + number_text(round2(actual)) +
+            (passed ? " >= " : " < ") + number_text(ratio) + ")"));
+  }
+
+  // security: configured but not run fails closed.
+  const auto& security = candidate.security;
+  if (security.ran) {
+    const std::string detail = security.detail.empty() ? "security check" : security.detail;
+    gates.push_back(make_gate("security", security.passed,
+                              (security.passed ? "passed: " : "failed: ") + detail));
+  } else if (config.gates.security_command.empty()) {
+    gates.push_back(make_gate("security", true, "not configured"));
+  } else {
+    gates.push_back(make_gate(
+        "security", false,
+        "scoring.gates.security_command is set but the check did not run" +
+            (security.detail.empty() ? std::string() : ": " + security.detail)));
+  }
+  return gates;
+}
+
+Candidate score_candidate(const config::Config& config, const model::Run& baseline,
+                          const model::Run& candidate,
+                          std::optional<double> fastest_successful_seconds) {
+  Candidate result;
+  result.agent = candidate.agent;
+  result.run_path = candidate.path;
+  result.run_digest = candidate.digest;
+  result.dimensions.push_back(score_build(config, candidate));
+  result.dimensions.push_back(score_tests(config, baseline, candidate, &result.test_changes));
+  result.dimensions.push_back(score_lint(config, baseline, candidate, &result.lint_changes));
+  result.dimensions.push_back(score_diff_scope(config, candidate));
+  result.dimensions.push_back(score_speed(config, candidate, fastest_successful_seconds));
+  if (config.weights.judge > 0) {
+    Dimension judge;
+    judge.name = "judge";
+    deactivate(judge, "no judge result recorded");
+    apply_weight(judge, config.weights.judge);
+    result.dimensions.push_back(std::move(judge));
+  }
+  result.total = composite(result.dimensions);
+  result.gates = evaluate_gates(config, baseline, candidate, result.dimensions);
+  result.mergeable = result.failed_gates().empty();
+  return result;
+}
+
+Ranking rank(const config::Config& config, const model::Run& baseline,
+             const std::vector<model::Run>& candidates) {
+  std::optional<double> fastest;
+  for (const auto& candidate : candidates) {
+    const auto& duration = candidate.metrics.duration_seconds;
+    if (!duration || !is_successful(candidate)) continue;
+    fastest = fastest ? std::min(*fastest, *duration) : *duration;
+  }
+
+  Ranking ranking;
+  for (std::size_t index = 0; index < candidates.size(); ++index) {
+    Candidate scored = score_candidate(config, baseline, candidates[index], fastest);
+    scored.input_index = index;
+    ranking.candidates.push_back(std::move(scored));
+  }
+  std::sort(ranking.candidates.begin(), ranking.candidates.end(),
+            [](const Candidate& left, const Candidate& right) {
+              if (left.total != right.total) return left.total > right.total;
+              if (left.mergeable != right.mergeable) return left.mergeable;
+              if (left.agent != right.agent) return left.agent < right.agent;
+              return left.input_index < right.input_index;
+            });
+  return ranking;
+}
+
+nlohmann::json to_json(const model::LintFinding& finding) {
+  return {{"tool", finding.tool},
+          {"file", finding.file},
+          {"line", finding.line},
+          {"column", finding.column},
+          {"severity", model::to_string(finding.severity)},
+          {"message", finding.message},
+          {"checks", finding.checks},
+          {"source_line", finding.source_line},
+          {"fingerprint", finding.fingerprint}};
+}
+
+nlohmann::json to_json(const model::TestCase& test) {
+  return {{"id", test.id()},
+          {"suite", test.suite},
+          {"name", test.name},
+          {"status", model::to_string(test.status)},
+          {"message", test.message},
+          {"labels", test.labels},
+          {"duration_seconds", test.duration_seconds}};
+}
+
+}  // namespace hydra::score

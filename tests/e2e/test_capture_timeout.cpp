@@ -1,0 +1,78 @@
+// End to end: a hanging test is killed at the step's timeout, recorded as
+// failed, and no process outlives the capture.
+#include <catch2/catch.hpp>
+
+#include <dirent.h>
+
+#include <fstream>
+
+#include <hydra/config/config.hpp>
+#include <hydra/run/run_dir.hpp>
+
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+namespace {
+
+/// Processes whose command line mentions `needle`.
+std::vector<std::string> processes_mentioning(const std::string& needle) {
+  std::vector<std::string> found;
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return found;
+  while (const dirent* entry = ::readdir(proc)) {
+    const std::string pid = entry->d_name;
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in("/proc/" + pid + "/cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(needle) != std::string::npos) found.push_back(pid + ": " + cmdline);
+  }
+  ::closedir(proc);
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("a hanging test is killed at the timeout and recorded as failed", "[e2e][capture]") {
+  hydra::util::TempDir temp("hydra-hang");
+  const fs::path source = temp.path() / "example-project";
+  make_example_repository(source);
+  apply_candidate(source, "hang");
+  // A short test budget; build and lint keep theirs.
+  const fs::path config = temp.path() / "hydra.toml";
+  hydra::util::write_file_atomic(config, "[scoring.timeouts]\ntest = 8\n");
+
+  const fs::path out = temp.path() / "run";
+  const auto captured = run({kTool.string(), "capture", "--source", source.string(), "--out", out.string(),
+                             "--build-dir", (temp.path() / "tree").string(), "--config", config.string(),
+                             "--agent", "hang", "--generator", "Ninja"});
+  INFO(captured.output);
+  REQUIRE(captured.exit_code == 0);
+
+  // Nothing that the capture started is still running.
+  CHECK(processes_mentioning(temp.path().string()).empty());
+
+  const auto manifest = read_json(out / "manifest.json");
+  nlohmann::json test_step;
+  for (const auto& step : manifest["steps"])
+    if (step["name"] == "test") test_step = step;
+  REQUIRE(test_step.is_object());
+  CHECK(test_step["seconds"].get<double>() < 60.0);  // sanity bound, far above the 8 s budget
+
+  const auto run = hydra::run::load(out, hydra::config::Config{});
+  REQUIRE(run.tests.has_value());
+  bool found = false;
+  for (const auto& test : *run.tests) {
+    if (test.name == "count.waits_for_three_lines") {
+      found = true;
+      CHECK(test.status == hydra::model::TestStatus::failed);
+    }
+  }
+  if (!found) {
+    // The step timeout (the backstop) fired before ctest wrote its JUnit: the
+    // run is then fail-closed, with the reason recorded.
+    CHECK(test_step["timed_out"] == true);
+    CHECK(!run.integrity_problems.empty());
+  }
+}

@@ -1,0 +1,71 @@
+// Reading the score contract tolerantly: every renderer survives absent and
+// null optional parts, and numbers print the same whatever the locale.
+#include "report/report_fixtures.hpp"
+
+#include <hydra/error.hpp>
+#include <hydra/report/contract.hpp>
+#include <hydra/report/report.hpp>
+#include <hydra/report/text.hpp>
+
+#include <limits>
+#include <string>
+
+using nlohmann::json;
+
+TEST_CASE("read_contract fills gaps and chooses the dimension columns", "[report]") {
+  SECTION("valid input") {
+    const auto view = hydra::report::read_contract(report_test::standin_contract());
+    // judge has weight 0 and is inactive everywhere: no column.
+    CHECK(view.dimension_names == std::vector<std::string>{"build", "tests", "lint", "diff_scope", "speed"});
+    REQUIRE(view.candidates.size() == 3);
+    CHECK(view.candidates[2].agent == "gemini");
+    const auto* lint = hydra::report::find_dimension(view.candidates[2], "lint");
+    REQUIRE(lint != nullptr);
+    CHECK_FALSE(lint->active);
+    CHECK(lint->reason == "lint did not run");
+    // gemini's share of build: 30 / (30 + 30 + 15 + 10) = 0.352941.
+    CHECK(hydra::report::find_dimension(view.candidates[2], "build")->effective_weight == Approx(0.352941));
+  }
+  SECTION("bad input") {
+    CHECK_THROWS_AS(hydra::report::read_contract(json::array()), hydra::Error);
+  }
+}
+
+TEST_CASE("every renderer tolerates a contract with null and absent parts", "[report]") {
+  const json partial = {
+      {"run_id", nullptr},
+      {"baseline", {{"summary", {{"build", {{"known", false}}}, {"tests", nullptr}, {"lint", nullptr}}}}},
+      {"rankings",
+       {{{"agent", "lonely"},
+         {"total", nullptr},
+         {"breakdown", {{"build", 100}, {"tests", nullptr}}},
+         {"gates", nullptr},
+         {"tests", nullptr},
+         {"lint", {{"introduced", nullptr}}}},
+        {{"agent", 7}, {"mergeable", "not a boolean"}}}}};
+  const std::string terminal = hydra::report::render_terminal(partial, hydra::report::TerminalOptions{});
+  CHECK(terminal.find("lonely") != std::string::npos);
+  CHECK(terminal.find("build unknown; no tests recorded; lint did not run") != std::string::npos);
+  CHECK(hydra::report::render_markdown(partial).find("lonely") != std::string::npos);
+  CHECK(hydra::report::render_html(partial).find("lonely") != std::string::npos);
+  CHECK(json::parse(hydra::report::render_sarif(partial))["runs"][0]["results"].empty());
+  CHECK(hydra::report::render_gates_junit(partial).find("name=\"lonely\"") != std::string::npos);
+  // An empty contract object renders as "nothing scored".
+  CHECK(hydra::report::render_markdown(json::object()).find("No candidates were scored.") != std::string::npos);
+  CHECK(hydra::report::render_terminal(json::object(), {}).find("No candidates were scored.") != std::string::npos);
+}
+
+TEST_CASE("format_number rounds to two decimals without trailing zeros", "[report]") {
+  SECTION("valid input") {
+    CHECK(hydra::report::format_number(96.95) == "96.95");
+    CHECK(hydra::report::format_number(93.75) == "93.75");
+    CHECK(hydra::report::format_number(100.0) == "100");
+    CHECK(hydra::report::format_number(55.666666) == "55.67");
+    CHECK(hydra::report::format_number(-0.001) == "0");
+    CHECK(hydra::report::format_percent(0.352941) == "35.3%");
+  }
+  SECTION("bad input") {
+    CHECK(hydra::report::format_number(std::numeric_limits<double>::quiet_NaN()) == "-");
+    CHECK(hydra::report::format_optional(std::nullopt) == "-");
+  }
+}

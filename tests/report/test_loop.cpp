@@ -1,0 +1,70 @@
+// Reports of the improvement loop: golden HTML and Markdown, the trajectory chart.
+#include "report/report_fixtures.hpp"
+
+#include <hydra/error.hpp>
+#include <hydra/report/report.hpp>
+
+#include <string>
+
+using hydra::report::render_loop_html;
+using hydra::report::render_loop_markdown;
+
+namespace {
+
+std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("render_loop_html and render_loop_markdown match their goldens", "[report][golden]") {
+  const auto report = report_test::standin_loop_report();
+  SECTION("valid input") {
+    const std::string html = render_loop_html(report);
+    const std::string markdown = render_loop_markdown(report);
+    report_test::check_golden("loop.html", html);
+    report_test::check_golden("loop.md", markdown);
+    CHECK(render_loop_html(report) == html);  // deterministic
+    CHECK(render_loop_markdown(report) == markdown);
+  }
+  SECTION("bad input") {
+    CHECK_THROWS_AS(render_loop_html(nlohmann::json::array()), hydra::Error);
+    CHECK_THROWS_AS(render_loop_markdown(nlohmann::json("loop")), hydra::Error);
+  }
+}
+
+TEST_CASE("render_loop_html draws score and best score with kept and reverted markers", "[report]") {
+  const std::string html = render_loop_html(report_test::standin_loop_report());
+  // Two lines: score and best score.
+  CHECK(occurrences(html, "<polyline") == 2);
+  // Iterations 1 and 3 were kept: 2 green circles, plus 1 in the legend.
+  CHECK(occurrences(html, "<circle") == 2 + 1);
+  // Iterations 2, 4 and 5 were reverted: 3 red crosses, plus 1 in the legend.
+  CHECK(occurrences(html, "stroke=\"#cf222e\"") == 3 + 1);
+  // The best score only rises: 0.5 -> 0.62 -> 0.75, steps drawn between iterations.
+  CHECK(html.find("Plateau") != std::string::npos);
+  CHECK(html.find("Differences under 0.05 may be noise.") != std::string::npos);
+  // Mean pass rate over the cases: (0.75 + 0.666667 + 0.833333) / 3 = 0.75.
+  CHECK(html.find("Mean pass rate</th><th class=\"num\">0.75</th>") != std::string::npos);
+  // A changelog with markup arrives escaped.
+  CHECK(html.find("Handle `a|b` &amp; &lt;edge&gt; cases explicitly") != std::string::npos);
+  CHECK(html.find("<script") == std::string::npos);
+}
+
+TEST_CASE("loop reports tolerate missing parts", "[report]") {
+  SECTION("valid input") {
+    const nlohmann::json partial = {
+        {"classification", "stuck"},
+        {"iterations", {{{"iteration", 0}, {"score", nullptr}, {"action", "baseline"}}, {{"score", 0.4}}}}};
+    const std::string html = render_loop_html(partial);
+    CHECK(html.find("Stuck") != std::string::npos);
+    const std::string markdown = render_loop_markdown(partial);
+    CHECK(markdown.find("best score -") != std::string::npos);
+    CHECK(markdown.find("| 1 | 0.4 | - |") != std::string::npos);  // the second iteration, numbered by position
+  }
+  SECTION("bad input") {
+    CHECK_THROWS_AS(render_loop_html(nlohmann::json()), hydra::Error);
+  }
+}

@@ -1,0 +1,79 @@
+// The Markdown report: golden output and escaping of user-controlled strings.
+#include "report/report_fixtures.hpp"
+
+#include <hydra/error.hpp>
+#include <hydra/report/report.hpp>
+#include <hydra/report/text.hpp>
+
+#include <sstream>
+#include <string>
+
+using hydra::report::escape_markdown;
+using hydra::report::render_markdown;
+
+namespace {
+
+/// Pipes that end a GFM table cell: not preceded by a backslash.
+std::size_t unescaped_pipes(const std::string& line) {
+  std::size_t count = 0;
+  for (std::size_t index = 0; index < line.size(); ++index) {
+    if (line[index] == '|' && (index == 0 || line[index - 1] != '\\')) ++count;
+  }
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("render_markdown matches the golden report", "[report][golden]") {
+  const auto contract = report_test::standin_contract();
+  SECTION("valid input") {
+    const std::string markdown = render_markdown(contract);
+    report_test::check_golden("report.md", markdown);
+    CHECK(render_markdown(contract) == markdown);  // deterministic
+  }
+  SECTION("bad input") {
+    CHECK_THROWS_AS(render_markdown(nlohmann::json()), hydra::Error);
+  }
+}
+
+TEST_CASE("render_markdown keeps every table intact whatever the strings hold", "[report]") {
+  const std::string markdown = render_markdown(report_test::standin_contract());
+  std::istringstream lines(markdown);
+  std::string line;
+  std::size_t columns = 0;  // pipes per row of the current table
+  std::size_t table_rows = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind("|", 0) != 0) {
+      columns = 0;
+      continue;
+    }
+    CAPTURE(line);
+    if (columns == 0) columns = unescaped_pipes(line);
+    CHECK(unescaped_pipes(line) == columns);
+    ++table_rows;
+  }
+  CHECK(table_rows > 10);
+  // The agent "claude|<fast>&co", the message "... | `a*b` <here>" and the
+  // path "/home/ci/project/src/parse|x.cpp" arrive escaped.
+  CHECK(markdown.find("claude\\|&lt;fast&gt;&amp;co") != std::string::npos);
+  CHECK(markdown.find("identical branches \\| \\`a\\*b\\` &lt;here&gt;") != std::string::npos);
+  CHECK(markdown.find("/home/ci/project/src/parse\\|x.cpp:17:3") != std::string::npos);
+  CHECK(markdown.find("<fast>") == std::string::npos);
+  CHECK(markdown.find("<here>") == std::string::npos);
+}
+
+TEST_CASE("escape_markdown makes user strings literal", "[report]") {
+  SECTION("valid input") {
+    CHECK(escape_markdown("plain text 1.5") == "plain text 1.5");
+    CHECK(escape_markdown("a|b") == "a\\|b");
+    CHECK(escape_markdown("<script>&") == "&lt;script&gt;&amp;");
+    CHECK(escape_markdown("*bold* _it_ `code` [link](x) ~s~") == "\\*bold\\* \\_it\\_ \\`code\\` \\[link\\](x) \\~s\\~");
+    CHECK(escape_markdown("@team #12 $x$ a.cpp:4:2") == "\\@team \\#12 \\$x\\$ a.cpp:4:2");
+    CHECK(escape_markdown("back\\slash") == "back\\\\slash");
+  }
+  SECTION("bad input") {
+    // Line breaks would end a table row; control characters are dropped.
+    CHECK(escape_markdown("line one\nline two\r\tend") == "line one line two  end");
+    CHECK(escape_markdown(std::string("bell\x07", 5)) == "bell?");
+  }
+}

@@ -1,0 +1,125 @@
+// SARIF 2.1.0 of the new lint findings: golden output, the OASIS schema
+// (checked with python3-jsonschema) and what GitHub code scanning reads.
+#include "report/report_fixtures.hpp"
+
+#include <hydra/error.hpp>
+#include <hydra/report/report.hpp>
+
+#include <string>
+
+using hydra::report::render_sarif;
+using nlohmann::json;
+
+namespace {
+
+/// Exit status of validating `sarif_file` against the OASIS SARIF 2.1.0 schema.
+int validate_against_schema(const std::filesystem::path& sarif_file) {
+  const std::string schema = std::string(HYDRA_SHARED_DIR) + "/schemas/sarif-schema-2.1.0.json";
+  const std::string program =
+      "import json, sys, jsonschema\n"
+      "schema = json.load(open(sys.argv[1]))\n"
+      "jsonschema.validate(json.load(open(sys.argv[2])), schema)\n";
+  return report_test::run_shell("/usr/bin/python3 -c " + report_test::shell_quote(program) + " " +
+                                report_test::shell_quote(schema) + " " + report_test::shell_quote(sarif_file.string()) +
+                                " 2> " + report_test::shell_quote(sarif_file.string() + ".log"));
+}
+
+const json* run_of(const json& sarif, const std::string& tool) {
+  for (const auto& run : sarif["runs"]) {
+    if (run["tool"]["driver"]["name"] == tool) return &run;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("render_sarif matches the golden log", "[report][golden]") {
+  const auto contract = report_test::standin_contract();
+  SECTION("valid input") {
+    const std::string sarif = render_sarif(contract);
+    report_test::check_golden("report.sarif", sarif);
+    CHECK(render_sarif(contract) == sarif);  // deterministic
+  }
+  SECTION("bad input") {
+    CHECK_THROWS_AS(render_sarif(nlohmann::json(42)), hydra::Error);
+  }
+}
+
+TEST_CASE("render_sarif validates against the SARIF 2.1.0 schema", "[report]") {
+  hydra::util::TempDir dir("hydra-sarif");
+  SECTION("valid input") {
+    const auto file = dir.path() / "report.sarif";
+    hydra::util::write_file_atomic(file, render_sarif(report_test::standin_contract()));
+    CHECK(validate_against_schema(file) == 0);
+    // A contract without findings still gives a valid log (empty runs close old alerts).
+    const auto empty = dir.path() / "empty.sarif";
+    hydra::util::write_file_atomic(empty, render_sarif(json{{"rankings", json::array()}}));
+    CHECK(validate_against_schema(empty) == 0);
+  }
+  SECTION("bad input") {
+    // The validator does reject a log that breaks the schema.
+    const auto file = dir.path() / "broken.sarif";
+    hydra::util::write_file_atomic(file, R"({"version": "2.1.0", "runs": [{"results": []}]})");
+    CHECK(validate_against_schema(file) != 0);
+  }
+}
+
+TEST_CASE("render_sarif gives GitHub code scanning locations, rules and fingerprints", "[report]") {
+  const json sarif = json::parse(render_sarif(report_test::standin_contract()));
+  CHECK(sarif["version"] == "2.1.0");
+  // One run per tool: clang-tidy and compiler, in that order.
+  REQUIRE(sarif["runs"].size() == 2);
+  CHECK(sarif["runs"][0]["tool"]["driver"]["name"] == "clang-tidy");
+  CHECK(sarif["runs"][1]["tool"]["driver"]["name"] == "compiler");
+
+  const json* clang_tidy = run_of(sarif, "clang-tidy");
+  REQUIRE(clang_tidy != nullptr);
+  // codex introduced 1 clang-tidy finding, claude|<fast>&co 1; gemini none: 1 + 1 = 2.
+  const json& results = (*clang_tidy)["results"];
+  REQUIRE(results.size() == 2);
+  const json& relative = results[0];
+  CHECK(relative["ruleId"] == "readability-identifier-length");
+  CHECK(relative["level"] == "warning");
+  CHECK(relative["properties"]["hydraAgent"] == "codex");
+  CHECK(relative["partialFingerprints"]["hydraFingerprint/v1"] == "a1b2c3d4e5f60718");
+  const json& location = relative["locations"][0]["physicalLocation"];
+  CHECK(location["artifactLocation"]["uri"] == "src/util/strings.cpp");
+  CHECK(location["artifactLocation"]["uriBaseId"] == "%SRCROOT%");
+  CHECK(location["region"]["startLine"] == 42);
+  CHECK(location["region"]["startColumn"] == 7);
+
+  const json& absolute = results[1];
+  CHECK(absolute["ruleId"] == "bugprone-branch-clone");  // the first of its two checks
+  CHECK(absolute["level"] == "error");
+  CHECK(absolute["properties"]["hydraAgent"] == "claude|<fast>&co");
+  const json& artifact = absolute["locations"][0]["physicalLocation"]["artifactLocation"];
+  CHECK(artifact["uri"] == "file:///home/ci/project/src/parse%7Cx.cpp");
+  CHECK_FALSE(artifact.contains("uriBaseId"));
+  // Rules: one per check id, referenced by index.
+  const json& rules = (*clang_tidy)["tool"]["driver"]["rules"];
+  REQUIRE(rules.size() == 2);
+  CHECK(rules[absolute["ruleIndex"].get<std::size_t>()]["id"] == "bugprone-branch-clone");
+  CHECK(rules[absolute["ruleIndex"].get<std::size_t>()]["helpUri"] ==
+        "https://clang.llvm.org/extra/clang-tidy/checks/bugprone/branch-clone.html");
+
+  const json* compiler = run_of(sarif, "compiler");
+  REQUIRE(compiler != nullptr);
+  REQUIRE((*compiler)["results"].size() == 1);
+  // A location-less compiler warning: no locations, and its rule named after tool and severity.
+  CHECK_FALSE((*compiler)["results"][0].contains("locations"));
+  CHECK((*compiler)["results"][0]["ruleId"] == "compiler-warning");
+}
+
+TEST_CASE("render_sarif places line-less findings without a region", "[report]") {
+  const json contract = {
+      {"rankings",
+       {{{"agent", "a"},
+         {"lint",
+          {{"introduced",
+            {{{"tool", "compiler"}, {"file", "./dir with space/x.cpp"}, {"line", 0}, {"severity", "error"},
+              {"message", "m"}, {"checks", {"-Werror"}}, {"fingerprint", "00"}}}}}}}}}};
+  const json sarif = json::parse(render_sarif(contract));
+  const json& physical = sarif["runs"][1]["results"][0]["locations"][0]["physicalLocation"];
+  CHECK(physical["artifactLocation"]["uri"] == "dir%20with%20space/x.cpp");
+  CHECK_FALSE(physical.contains("region"));
+}

@@ -1,0 +1,202 @@
+// Gates (seed section 7 and DESIGN.md) and the ranking order.
+#include <catch2/catch.hpp>
+
+#include <hydra/score/score.hpp>
+
+#include <algorithm>
+
+#include "score/run_builders.hpp"
+
+using hydra::model::Run;
+using hydra::model::TestCase;
+using hydra::model::TestStatus;
+using namespace hydra::test;
+namespace score = hydra::score;
+namespace config = hydra::config;
+
+namespace {
+
+const score::Gate& gate_named(const score::Candidate& candidate, const std::string& name) {
+  auto found = std::find_if(candidate.gates.begin(), candidate.gates.end(),
+                            [&](const score::Gate& gate) { return gate.name == name; });
+  REQUIRE(found != candidate.gates.end());
+  return *found;
+}
+
+score::Candidate score_one(const config::Config& config, const Run& baseline, const Run& candidate) {
+  return score::score_candidate(config, baseline, candidate, std::nullopt);
+}
+
+}  // namespace
+
+TEST_CASE("gates are evaluated in a fixed order and decide mergeable", "[score]") {
+  const config::Config defaults;
+  const Run baseline = make_run("baseline", passing_tests(10));
+
+  SECTION("valid input: a clean candidate passes every gate") {
+    const auto candidate = score_one(defaults, baseline, make_run("a", passing_tests(10)));
+    std::vector<std::string> names;
+    for (const auto& gate : candidate.gates) names.push_back(gate.name);
+    CHECK(names == std::vector<std::string>{"integrity", "active_dimensions", "require_build_pass",
+                                            "max_test_regression_percent", "min_test_count_ratio",
+                                            "security"});
+    CHECK(candidate.failed_gates().empty());
+    CHECK(candidate.mergeable);
+    CHECK(gate_named(candidate, "security").detail == "not configured");
+  }
+
+  SECTION("bad input: integrity problems in the candidate or the baseline") {
+    Run corrupt = make_run("a", passing_tests(10));
+    corrupt.integrity_problems = {"junit.xml: digest mismatch"};
+    auto candidate = score_one(defaults, baseline, corrupt);
+    CHECK_FALSE(gate_named(candidate, "integrity").passed);
+    CHECK(gate_named(candidate, "integrity").detail == "junit.xml: digest mismatch");
+    CHECK_FALSE(candidate.mergeable);
+
+    Run corrupt_baseline = baseline;
+    corrupt_baseline.integrity_problems = {"manifest.json unreadable"};
+    candidate = score_one(defaults, corrupt_baseline, make_run("a", passing_tests(10)));
+    CHECK_FALSE(candidate.mergeable);
+  }
+
+  SECTION("bad input: no active dimension") {
+    Run empty = make_run("a");
+    empty.build.known = false;
+    const auto candidate = score_one(defaults, make_run("baseline"), empty);
+    CHECK(candidate.total == 0);
+    CHECK_FALSE(gate_named(candidate, "active_dimensions").passed);
+    CHECK(gate_named(candidate, "active_dimensions").detail == "0 of 5 dimensions active");
+    // Unknown build fails require_build_pass closed.
+    CHECK_FALSE(gate_named(candidate, "require_build_pass").passed);
+    CHECK_FALSE(candidate.mergeable);
+  }
+
+  SECTION("bad input: a failed build fails require_build_pass unless disabled") {
+    Run broken = make_run("a", passing_tests(10));
+    broken.build.passed = false;
+    broken.build.exit_code = 1;
+    broken.build.reason = "exit code 1";
+    auto candidate = score_one(defaults, baseline, broken);
+    CHECK_FALSE(gate_named(candidate, "require_build_pass").passed);
+    CHECK(gate_named(candidate, "require_build_pass").detail == "build failed: exit code 1");
+
+    config::Config lenient;
+    lenient.gates.require_build_pass = false;
+    candidate = score_one(lenient, baseline, broken);
+    CHECK(gate_named(candidate, "require_build_pass").passed);
+    CHECK(candidate.mergeable);
+  }
+
+  SECTION("bad input: test regression beyond the allowed percent") {
+    std::vector<TestCase> tests;
+    add_tests(tests, "t", 8);
+    add_tests(tests, "t8_", 2, TestStatus::failed);
+    // The two failing tests have other names, so t8 and t9 are dropped:
+    // regression = max(count max(0, 10 - 8) = 2, dropped 2) = 2 -> 2/10*100 = 20%
+    const Run regressed = make_run("a", tests);
+    auto candidate = score_one(defaults, baseline, regressed);
+    const auto& gate = gate_named(candidate, "max_test_regression_percent");
+    CHECK_FALSE(gate.passed);
+    CHECK(gate.detail == "2 regressions (regressed or dropped tests) against 10 baseline-passing tests (20% > 0%)");
+
+    config::Config tolerant;
+    tolerant.gates.max_test_regression_percent = 20;  // 20% > 20% is false
+    candidate = score_one(tolerant, baseline, regressed);
+    CHECK(gate_named(candidate, "max_test_regression_percent").passed);
+  }
+
+  SECTION("valid input: a baseline with no passing tests regresses 0%") {
+    std::vector<TestCase> failing;
+    add_tests(failing, "t", 3, TestStatus::failed);
+    const auto candidate = score_one(defaults, make_run("baseline", failing), make_run("a", failing));
+    CHECK(gate_named(candidate, "max_test_regression_percent").passed);
+  }
+
+  SECTION("bad input: the candidate's test count falls below the ratio") {
+    config::Config tolerant;
+    tolerant.gates.max_test_regression_percent = 100;
+    // A_total 7 < 0.8 * 10 = 8 -> fails
+    auto candidate = score_one(tolerant, baseline, make_run("a", passing_tests(7)));
+    const auto& gate = gate_named(candidate, "min_test_count_ratio");
+    CHECK_FALSE(gate.passed);
+    CHECK(gate.detail == "candidate ran 7 tests, baseline 10 (ratio 0.7 < 0.8)");
+    // A_total 8 >= 0.8 * 10 = 8 -> passes
+    candidate = score_one(tolerant, baseline, make_run("a", passing_tests(8)));
+    CHECK(gate_named(candidate, "min_test_count_ratio").passed);
+    CHECK(candidate.mergeable);
+  }
+
+  SECTION("bad input: the security check failed, or is configured and did not run") {
+    Run insecure = make_run("a", passing_tests(10));
+    insecure.security.ran = true;
+    insecure.security.passed = false;
+    insecure.security.detail = "audit.sh exited with 1";
+    auto candidate = score_one(defaults, baseline, insecure);
+    CHECK_FALSE(gate_named(candidate, "security").passed);
+    CHECK(gate_named(candidate, "security").detail == "failed: audit.sh exited with 1");
+
+    config::Config with_security;
+    with_security.gates.security_command = "./audit.sh";
+    candidate = score_one(with_security, baseline, make_run("a", passing_tests(10)));
+    CHECK_FALSE(gate_named(candidate, "security").passed);
+  }
+}
+
+TEST_CASE("rank orders by total, then mergeable, then agent name", "[score]") {
+  const config::Config defaults;
+  const Run baseline = make_run("baseline", passing_tests(10));
+
+  SECTION("valid input: totals decide first") {
+    std::vector<TestCase> worse = passing_tests(9);
+    worse.push_back(make_test("t9", TestStatus::failed));
+    const auto ranking =
+        score::rank(defaults, baseline, {make_run("b", worse), make_run("c", passing_tests(10))});
+    REQUIRE(ranking.candidates.size() == 2);
+    // c: build 100, tests 100 -> 100. b: tests 90 - 1/10*60 = 84;
+    // (100*30 + 84*30) / 60 = 92
+    CHECK(ranking.candidates[0].agent == "c");
+    CHECK(ranking.candidates[0].total == 100);
+    CHECK(ranking.candidates[1].agent == "b");
+    CHECK(ranking.candidates[1].total == 92);
+    CHECK(ranking.candidates[1].input_index == 0);
+  }
+
+  SECTION("valid input: ties put mergeable first, then agent name") {
+    Run insecure = make_run("alpha", passing_tests(10));
+    insecure.security.ran = true;
+    insecure.security.passed = false;
+    const Run zulu = make_run("zulu", passing_tests(10));
+    const Run mike = make_run("mike", passing_tests(10));
+    const auto ranking = score::rank(defaults, baseline, {zulu, insecure, mike});
+    // all three total (100*30 + 100*30) / 60 = 100
+    std::vector<std::string> order;
+    for (const auto& candidate : ranking.candidates) order.push_back(candidate.agent);
+    CHECK(order == std::vector<std::string>{"mike", "zulu", "alpha"});
+    CHECK_FALSE(ranking.candidates[2].mergeable);
+  }
+
+  SECTION("bad input: no candidates") {
+    CHECK(score::rank(defaults, baseline, {}).candidates.empty());
+  }
+}
+
+TEST_CASE("a weight of zero disables a dimension", "[score]") {
+  SECTION("valid input") {
+    config::Config no_build;
+    no_build.weights.build = 0;
+    const auto dimension = score::score_build(no_build, make_run("a"));
+    CHECK_FALSE(dimension.active);
+    CHECK(dimension.inactive_reason == "disabled (weight 0 in scoring.weights.build)");
+  }
+  SECTION("bad input: a judge weight without judge results stays inactive") {
+    config::Config with_judge;
+    with_judge.weights.judge = 10;
+    const Run baseline = make_run("baseline", passing_tests(1));
+    const auto candidate = score_one(with_judge, baseline, make_run("a", passing_tests(1)));
+    REQUIRE(candidate.dimensions.size() == 6);
+    CHECK(candidate.dimensions[5].name == "judge");
+    CHECK_FALSE(candidate.dimensions[5].active);
+    // build 100 and tests 100 active: (3000 + 3000) / 60 = 100
+    CHECK(candidate.total == 100);
+  }
+}
