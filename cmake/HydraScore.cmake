@@ -32,7 +32,7 @@ recurses.
 
 .. command:: hydra_score_add_targets
 
-  Adds the ``hydra_baseline`` and ``hydra_score`` targets::
+  Adds the ``hydra_baseline``, ``hydra_score`` and ``hydra_loop`` targets::
 
     hydra_score_add_targets(
       [CONFIG <file>]
@@ -43,6 +43,8 @@ recurses.
       [OUTPUT_DIR <dir>]
       [JOBS <count>]
       [FAIL_ON_GATE <ON|OFF>]
+      [IMPROVER <command>]
+      [LOOP <argument>...]
     )
 
   ``CONFIG``
@@ -75,6 +77,19 @@ recurses.
   ``FAIL_ON_GATE``
     When ``ON`` (the default) a failed merge gate fails the ``hydra_score``
     target; reports are written either way.
+
+  ``IMPROVER``
+    The improver command of the ``hydra_loop`` target (a shell command run in
+    the source tree each iteration, e.g. a coding agent or a script). Unset:
+    ``improver`` of the ``[loop]`` table in ``CONFIG``.
+
+  ``LOOP``
+    More arguments for ``hydra-score loop`` run by ``hydra_loop``, e.g.
+    ``LOOP --max-iterations 5 --metric composite``. The ``hydra_loop`` target
+    keeps a change only when its score strictly beats the best so far and
+    otherwise restores the tree exactly; it writes ``results.tsv`` and the
+    convergence report (``loop.json``, ``loop.md``, ``loop.html``) under
+    ``OUTPUT_DIR/loop`` and resumes an interrupted loop (see ``docs/loop.md``).
 
 Cache variables:
 
@@ -118,8 +133,8 @@ function(hydra_score_add_targets)
 
   cmake_parse_arguments(PARSE_ARGV 0 arg
     ""
-    "CONFIG;BASE_REF;AGENT;AGENT_SECONDS;METRICS;OUTPUT_DIR;JOBS;FAIL_ON_GATE"
-    "")
+    "CONFIG;BASE_REF;AGENT;AGENT_SECONDS;METRICS;OUTPUT_DIR;JOBS;FAIL_ON_GATE;IMPROVER"
+    "LOOP")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hydra_score_add_targets: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -252,6 +267,36 @@ function(hydra_score_add_targets)
     COMMAND_EXPAND_LISTS
     VERBATIM
     USES_TERMINAL)
+
+  # --- hydra_loop: the keep/revert improvement loop (docs/loop.md) ----------
+  # IMPROVER is the improver command; LOOP holds further `hydra-score loop`
+  # arguments. Output (resumable) under OUTPUT_DIR/loop.
+  set(loop_arguments
+    --source "${CMAKE_SOURCE_DIR}"
+    --out "${arg_OUTPUT_DIR}/loop"
+    --build-dir "${arg_OUTPUT_DIR}/trees/loop"
+    --generator "${CMAKE_GENERATOR}"
+    --initial-cache "${initial_cache}"
+    --exclude "${CMAKE_BINARY_DIR}"
+    ${config_arguments}
+    ${jobs_arguments})
+  if(DEFINED arg_CONFIG)
+    list(APPEND loop_arguments --config "${arg_CONFIG}")
+  endif()
+  if(DEFINED arg_IMPROVER AND NOT arg_IMPROVER STREQUAL "")
+    list(APPEND loop_arguments --improver "${arg_IMPROVER}")
+  endif()
+  add_custom_target(hydra_loop
+    COMMAND "${CMAKE_COMMAND}" -E env "HYDRA_SCORE_CLANG_TIDY=${HYDRA_SCORE_CLANG_TIDY}"
+      "${tool}" loop ${loop_arguments} ${arg_LOOP}
+    WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
+    BYPRODUCTS "${arg_OUTPUT_DIR}/loop/loop.json" "${arg_OUTPUT_DIR}/loop/loop.md"
+               "${arg_OUTPUT_DIR}/loop/loop.html" "${arg_OUTPUT_DIR}/loop/results.tsv"
+    COMMENT "HydraScore: running the improvement loop into ${arg_OUTPUT_DIR}/loop"
+    COMMAND_EXPAND_LISTS
+    VERBATIM
+    USES_TERMINAL)
+  # --- end of hydra_loop ---------------------------------------------------
   endblock()
 endfunction()
 

@@ -232,3 +232,19 @@ TEST_CASE("find_program looks programs up on PATH", "[capture][process]") {
     CHECK_FALSE(hydra::capture::find_program(""));
   }
 }
+
+TEST_CASE("separate_stderr keeps stderr out of the output", "[capture]") {
+  hydra::capture::ProcessRequest request;
+  request.argv = {"/bin/sh", "-c", "echo data; echo warning >&2; echo more"};
+  request.separate_stderr = true;
+  const auto result = hydra::capture::run_process(request);
+  REQUIRE(result.started);
+  CHECK(result.exit_code == 0);
+  CHECK(result.output == "data\nmore\n");
+  CHECK(result.error_output == "warning\n");
+
+  request.separate_stderr = false;
+  const auto merged = hydra::capture::run_process(request);
+  CHECK(merged.output.find("warning") != std::string::npos);
+  CHECK(merged.error_output.empty());
+}

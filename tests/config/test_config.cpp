@@ -256,6 +256,15 @@ TEST_CASE("to_json lists every key deterministically and digest identifies it", 
         "tests": {"regression": "count"},
         "lint": {"match": "count", "compiler_warnings": true, "exclude": []},
         "speed": {"include_failed": true}
+      },
+      "anti_gaming": {
+        "suppression_weight": 2.0, "assertion_penalty": 2.0,
+        "test_tampering_is_regression": true, "fail_gate_on_tampering": true,
+        "assertion_patterns": [],
+        "test_file_globs": ["test/", "tests/", "*_test.*", "test_*.*", "*Test.*", "*_tests.*"],
+        "protected_config_files": ["hydra.toml", ".clang-tidy", "cmake/HydraScore.cmake",
+                                   "cmake/HydraScoreConfig.cmake.in", "cmake/HydraScore*.cmake",
+                                   "hydra-score/"]
       }
     })"));
     // Keys are sorted in the dump, so equal configurations give equal text.
@@ -337,5 +346,38 @@ TEST_CASE("docs/config.md's complete file lists every key with its default", "[c
         CHECK(complete.find(key + " = ") != std::string::npos);
       }
     }
+  }
+}
+
+TEST_CASE("tables owned by other modules are validated by config::parse", "[config]") {
+  SECTION("valid input") {
+    const auto config = hydra::config::parse(R"([scoring]
+profile = "cmake"
+
+[eval]
+w_obj = 0.6
+w_judge = 0.4
+
+[judge]
+command = "claude -p --output-format json"
+timeout_seconds = 60
+
+[compare]
+min_composite_gain = 0.02
+)",
+                                             "hydra.toml");
+    CHECK(config.profile == "cmake");
+  }
+  SECTION("bad input") {
+    try {
+      hydra::config::parse("[compare]\nmin_composite_gain = 0.01\nbogus = 1\n", "hydra.toml");
+      FAIL("expected an error");
+    } catch (const hydra::InputError& error) {
+      CHECK(error.line() == 3);
+      CHECK(std::string(error.what()).find("bogus") != std::string::npos);
+    }
+    CHECK_THROWS_AS(hydra::config::parse("[judge]\ntimeout_seconds = -1\n", "hydra.toml"), hydra::InputError);
+    CHECK_THROWS_AS(hydra::config::parse("[anti_gaming]\nsuppression_weight = -1\n", "hydra.toml"),
+                    hydra::InputError);
   }
 }

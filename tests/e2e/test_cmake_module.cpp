@@ -87,8 +87,9 @@ TEST_CASE("hydra_baseline and hydra_score rank example-project's candidate patch
       CHECK(test_names(entry["tests"]["regressed"]) ==
             std::vector<std::string>{"count.empty_text", "count.lines_with_trailing_newline"});
     } else if (name == "deletes-tests") {
+      // Deleting tests is a regression and tampering (anti-gaming).
       CHECK(entry["mergeable"] == false);
-      CHECK(failed_gates(entry) == std::vector<std::string>{"max_test_regression_percent"});
+      CHECK(failed_gates(entry) == std::vector<std::string>{"max_test_regression_percent", "anti_gaming"});
       CHECK(test_names(entry["tests"]["dropped"]) ==
             std::vector<std::string>{"count.empty_text", "count.lines_without_trailing_newline"});
       CHECK(entry["dimensions"]["tests"]["evidence"]["dropped"] == 2);
@@ -142,7 +143,9 @@ endif()
 
   for (const std::string generator : {"Unix Makefiles", "Ninja Multi-Config"}) {
     CAPTURE(generator);
-    const fs::path build = temp.path() / ("build-" + std::to_string(generator.size()));
+    // The build tree sits inside the source tree and is not git-ignored: it
+    // must still not count as part of the change.
+    const fs::path build = source / ("build-" + std::to_string(generator.size()));
     const auto configured = run({"cmake", "-S", source.string(), "-B", build.string(), "-G", generator,
                                  "-DTINY_BUILD_TESTS=ON", "-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + kModule.string(),
                                  "-DHYDRA_SCORE_EXECUTABLE=" + kTool.string()});
@@ -166,6 +169,8 @@ endif()
     CHECK(scored.exit_code == 0);
     const auto contract = read_json(build / "hydra" / "score.json");
     CHECK(contract["rankings"][0]["mergeable"] == true);
+    CHECK(hydra::util::read_file(build / "hydra" / "current" / "diff.patch").empty());
+    CHECK(contract["rankings"][0]["dimensions"]["diff_scope"]["evidence"]["files_touched"] == 0);
     // No recursion: the capture tree did not get HydraScore's targets.
     const std::string cache = hydra::util::read_file(build / "hydra" / "initial-cache.cmake");
     CHECK(cache.find("CMAKE_PROJECT_TOP_LEVEL_INCLUDES") == std::string::npos);

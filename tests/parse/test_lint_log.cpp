@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -14,6 +16,7 @@ using hydra::parse::parse_clang_tidy;
 using hydra::parse::parse_clang_tidy_file;
 using hydra::parse::parse_compiler_warnings;
 using hydra::parse::parse_compiler_warnings_file;
+using hydra::parse::LintParseOptions;
 using hydra::test::parse_fixture;
 using hydra::test::read_parse_fixture;
 using Strings = std::vector<std::string>;
@@ -34,16 +37,15 @@ std::size_t count_severity(const std::vector<LintFinding>& findings, Severity se
   return hydra::test::count_if(findings, [severity](const LintFinding& f) { return f.severity == severity; });
 }
 
-/// The fingerprint's definition (docs/parsers.md), written out independently:
-/// FNV-1a 64 over tool 0x1F file 0x1F checks-joined-by-"," 0x1F message 0x1F source_line.
+/// The fingerprint's definition (docs/parsers.md), written out apart from
+/// the parser's own byte assembly: xxh64 (seed 0) over
+/// tool 0x1F file 0x1F checks-joined-by-"," 0x1F message 0x1F source_line.
 std::string reference_fingerprint(const LintFinding& finding) {
   std::string bytes = finding.tool + '\x1f' + finding.file + '\x1f';
   for (std::size_t i = 0; i < finding.checks.size(); ++i) bytes += (i ? "," : "") + finding.checks[i];
   bytes += '\x1f' + finding.message + '\x1f' + finding.source_line;
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const unsigned char c : bytes) hash = (hash ^ c) * 0x100000001b3ULL;
   char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hydra::parse::xxh64(bytes)));
   return hex;
 }
 
@@ -165,9 +167,10 @@ TEST_CASE("fingerprint ignores the line number and whitespace", "[parse]") {
   finding.source_line = "intx=0;";
   const std::string original = hydra::parse::fingerprint(finding);
   CHECK(original == reference_fingerprint(finding));
-  // FNV-1a 64 of "clang-tidy\x1fsrc/a.cpp\x1fbugprone-x,cert-y\x1fmessage\x1fintx=0;"
-  // (offset basis 0xcbf29ce484222325, prime 0x100000001b3), computed apart in Python.
-  CHECK(original == "a7867021b5d7d097");
+  // xxh64 of "clang-tidy\x1fsrc/a.cpp\x1fbugprone-x,cert-y\x1fmessage\x1fintx=0;", computed
+  // apart with xxHash's own tool:
+  //   printf 'clang-tidy\x1fsrc/a.cpp\x1fbugprone-x,cert-y\x1fmessage\x1fintx=0;' | xxhsum -H1
+  CHECK(original == "f5d0f97a246b3934");
 
   // Moved code keeps its fingerprint.
   const auto moved = parse_clang_tidy("x.cpp:10:3: warning: m [c]\n  int  x = 0;\n  ^\n", "a.log");
@@ -236,5 +239,142 @@ TEST_CASE("parse_compiler_warnings ignores build-tool lines and flagless warning
   }
   SECTION("bad input") {
     CHECK_THROWS_AS(parse_compiler_warnings(std::string("\0", 1), "build.log"), hydra::InputError);
+  }
+}
+
+TEST_CASE("xxh64 matches xxHash's reference tool", "[parse]") {
+  // Each value printed by `printf '%s' TEXT | xxhsum -H1` (xxHash 0.8.1). The
+  // lengths cover every step of the algorithm: the 1-byte, 4-byte and 8-byte
+  // tails and the 32-byte stripes.
+  using hydra::parse::xxh64;
+  CHECK(xxh64("") == 0xef46db3751d8e999ULL);
+  CHECK(xxh64("a") == 0xd24ec4f1a98c6e5bULL);
+  CHECK(xxh64("abc") == 0x44bc2cf5ad770999ULL);
+  CHECK(xxh64("abcd") == 0xde0327b0d25d92ccULL);
+  CHECK(xxh64("abcdefg") == 0x1860940e2902822dULL);
+  CHECK(xxh64("abcdefgh") == 0x3ad351775b4634b7ULL);
+  CHECK(xxh64("0123456789abcdefghijklmnopqrstu") == 0x80adfc1d42020f39ULL);    // 31 bytes
+  CHECK(xxh64("0123456789abcdefghijklmnopqrstuv") == 0xbf7c9dbe16b5c6e2ULL);   // 32 bytes
+  CHECK(xxh64("0123456789abcdefghijklmnopqrstuvw") == 0xe97423e605e2f3b4ULL);  // 33 bytes
+  CHECK(xxh64("The quick brown fox jumps over the lazy dog; the quick brown fox jumps over the lazy dog again!!") ==
+        0x9ac7867e1f5c370fULL);  // 96 bytes
+}
+
+namespace {
+
+/// Every field of every finding, in order, as one comparable value.
+std::vector<std::string> describe(const std::vector<LintFinding>& findings) {
+  std::vector<std::string> out;
+  for (const auto& f : findings) {
+    std::string text = f.tool + "|" + f.file + "|" + std::to_string(f.line) + "|" + std::to_string(f.column) + "|" +
+                       std::string(hydra::model::to_string(f.severity)) + "|" + f.message + "|";
+    for (const auto& check : f.checks) text += check + ";";
+    out.push_back(text + "|" + f.source_line + "|" + f.fingerprint);
+  }
+  return out;
+}
+
+/// Options that split even a tiny log into `threads` parts.
+LintParseOptions split_into(std::size_t threads) {
+  LintParseOptions options;
+  options.threads = threads;
+  options.min_bytes_per_thread = 1;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("parse_clang_tidy gives the same findings however the log is split", "[parse]") {
+  SECTION("valid input") {
+    // The recorded logs, and a log whose quoted source lines look like
+    // diagnostics, with header findings repeated in later parts.
+    std::vector<std::pair<std::string, std::string>> logs;
+    for (const char* name : {"clang_tidy.log", "clang_tidy_color.log", "clang_tidy_errors.log"})
+      logs.emplace_back(name, read_parse_fixture(name));
+    std::string tricky;
+    for (int i = 0; i < 6; ++i) {
+      tricky += "a.cpp:3:1: warning: label at end [check-a]\r\nerror: return 1;\r\n^\r\n";
+      tricky += "b.hpp:" + std::to_string(i % 3 + 1) + ":2: warning: w [check-b]\n";
+      tricky += "c.cpp:4:1: error: x [check-c]\n  c.cpp:9:9: warning: looks like one [q]\n  ^~~\n";
+      tricky += "\x1b[1mb.hpp:1:2: warning: \x1b[0mw [check-b]\n   ^\n   ^\n";
+    }
+    logs.emplace_back("tricky", tricky);
+    for (const auto& [name, log] : logs) {
+      CAPTURE(name);
+      const auto serial = describe(parse_clang_tidy(log, name, split_into(1)));
+      REQUIRE(!serial.empty());
+      for (std::size_t threads = 2; threads <= 12; ++threads) {
+        CAPTURE(threads);
+        CHECK(describe(parse_clang_tidy(log, name, split_into(threads))) == serial);
+      }
+    }
+    // The recorded fixture: 12 findings (see "parse_clang_tidy reads clang-tidy
+    // output"), also when its translation units are read by different threads.
+    CHECK(parse_clang_tidy(read_parse_fixture("clang_tidy.log"), "tidy.log", split_into(3)).size() == 12);
+
+    const std::string build_log = read_parse_fixture("build_gcc.log");
+    const auto serial = describe(parse_compiler_warnings(build_log, "build.log", split_into(1)));
+    for (std::size_t threads = 2; threads <= 12; ++threads) {
+      CAPTURE(threads);
+      CHECK(describe(parse_compiler_warnings(build_log, "build.log", split_into(threads))) == serial);
+    }
+  }
+  SECTION("bad input") {
+    // The first problem of the whole log is reported, whichever part holds
+    // it; a NUL byte anywhere comes before invalid UTF-8.
+    std::string log;
+    for (int i = 0; i < 40; ++i) log += "a.cpp:" + std::to_string(i + 1) + ":1: warning: w [c]\n";
+    std::string late_latin1 = log;
+    late_latin1.replace(late_latin1.size() - 6, 1, "\xe9");  // the "w" of line 40, column 22
+    std::string two_problems = log;
+    two_problems.replace(30, 1, "\xe9");  // line 2 (line 1 is 26 bytes)
+    two_problems.replace(two_problems.size() - 6, 1, std::string(1, '\0'));  // line 40, column 22
+    for (std::size_t threads = 1; threads <= 6; ++threads) {
+      CAPTURE(threads);
+      try {
+        parse_clang_tidy(late_latin1, "tidy.log", split_into(threads));
+        FAIL("expected an InputError");
+      } catch (const hydra::InputError& error) {
+        CHECK(error.line() == 40);
+        CHECK(error.column() == 22);  // "a.cpp:40:1: warning: " is 21 bytes
+        CHECK_THAT(error.message(), Catch::Contains("UTF-8"));
+      }
+      try {
+        parse_clang_tidy(two_problems, "tidy.log", split_into(threads));
+        FAIL("expected an InputError");
+      } catch (const hydra::InputError& error) {
+        CHECK(error.line() == 40);
+        CHECK(error.column() == 22);
+        CHECK_THAT(error.message(), Catch::Contains("NUL"));
+      }
+    }
+  }
+}
+
+TEST_CASE("parse_clang_tidy_file reads the file mapped into memory", "[parse]") {
+  SECTION("valid input") {
+    const hydra::util::TempDir directory("hydra-lint");
+    const auto empty = directory.path() / "empty.log";
+    std::ofstream(empty).close();
+    CHECK(parse_clang_tidy_file(empty).empty());
+    CHECK(parse_compiler_warnings_file(empty).empty());
+  }
+  SECTION("bad input") {
+    const hydra::util::TempDir directory("hydra-lint");
+    const auto missing = directory.path() / "missing.log";
+    try {
+      parse_clang_tidy_file(missing);
+      FAIL("expected an InputError");
+    } catch (const hydra::InputError& error) {
+      CHECK(error.file() == missing.string());
+      CHECK_THAT(error.message(), Catch::Contains("no such file"));
+    }
+    try {
+      parse_compiler_warnings_file(directory.path());
+      FAIL("expected an InputError");
+    } catch (const hydra::InputError& error) {
+      CHECK(error.file() == directory.path().string());
+      CHECK_THAT(error.message(), Catch::Contains("directory"));
+    }
   }
 }

@@ -24,12 +24,33 @@ namespace report_test {
 
 inline std::filesystem::path fixtures_dir() { return std::filesystem::path(HYDRA_FIXTURES_DIR) / "report"; }
 
-/// The hand-written stand-in score contract (see tests/fixtures/report/README.md).
-inline nlohmann::json standin_contract() {
-  return nlohmann::json::parse(hydra::util::read_file(fixtures_dir() / "contract-standin.json"));
+/// The real score contract: `hydra-score score --json` over the recorded run
+/// directories of tests/fixtures/runs/ (see tests/fixtures/report/README.md).
+/// Ranked: clean-fix, deletes-tests, breaks-test, protected-lint.
+inline nlohmann::json real_contract() {
+  return nlohmann::json::parse(hydra::util::read_file(fixtures_dir() / "contract.json"));
 }
 
-/// The hand-written stand-in loop report.
+/// The agent name the escaping tests use: a table separator, an HTML tag and
+/// an entity start in one string.
+inline const std::string hostile_agent = "claude|<fast>&co";
+
+/// The real contract with hostile strings put into a copy in memory:
+/// protected-lint (rank 4, the one with new clang-tidy findings) is renamed
+/// `hostile_agent`; its second new finding gets an absolute path with a `|`
+/// and a message with `|`, backticks, `*` and `<here>`.
+inline nlohmann::json hostile_contract() {
+  nlohmann::json contract = real_contract();
+  auto& protected_lint = contract.at("rankings").at(3);
+  REQUIRE(protected_lint.at("agent") == "protected-lint");
+  protected_lint["agent"] = hostile_agent;
+  auto& finding = protected_lint.at("lint").at("introduced").at(1);
+  finding["file"] = "/home/ci/project/src/parse|x.cpp";
+  finding["message"] = finding.at("message").get<std::string>() + " | `a*b` <here>";
+  return contract;
+}
+
+/// The hand-written stand-in loop report (until the loop writes real ones).
 inline nlohmann::json standin_loop_report() {
   return nlohmann::json::parse(hydra::util::read_file(fixtures_dir() / "loop-standin.json"));
 }

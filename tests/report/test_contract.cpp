@@ -14,17 +14,19 @@ using nlohmann::json;
 
 TEST_CASE("read_contract fills gaps and chooses the dimension columns", "[report]") {
   SECTION("valid input") {
-    const auto view = hydra::report::read_contract(report_test::standin_contract());
-    // judge has weight 0 and is inactive everywhere: no column.
+    const auto view = hydra::report::read_contract(report_test::real_contract());
+    // judge has weight 0: no column. speed has weight 10 but no agent
+    // duration was recorded: a column of "-".
     CHECK(view.dimension_names == std::vector<std::string>{"build", "tests", "lint", "diff_scope", "speed"});
-    REQUIRE(view.candidates.size() == 3);
-    CHECK(view.candidates[2].agent == "gemini");
-    const auto* lint = hydra::report::find_dimension(view.candidates[2], "lint");
-    REQUIRE(lint != nullptr);
-    CHECK_FALSE(lint->active);
-    CHECK(lint->reason == "lint did not run");
-    // gemini's share of build: 30 / (30 + 30 + 15 + 10) = 0.352941.
-    CHECK(hydra::report::find_dimension(view.candidates[2], "build")->effective_weight == Approx(0.352941));
+    REQUIRE(view.candidates.size() == 4);
+    CHECK(view.candidates[0].agent == "clean-fix");
+    CHECK(view.candidates[3].agent == "protected-lint");
+    const auto* speed = hydra::report::find_dimension(view.candidates[3], "speed");
+    REQUIRE(speed != nullptr);
+    CHECK_FALSE(speed->active);
+    CHECK(speed->reason == "no agent duration known");
+    // Speed renormalized out: protected-lint's share of build is 30 / (30 + 30 + 15 + 15) = 0.333333.
+    CHECK(hydra::report::find_dimension(view.candidates[3], "build")->effective_weight == Approx(0.333333));
   }
   SECTION("bad input") {
     CHECK_THROWS_AS(hydra::report::read_contract(json::array()), hydra::Error);
@@ -57,12 +59,13 @@ TEST_CASE("every renderer tolerates a contract with null and absent parts", "[re
 
 TEST_CASE("format_number rounds to two decimals without trailing zeros", "[report]") {
   SECTION("valid input") {
-    CHECK(hydra::report::format_number(96.95) == "96.95");
-    CHECK(hydra::report::format_number(93.75) == "93.75");
+    CHECK(hydra::report::format_number(92.22) == "92.22");
+    CHECK(hydra::report::format_number(87.67) == "87.67");
     CHECK(hydra::report::format_number(100.0) == "100");
-    CHECK(hydra::report::format_number(55.666666) == "55.67");
+    // deletes-tests' tests before rounding: 100 - 2/9*60 - 5*2 = 76.666667.
+    CHECK(hydra::report::format_number(76.666667) == "76.67");
     CHECK(hydra::report::format_number(-0.001) == "0");
-    CHECK(hydra::report::format_percent(0.352941) == "35.3%");
+    CHECK(hydra::report::format_percent(0.166667) == "16.7%");
   }
   SECTION("bad input") {
     CHECK(hydra::report::format_number(std::numeric_limits<double>::quiet_NaN()) == "-");

@@ -53,7 +53,7 @@ std::string visible_text(const std::string& dom) {
 }  // namespace
 
 TEST_CASE("render_html matches the golden page", "[report][golden]") {
-  const auto contract = report_test::standin_contract();
+  const auto contract = report_test::real_contract();
   SECTION("valid input") {
     const std::string html = render_html(contract);
     report_test::check_golden("report.html", html);
@@ -65,7 +65,7 @@ TEST_CASE("render_html matches the golden page", "[report][golden]") {
 }
 
 TEST_CASE("render_html is self-contained and escapes user strings", "[report]") {
-  const std::string html = render_html(report_test::standin_contract());
+  const std::string html = render_html(report_test::hostile_contract());
   // Nothing is fetched: no scripts, style sheets, fonts or images from elsewhere.
   CHECK(html.find("<script") == std::string::npos);
   CHECK(html.find("<link") == std::string::npos);
@@ -80,7 +80,7 @@ TEST_CASE("render_html is self-contained and escapes user strings", "[report]") 
   }
   CHECK(html.find("@media print") != std::string::npos);
   CHECK(html.find("<svg") != std::string::npos);
-  // The agent "claude|<fast>&co" and the message "... `a*b` <here>" arrive escaped.
+  // The renamed agent "claude|<fast>&co" and the message "... `a*b` <here>" arrive escaped.
   CHECK(html.find("claude|&lt;fast&gt;&amp;co") != std::string::npos);
   CHECK(html.find("&lt;here&gt;") != std::string::npos);
   CHECK(html.find("<fast>") == std::string::npos);
@@ -92,7 +92,8 @@ TEST_CASE("render_html is self-contained and escapes user strings", "[report]") 
 TEST_CASE("headless Chromium shows the ranking and the gate failures", "[report][chromium]") {
   const auto artifacts = report_test::artifacts_dir();
   const auto page = artifacts / "report.html";
-  hydra::util::write_file_atomic(page, render_html(report_test::standin_contract()));
+  // The real contract, with one agent renamed to a hostile name that must show as typed.
+  hydra::util::write_file_atomic(page, render_html(report_test::hostile_contract()));
   const std::string url = "file://" + page.string();
 
   SECTION("visible text") {
@@ -107,17 +108,23 @@ TEST_CASE("headless Chromium shows the ranking and the gate failures", "[report]
     const std::string text = visible_text(hydra::util::read_file(dom));
     // The ranking: every agent, as the reader sees it.
     CHECK(text.find("HydraScore report") != std::string::npos);
-    CHECK(text.find("codex") != std::string::npos);
-    CHECK(text.find("claude|<fast>&co") != std::string::npos);
-    CHECK(text.find("gemini") != std::string::npos);
-    CHECK(text.find("96.95") != std::string::npos);
-    // The gate failures.
+    CHECK(text.find("clean-fix") != std::string::npos);
+    CHECK(text.find("deletes-tests") != std::string::npos);
+    CHECK(text.find("breaks-test") != std::string::npos);
+    CHECK(text.find("claude|<fast>&co") != std::string::npos);  // protected-lint, renamed
+    // deletes-tests: tests 100 - 2/9*60 - 5 removed assertions * 2 = 76.67;
+    // (100*30 + 76.67*30 + 100*15 + 100*15) / 90 = 8300.1 / 90 = 92.22.
+    CHECK(text.find("92.22") != std::string::npos);
+    // The gate failures: deletes-tests dropped 2 tests, max(max(0, 9 - 8), 2) = 2
+    // regressions; 2/9 = 22.22% > 0%. breaks-test: max(0, 9 - 8) = 1; 1/9 = 11.11%.
     CHECK(text.find("Gate failures") != std::string::npos);
-    CHECK(text.find("1 of 4 baseline-passing tests regressed (25% > 0%)") != std::string::npos);
-    CHECK(text.find("build exit code 2") != std::string::npos);
-    CHECK(text.find("0 tests < 0.8 x 4 baseline tests") != std::string::npos);
-    // A new finding with its location.
-    CHECK(text.find("src/util/strings.cpp:42:7") != std::string::npos);
+    CHECK(text.find("2 regressions (regressed or dropped tests) against 9 baseline-passing tests (22.22% > 0%)") !=
+          std::string::npos);
+    CHECK(text.find("1 regression (regressed or dropped tests) against 9 baseline-passing tests (11.11% > 0%)") !=
+          std::string::npos);
+    CHECK(text.find("test count.empty_text: dropped") != std::string::npos);  // deletes-tests' anti_gaming gate
+    // A new clang-tidy finding of protected-lint with its location.
+    CHECK(text.find("src/count.cpp:6:7") != std::string::npos);
   }
   SECTION("screenshot") {
     hydra::util::TempDir profile("hydra-chromium");

@@ -11,7 +11,7 @@
 using hydra::report::render_gates_junit;
 
 TEST_CASE("render_gates_junit matches the golden XML", "[report][golden]") {
-  const auto contract = report_test::standin_contract();
+  const auto contract = report_test::real_contract();
   SECTION("valid input") {
     const std::string xml = render_gates_junit(contract);
     report_test::check_golden("gates.xml", xml);
@@ -23,14 +23,17 @@ TEST_CASE("render_gates_junit matches the golden XML", "[report][golden]") {
 }
 
 TEST_CASE("render_gates_junit has a suite per candidate and a case per gate", "[report]") {
-  const std::string xml = render_gates_junit(report_test::standin_contract());
+  // The real contract with protected-lint renamed to "claude|<fast>&co".
+  const std::string xml = render_gates_junit(report_test::hostile_contract());
   pugi::xml_document document;
   REQUIRE(document.load_string(xml.c_str()));
   const auto suites = document.child("testsuites");
   REQUIRE(suites);
-  // 3 candidates x 6 gates = 18 test cases; failures 0 (codex) + 1 (claude) + 3 (gemini) = 4.
-  CHECK(suites.attribute("tests").as_int() == 18);
-  CHECK(suites.attribute("failures").as_int() == 4);
+  // 4 candidates x 7 gates = 28 test cases; failures 0 (clean-fix) + 2 (deletes-tests:
+  // max_test_regression_percent, anti_gaming) + 1 (breaks-test: max_test_regression_percent)
+  // + 0 (protected-lint) = 3.
+  CHECK(suites.attribute("tests").as_int() == 28);
+  CHECK(suites.attribute("failures").as_int() == 3);
 
   std::size_t suite_count = 0;
   std::size_t case_count = 0;
@@ -50,21 +53,29 @@ TEST_CASE("render_gates_junit has a suite per candidate and a case per gate", "[
     case_count += cases_here;
     failure_count += failures_here;
   }
-  CHECK(suite_count == 3);
-  CHECK(case_count == 18);
-  CHECK(failure_count == 4);
+  CHECK(suite_count == 4);
+  CHECK(case_count == 28);
+  CHECK(failure_count == 3);
 
-  // The agent "claude|<fast>&co" survives the round trip; its failed gate carries the detail.
-  const auto claude = suites.find_child_by_attribute("testsuite", "name", "claude|<fast>&co");
+  // The agent "claude|<fast>&co" survives the round trip; all its gates passed.
+  const auto claude = suites.find_child_by_attribute("testsuite", "name", report_test::hostile_agent.c_str());
   REQUIRE(claude);
-  const auto regression = claude.find_child_by_attribute("testcase", "name", "max_test_regression_percent");
+  CHECK(std::string(claude.child("testcase").attribute("classname").as_string()) == "hydra.gates.claude|<fast>&co");
+  CHECK(claude.attribute("failures").as_int() == 0);
+  // A failed gate carries its detail: deletes-tests dropped 2 tests,
+  // regression max(max(0, 9 - 8), 2) = 2; 2/9 = 22.22% > 0%.
+  const auto deletes_tests = suites.find_child_by_attribute("testsuite", "name", "deletes-tests");
+  REQUIRE(deletes_tests);
+  const auto regression = deletes_tests.find_child_by_attribute("testcase", "name", "max_test_regression_percent");
   REQUIRE(regression.child("failure"));
   CHECK(std::string(regression.child("failure").attribute("message").as_string()) ==
-        "1 of 4 baseline-passing tests regressed (25% > 0%)");
-  const auto gemini = suites.find_child_by_attribute("testsuite", "name", "gemini");
-  REQUIRE(gemini);
-  CHECK(gemini.find_child_by_attribute("testcase", "name", "require_build_pass").child("failure"));
-  CHECK_FALSE(gemini.find_child_by_attribute("testcase", "name", "security").child("failure"));
+        "2 regressions (regressed or dropped tests) against 9 baseline-passing tests (22.22% > 0%)");
+  // 8 tests ran of the baseline's 10: 8 >= 0.8 * 10, so min_test_count_ratio passes.
+  CHECK_FALSE(deletes_tests.find_child_by_attribute("testcase", "name", "min_test_count_ratio").child("failure"));
+  CHECK_FALSE(deletes_tests.find_child_by_attribute("testcase", "name", "require_build_pass").child("failure"));
+  // It deleted 2 tests defined in the baseline: the anti_gaming gate fails too.
+  CHECK(deletes_tests.find_child_by_attribute("testcase", "name", "anti_gaming").child("failure"));
+  CHECK_FALSE(deletes_tests.find_child_by_attribute("testcase", "name", "security").child("failure"));
 }
 
 TEST_CASE("render_gates_junit writes well-formed XML from hostile names", "[report]") {

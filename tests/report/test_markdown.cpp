@@ -25,7 +25,7 @@ std::size_t unescaped_pipes(const std::string& line) {
 }  // namespace
 
 TEST_CASE("render_markdown matches the golden report", "[report][golden]") {
-  const auto contract = report_test::standin_contract();
+  const auto contract = report_test::real_contract();
   SECTION("valid input") {
     const std::string markdown = render_markdown(contract);
     report_test::check_golden("report.md", markdown);
@@ -37,7 +37,7 @@ TEST_CASE("render_markdown matches the golden report", "[report][golden]") {
 }
 
 TEST_CASE("render_markdown keeps every table intact whatever the strings hold", "[report]") {
-  const std::string markdown = render_markdown(report_test::standin_contract());
+  const std::string markdown = render_markdown(report_test::hostile_contract());
   std::istringstream lines(markdown);
   std::string line;
   std::size_t columns = 0;  // pipes per row of the current table
@@ -54,10 +54,12 @@ TEST_CASE("render_markdown keeps every table intact whatever the strings hold", 
   }
   CHECK(table_rows > 10);
   // The agent "claude|<fast>&co", the message "... | `a*b` <here>" and the
-  // path "/home/ci/project/src/parse|x.cpp" arrive escaped.
+  // path "/home/ci/project/src/parse|x.cpp" (put into a copy of the real
+  // contract, see report_fixtures.hpp) arrive escaped; the finding keeps its
+  // real line and column (7:22).
   CHECK(markdown.find("claude\\|&lt;fast&gt;&amp;co") != std::string::npos);
-  CHECK(markdown.find("identical branches \\| \\`a\\*b\\` &lt;here&gt;") != std::string::npos);
-  CHECK(markdown.find("/home/ci/project/src/parse\\|x.cpp:17:3") != std::string::npos);
+  CHECK(markdown.find("implementation-defined \\| \\`a\\*b\\` &lt;here&gt;") != std::string::npos);
+  CHECK(markdown.find("/home/ci/project/src/parse\\|x.cpp:7:22") != std::string::npos);
   CHECK(markdown.find("<fast>") == std::string::npos);
   CHECK(markdown.find("<here>") == std::string::npos);
 }

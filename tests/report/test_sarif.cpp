@@ -34,7 +34,7 @@ const json* run_of(const json& sarif, const std::string& tool) {
 }  // namespace
 
 TEST_CASE("render_sarif matches the golden log", "[report][golden]") {
-  const auto contract = report_test::standin_contract();
+  const auto contract = report_test::real_contract();
   SECTION("valid input") {
     const std::string sarif = render_sarif(contract);
     report_test::check_golden("report.sarif", sarif);
@@ -49,7 +49,7 @@ TEST_CASE("render_sarif validates against the SARIF 2.1.0 schema", "[report]") {
   hydra::util::TempDir dir("hydra-sarif");
   SECTION("valid input") {
     const auto file = dir.path() / "report.sarif";
-    hydra::util::write_file_atomic(file, render_sarif(report_test::standin_contract()));
+    hydra::util::write_file_atomic(file, render_sarif(report_test::real_contract()));
     CHECK(validate_against_schema(file) == 0);
     // A contract without findings still gives a valid log (empty runs close old alerts).
     const auto empty = dir.path() / "empty.sarif";
@@ -65,7 +65,15 @@ TEST_CASE("render_sarif validates against the SARIF 2.1.0 schema", "[report]") {
 }
 
 TEST_CASE("render_sarif gives GitHub code scanning locations, rules and fingerprints", "[report]") {
-  const json sarif = json::parse(render_sarif(report_test::standin_contract()));
+  // The real contract, with protected-lint renamed "claude|<fast>&co" and its
+  // second finding moved to an absolute path with a '|' (report_fixtures.hpp),
+  // plus a location-less compiler warning added for it.
+  json contract = report_test::hostile_contract();
+  json& introduced = contract["rankings"][3]["lint"]["introduced"];
+  introduced.push_back({{"tool", "compiler"}, {"file", ""}, {"line", 0}, {"column", 0}, {"severity", "warning"},
+                        {"message", "-Wl,--no-undefined is ignored"}, {"checks", json::array()},
+                        {"source_line", ""}, {"fingerprint", "0000000000000000"}});
+  const json sarif = json::parse(render_sarif(contract));
   CHECK(sarif["version"] == "2.1.0");
   // One run per tool: clang-tidy and compiler, in that order.
   REQUIRE(sarif["runs"].size() == 2);
@@ -74,33 +82,34 @@ TEST_CASE("render_sarif gives GitHub code scanning locations, rules and fingerpr
 
   const json* clang_tidy = run_of(sarif, "clang-tidy");
   REQUIRE(clang_tidy != nullptr);
-  // codex introduced 1 clang-tidy finding, claude|<fast>&co 1; gemini none: 1 + 1 = 2.
+  // Only protected-lint introduced clang-tidy findings: its lint went from 2 to 4
+  // warnings (new_warnings = 4 - 2 = 2, lint score 100 - 2*2 = 96).
   const json& results = (*clang_tidy)["results"];
   REQUIRE(results.size() == 2);
   const json& relative = results[0];
-  CHECK(relative["ruleId"] == "readability-identifier-length");
+  CHECK(relative["ruleId"] == "cppcoreguidelines-init-variables");
   CHECK(relative["level"] == "warning");
-  CHECK(relative["properties"]["hydraAgent"] == "codex");
-  CHECK(relative["partialFingerprints"]["hydraFingerprint/v1"] == "a1b2c3d4e5f60718");
+  CHECK(relative["message"]["text"].get<std::string>().find("variable 'lines' is not initialized") != std::string::npos);
+  CHECK(relative["properties"]["hydraAgent"] == report_test::hostile_agent);
+  CHECK(relative["partialFingerprints"]["hydraFingerprint/v1"] == introduced[0]["fingerprint"]);
   const json& location = relative["locations"][0]["physicalLocation"];
-  CHECK(location["artifactLocation"]["uri"] == "src/util/strings.cpp");
+  CHECK(location["artifactLocation"]["uri"] == "src/count.cpp");
   CHECK(location["artifactLocation"]["uriBaseId"] == "%SRCROOT%");
-  CHECK(location["region"]["startLine"] == 42);
+  CHECK(location["region"]["startLine"] == 6);
   CHECK(location["region"]["startColumn"] == 7);
 
   const json& absolute = results[1];
-  CHECK(absolute["ruleId"] == "bugprone-branch-clone");  // the first of its two checks
-  CHECK(absolute["level"] == "error");
-  CHECK(absolute["properties"]["hydraAgent"] == "claude|<fast>&co");
+  CHECK(absolute["ruleId"] == "bugprone-narrowing-conversions");  // the first of its two checks
+  CHECK(absolute["level"] == "warning");
   const json& artifact = absolute["locations"][0]["physicalLocation"]["artifactLocation"];
   CHECK(artifact["uri"] == "file:///home/ci/project/src/parse%7Cx.cpp");
   CHECK_FALSE(artifact.contains("uriBaseId"));
   // Rules: one per check id, referenced by index.
   const json& rules = (*clang_tidy)["tool"]["driver"]["rules"];
   REQUIRE(rules.size() == 2);
-  CHECK(rules[absolute["ruleIndex"].get<std::size_t>()]["id"] == "bugprone-branch-clone");
+  CHECK(rules[absolute["ruleIndex"].get<std::size_t>()]["id"] == "bugprone-narrowing-conversions");
   CHECK(rules[absolute["ruleIndex"].get<std::size_t>()]["helpUri"] ==
-        "https://clang.llvm.org/extra/clang-tidy/checks/bugprone/branch-clone.html");
+        "https://clang.llvm.org/extra/clang-tidy/checks/bugprone/narrowing-conversions.html");
 
   const json* compiler = run_of(sarif, "compiler");
   REQUIRE(compiler != nullptr);

@@ -119,10 +119,11 @@ class PseudoTerminal {
 }  // namespace
 
 TEST_CASE("render_terminal matches the golden table", "[report][golden]") {
-  const auto contract = report_test::standin_contract();
+  const auto contract = report_test::real_contract();
   SECTION("valid input") {
-    // Totals come from the contract: codex (100*30 + 100*30 + 98*15 + 95*15 + 80*10) / 100 = 96.95;
-    // the table shows them as they are, with "-" for gemini's inactive lint.
+    // Totals come from the contract: protected-lint
+    // (100*30 + 100*30 + 96*15 + 30*15) / (30 + 30 + 15 + 15) = 7890 / 90 = 87.67;
+    // the table shows them as they are, with "-" for the inactive speed.
     const std::string plain = render_terminal(contract, TerminalOptions{});
     report_test::check_golden("terminal.txt", plain);
     CHECK(render_terminal(contract, TerminalOptions{}) == plain);  // deterministic
@@ -137,10 +138,10 @@ TEST_CASE("render_terminal matches the golden table", "[report][golden]") {
 }
 
 TEST_CASE("render_terminal aligns columns and fits in 100 columns", "[report]") {
-  auto contract = report_test::standin_contract();
+  auto contract = report_test::real_contract();
   // A multi-byte name and one longer than the agent column.
-  contract["rankings"][0]["agent"] = "cödex-ümlaut";
-  contract["rankings"][2]["agent"] = "gemini-with-a-very-long-agent-name-that-goes-on";
+  contract["rankings"][0]["agent"] = "cléan-fïx";
+  contract["rankings"][2]["agent"] = "breaks-test-with-a-very-long-agent-name-that-goes-on";
   const std::string table = render_terminal(contract, TerminalOptions{});
   const auto lines = lines_of(table);
   std::size_t header_index = lines.size();
@@ -149,11 +150,12 @@ TEST_CASE("render_terminal aligns columns and fits in 100 columns", "[report]") 
       header_index = index;
     }
   }
-  REQUIRE(header_index + 3 < lines.size());
+  const std::size_t rows = contract["rankings"].size();  // 4
+  REQUIRE(header_index + rows < lines.size());
   const std::string& header = lines[header_index];
   const std::size_t total_end = hydra::report::display_width(header.substr(0, header.find("Total") + 5));
   const std::size_t mergeable_start = hydra::report::display_width(header.substr(0, header.find("Mergeable")));
-  for (std::size_t row = header_index + 1; row <= header_index + 3; ++row) {
+  for (std::size_t row = header_index + 1; row <= header_index + rows; ++row) {
     const std::string& line = lines[row];
     CAPTURE(line);
     const auto points = code_points(line);
@@ -165,8 +167,19 @@ TEST_CASE("render_terminal aligns columns and fits in 100 columns", "[report]") 
     const std::string mark = from_column(line, mergeable_start);
     CHECK((mark == "yes" || mark == "NO"));
   }
-  CHECK(table.find("cödex-ümlaut") != std::string::npos);
-  CHECK(table.find("gemini-with-a-very-lo...") != std::string::npos);  // 24 columns: 21 + "..."
+  CHECK(table.find("cléan-fïx") != std::string::npos);
+  CHECK(table.find("breaks-test-with-a-ve...") != std::string::npos);  // 24 columns: 21 + "..."
+  // The title, the baseline line, the header and the ranking rows.
+  for (std::size_t index = 0; index <= header_index + rows; ++index) {
+    CAPTURE(lines[index]);
+    CHECK(hydra::report::display_width(lines[index]) <= 100);
+  }
+}
+
+// The real gate details are longer than a line (e.g. deletes-tests' failed
+// regression gate); the renderer wraps them under the "x" mark.
+TEST_CASE("render_terminal keeps gate failure lines within 100 columns", "[report]") {
+  const auto lines = lines_of(render_terminal(report_test::real_contract(), TerminalOptions{}));
   for (const auto& line : lines) {
     CAPTURE(line);
     CHECK(hydra::report::display_width(line) <= 100);
@@ -174,7 +187,7 @@ TEST_CASE("render_terminal aligns columns and fits in 100 columns", "[report]") 
 }
 
 TEST_CASE("render_terminal colours only when asked and never passes escapes through", "[report]") {
-  auto contract = report_test::standin_contract();
+  auto contract = report_test::real_contract();
   SECTION("valid input") {
     const std::string plain = render_terminal(contract, TerminalOptions{});
     TerminalOptions colored;
@@ -186,7 +199,8 @@ TEST_CASE("render_terminal colours only when asked and never passes escapes thro
     CHECK(strip_ansi(painted) == plain);  // colour never changes the layout
   }
   SECTION("bad input") {
-    // An agent name and a gate detail that try to recolour the terminal.
+    // An agent name and a gate detail (deletes-tests' failed regression
+    // gate) that try to recolour the terminal.
     contract["rankings"][1]["agent"] = "evil\x1b[31magent";
     contract["rankings"][1]["gate_failures"][0]["detail"] = "detail\x1b[2J";
     const std::string plain = render_terminal(contract, TerminalOptions{});

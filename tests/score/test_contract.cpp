@@ -82,7 +82,7 @@ TEST_CASE("to_contract produces the documented output contract", "[score]") {
     // speed inactive -> (3000 + 3000 + 1500) / 75 = 100
     CHECK(first["rank"] == 1);
     CHECK(first["agent"] == "claude");
-    CHECK(first["run"] == json{{"path", "runs/claude"}, {"digest", "digest-claude"}});
+    CHECK(first["run"] == json{{"path", "runs/claude"}, {"digest", "digest-claude"}, {"sandbox", ""}});
     CHECK(first["mergeable"] == true);
     CHECK(first["total"] == 100.0);
     CHECK(first["breakdown"] == json{{"build", 100.0}, {"tests", 100.0}, {"lint", nullptr},
@@ -94,7 +94,7 @@ TEST_CASE("to_contract produces the documented output contract", "[score]") {
     CHECK(first["dimensions"]["lint"]["score"] == nullptr);
     CHECK(first["dimensions"]["lint"]["reason"] == "clang-tidy not found");
     CHECK_FALSE(first["dimensions"]["build"].contains("reason"));
-    CHECK(first["gates"].size() == 6);
+    CHECK(first["gates"].size() == 7);
     CHECK(first["gate_failures"].empty());
 
     const json& second = contract["rankings"][1];

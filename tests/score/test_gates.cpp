@@ -39,7 +39,7 @@ TEST_CASE("gates are evaluated in a fixed order and decide mergeable", "[score]"
     for (const auto& gate : candidate.gates) names.push_back(gate.name);
     CHECK(names == std::vector<std::string>{"integrity", "active_dimensions", "require_build_pass",
                                             "max_test_regression_percent", "min_test_count_ratio",
-                                            "security"});
+                                            "security", "anti_gaming"});
     CHECK(candidate.failed_gates().empty());
     CHECK(candidate.mergeable);
     CHECK(gate_named(candidate, "security").detail == "not configured");
@@ -199,4 +199,31 @@ TEST_CASE("a weight of zero disables a dimension", "[score]") {
     // build 100 and tests 100 active: (3000 + 3000) / 60 = 100
     CHECK(candidate.total == 100);
   }
+}
+
+TEST_CASE("anti-gaming findings cost points and fail the anti_gaming gate", "[score]") {
+  const config::Config defaults;
+  const auto baseline = make_run("baseline", passing_tests(10), std::vector<hydra::model::LintFinding>{});
+  auto candidate_run = make_run("a", passing_tests(10), std::vector<hydra::model::LintFinding>{});
+  candidate_run.tampering.analyzed = true;
+  candidate_run.tampering.suppressions_added = 2;
+  candidate_run.tampering.assertions_removed = 3;
+  candidate_run.tampering.tampered_tests = 1;
+  candidate_run.tampering.gate_reasons = {"test t1: disabled (DISABLED false -> true)"};
+  const auto candidate = score_one(defaults, baseline, candidate_run);
+  const auto dimension = [&](const std::string& name) {
+    for (const auto& d : candidate.dimensions)
+      if (d.name == name) return d;
+    FAIL("no dimension " << name);
+    return hydra::score::Dimension{};
+  };
+  // tests: pass_rate 10/10 = 100; the tampered test counts as a regression:
+  // max(count regression 0, dropped 0 + tampered 1) = 1 -> 1/10*60 = 6;
+  // 3 assertions removed * 2 = 6 -> 100 - 6 - 6 = 88.
+  CHECK(dimension("tests").score == 88);
+  // lint: 100 - 2 suppressions * 2 = 96.
+  CHECK(dimension("lint").score == 96);
+  CHECK_FALSE(candidate.mergeable);
+  const auto failed = candidate.failed_gates();
+  CHECK(std::any_of(failed.begin(), failed.end(), [](const auto& gate) { return gate.name == "anti_gaming"; }));
 }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -256,6 +257,106 @@ LintOutcome run_clang_tidy(const fs::path& clang_tidy, const fs::path& source, c
   return outcome;
 }
 
+/// Bubblewrap, when it is installed and works here (user namespaces or root).
+struct Sandbox {
+  std::optional<fs::path> bwrap;
+  std::string description;  ///< recorded in the manifest: which protection was in force
+
+  /// `argv` run with everything but `writable` read-only, a private /tmp,
+  /// and no process surviving hydra-score.
+  std::vector<std::string> wrap(const std::vector<std::string>& argv, const std::vector<fs::path>& writable) const {
+    if (!bwrap) return argv;
+    std::vector<std::string> wrapped = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                                        "--tmpfs", "/tmp", "--die-with-parent"};
+    for (const auto& path : writable) wrapped.insert(wrapped.end(), {"--bind", path.string(), path.string()});
+    wrapped.push_back("--");
+    wrapped.insert(wrapped.end(), argv.begin(), argv.end());
+    return wrapped;
+  }
+};
+
+Sandbox find_sandbox(bool wanted) {
+  Sandbox sandbox;
+  if (!wanted) {
+    sandbox.description = "none: disabled (--no-sandbox)";
+    return sandbox;
+  }
+  const auto bwrap = find_program("bwrap");
+  if (!bwrap) {
+    sandbox.description = "none: bubblewrap (bwrap) is not installed";
+    return sandbox;
+  }
+  ProcessRequest probe;
+  probe.argv = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"};
+  probe.timeout = std::chrono::seconds(20);
+  const auto result = run_process(probe);
+  if (!result.started || result.exit_code != 0) {
+    sandbox.description = "none: bubblewrap cannot create a sandbox here (" + first_line(result.output + result.error) + ")";
+    return sandbox;
+  }
+  sandbox.bwrap = bwrap;
+  sandbox.description =
+      "bubblewrap: everything outside the source tree, the build tree and ctest's JUnit directory read-only; private /tmp";
+  return sandbox;
+}
+
+/// ctest's own per-test verdicts from its console output
+/// ("  3/12 Test  #3: name ......   Passed    0.01 sec"): name -> passed.
+/// Test programs cannot write here: ctest captures their output.
+std::map<std::string, bool> ctest_console_verdicts(const std::string& log) {
+  std::map<std::string, bool> verdicts;
+  std::size_t start = 0;
+  while (start < log.size()) {
+    std::size_t end = log.find('\n', start);
+    if (end == std::string::npos) end = log.size();
+    const std::string_view line(log.data() + start, end - start);
+    start = end + 1;
+    const auto test = line.find(" Test ");
+    const auto hash = line.find('#', test == std::string_view::npos ? 0 : test);
+    const auto colon = line.find(": ", hash == std::string_view::npos ? 0 : hash);
+    if (test == std::string_view::npos || hash == std::string_view::npos || colon == std::string_view::npos) continue;
+    if (line.find('/') == std::string_view::npos || line.find('/') > test) continue;
+    std::string_view rest = line.substr(colon + 2);
+    const auto dots = rest.find(" .");
+    const auto stars = rest.find("***");
+    const auto name_end = std::min(dots, stars);
+    if (name_end == std::string_view::npos) continue;
+    std::string_view name = rest.substr(0, name_end);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    const std::string_view verdict = rest.substr(name_end);
+    verdicts[std::string(name)] = verdict.find("***") == std::string_view::npos &&
+                                  verdict.find(" Passed") != std::string_view::npos;
+  }
+  return verdicts;
+}
+
+/// Cross-checks the JUnit file with ctest's console verdicts; a JUnit file
+/// that disagrees (a test wrote or altered it) is reported, never believed.
+std::vector<std::string> junit_disagreements(const fs::path& junit, const std::string& console) {
+  std::vector<std::string> problems;
+  const auto verdicts = ctest_console_verdicts(console);
+  std::vector<model::TestCase> tests;
+  try {
+    tests = parse::parse_junit_file(junit);
+  } catch (const InputError&) {
+    return problems;  // reported as an unparsable artifact
+  }
+  std::set<std::string> seen;
+  for (const auto& test : tests) {
+    seen.insert(test.name);
+    const auto it = verdicts.find(test.name);
+    if (it == verdicts.end()) {
+      problems.push_back("JUnit lists test \"" + test.name + "\" that ctest did not report running");
+    } else if (it->second != (test.status == model::TestStatus::passed)) {
+      problems.push_back("JUnit says test \"" + test.name + "\" " + std::string(model::to_string(test.status)) +
+                         " but ctest reported it " + (it->second ? "passed" : "not passed"));
+    }
+  }
+  for (const auto& [name, passed] : verdicts)
+    if (!seen.count(name)) problems.push_back("ctest ran test \"" + name + "\" but the JUnit file does not list it");
+  return problems;
+}
+
 std::optional<std::string> ctest_progress(std::string_view line) {
   // "  3/12 Test  #3: name ......   Passed    0.01 sec"
   std::size_t i = 0;
@@ -365,6 +466,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
                     "\" profile run its commands yourself and use `hydra-score record`",
                 ExitCode::usage);
 
+  const Sandbox sandbox = find_sandbox(request.sandbox);
   fs::create_directories(out.parent_path());
   const fs::path staged = [&] {
     std::string pattern = (out.parent_path() / ("." + out.filename().string() + ".capture-XXXXXX")).string();
@@ -379,13 +481,15 @@ CaptureOutcome capture(const CaptureRequest& request) {
                      {"task", request.task},
                      {"source_root", source.string()},
                      {"source_commit", source_commit},
+                     {"build_dir", build_dir.string()},
                      {"base_commit", base_commit},
                      {"cache_key", cache_key},
                      {"config_digest", config::digest(config)},
                      {"steps", json::array()},
                      {"problems", json::array()},
                      {"security", {{"ran", false}, {"detail", "not configured"}}},
-                     {"capture", {{"generator", request.generator}, {"build_config", request.build_config}, {"jobs", jobs}}}};
+                     {"capture", {{"generator", request.generator}, {"build_config", request.build_config}, {"jobs", jobs}}},
+                     {"sandbox", sandbox.description}};
     json roles = json::object();
     if (request.agent_seconds) manifest["agent_seconds"] = *request.agent_seconds;
     if (config_file) {
@@ -418,7 +522,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
       configure.push_back("-DHYDRA_SCORE_NESTED=ON");
       configure.insert(configure.end(), request.cmake_arguments.begin(), request.cmake_arguments.end());
       ProcessRequest process;
-      process.argv = configure;
+      process.argv = sandbox.wrap(configure, {source, build_dir});
       process.output_file = staged / "configure.log";
       process.timeout = std::chrono::duration<double>(build_timeout);
       process.environment["CLICOLOR_FORCE"] = "0";
@@ -432,7 +536,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
         build_argv = {cmake->string(), "--build", build_dir.string(), "--parallel", std::to_string(jobs)};
         if (!request.build_config.empty()) build_argv.insert(build_argv.end(), {"--config", request.build_config});
         ProcessRequest process;
-        process.argv = build_argv;
+        process.argv = sandbox.wrap(build_argv, {source, build_dir});
         process.output_file = build_log;
         const double spent = std::chrono::duration<double>(Clock::now() - build_started).count();
         process.timeout = std::chrono::duration<double>(std::max(1.0, build_timeout - spent));
@@ -491,7 +595,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
                                             "--timeout", std::to_string(std::max(1, int(test_timeout * 0.9)))};
       if (!request.build_config.empty()) test_argv.insert(test_argv.end(), {"-C", request.build_config});
       ProcessRequest process;
-      process.argv = test_argv;
+      process.argv = sandbox.wrap(test_argv, {source, build_dir, staged / "junit"});
       process.output_file = staged / "test.log";
       process.timeout = std::chrono::duration<double>(test_timeout);
       process.on_line = [&](std::string_view line) {
@@ -506,6 +610,10 @@ CaptureOutcome capture(const CaptureRequest& request) {
                                        " s; process group killed");
         std::error_code ec;
         fs::remove(junit, ec);  // a partial JUnit would under-count failures
+      }
+      if (fs::is_regular_file(junit) && !tested.timed_out) {
+        for (auto& problem : junit_disagreements(junit, util::read_file(staged / "test.log")))
+          manifest["problems"].push_back(std::move(problem));
       }
       if (fs::is_regular_file(junit)) roles["junit/0.xml"] = "junit";
       else if (!tested.timed_out) manifest["problems"].push_back("ctest wrote no JUnit file (exit code " + std::to_string(tested.exit_code) + ")");
@@ -549,7 +657,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
     // --- security check (optional; runs in the tree being captured) -----------
     if (!config.gates.security_command.empty()) {
       ProcessRequest process;
-      process.argv = {"/bin/sh", "-c", config.gates.security_command};
+      process.argv = sandbox.wrap({"/bin/sh", "-c", config.gates.security_command}, {source, build_dir});
       process.working_directory = source;
       process.output_file = staged / "security.log";
       process.timeout = std::chrono::duration<double>(config.lint_timeout_seconds);

@@ -38,6 +38,11 @@ struct CaptureRequest {
   /// false: skip the lint step (the run records why), e.g. for the improvement
   /// loop's pass-rate metric, which never reads lint.
   bool lint = true;
+  /// Run the steps that execute the tree's code (configure, build, test,
+  /// security) under bubblewrap when it is available: everything outside the
+  /// source tree, the build tree and ctest's JUnit directory is read-only,
+  /// and /tmp is private. The run records which protection was in force.
+  bool sandbox = true;
 };
 
 struct CaptureOutcome {

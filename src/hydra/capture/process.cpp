@@ -226,6 +226,7 @@ struct ChildPlan {
 /// Runs in the forked child: never returns. Reports a failure to start by
 /// writing errno to `error_pipe` (close-on-exec, so success closes it).
 [[noreturn]] void exec_child(const ChildPlan& plan, int stdin_descriptor, int output_descriptor,
+                             int stderr_descriptor,
                              int error_pipe) {
   ::setpgid(0, 0);
   sigset_t all_signals;
@@ -240,7 +241,7 @@ struct ChildPlan {
 
   int error_number = 0;
   if (::dup2(stdin_descriptor, STDIN_FILENO) < 0 || ::dup2(output_descriptor, STDOUT_FILENO) < 0 ||
-      ::dup2(output_descriptor, STDERR_FILENO) < 0) {
+      ::dup2(stderr_descriptor, STDERR_FILENO) < 0) {
     error_number = errno;
   } else if (!plan.working_directory.empty() && ::chdir(plan.working_directory.c_str()) != 0) {
     error_number = errno;
@@ -320,6 +321,16 @@ ProcessResult run_process(const ProcessRequest& request) {
   FileDescriptor output_read(output_pipe[0]);
   FileDescriptor output_write(output_pipe[1]);
 
+  // stderr: merged into the output, or a pipe of its own (separate_stderr).
+  FileDescriptor stderr_read;
+  FileDescriptor stderr_write;
+  if (request.separate_stderr) {
+    int stderr_pipe[2];
+    if (::pipe2(stderr_pipe, O_CLOEXEC) != 0) throw Error(system_message("pipe", errno));
+    stderr_read = FileDescriptor(stderr_pipe[0]);
+    stderr_write = FileDescriptor(stderr_pipe[1]);
+  }
+
   int error_pipe[2];
   if (::pipe2(error_pipe, O_CLOEXEC) != 0) throw Error(system_message("pipe", errno));
   FileDescriptor error_read(error_pipe[0]);
@@ -345,12 +356,15 @@ ProcessResult run_process(const ProcessRequest& request) {
   become_subreaper();
   const pid_t child = ::fork();
   if (child < 0) throw Error(system_message("fork", errno));
-  if (child == 0) exec_child(plan, stdin_child.get(), output_write.get(), error_write.get());
+  if (child == 0)
+    exec_child(plan, stdin_child.get(), output_write.get(),
+               stderr_write.valid() ? stderr_write.get() : output_write.get(), error_write.get());
 
   ::setpgid(child, child);  // also done by the child; whichever runs first wins
   const pid_t group = child;
   GroupGuard guard(group);
   output_write.reset();
+  stderr_write.reset();
   error_write.reset();
   stdin_child.reset();
 
@@ -370,6 +384,13 @@ ProcessResult run_process(const ProcessRequest& request) {
   }
   result.started = true;
   ::fcntl(output_read.get(), F_SETFL, ::fcntl(output_read.get(), F_GETFL) | O_NONBLOCK);
+  bool stderr_open = stderr_read.valid();
+  if (stderr_open) ::fcntl(stderr_read.get(), F_SETFL, ::fcntl(stderr_read.get(), F_GETFL) | O_NONBLOCK);
+  auto keep_stderr = [&](std::string_view bytes) {
+    result.error_output.append(bytes);
+    if (result.error_output.size() > 2 * request.keep_output_bytes)
+      result.error_output.erase(0, result.error_output.size() - request.keep_output_bytes);
+  };
 
   std::string_view pending_stdin;
   if (request.stdin_text) pending_stdin = *request.stdin_text;
@@ -416,6 +437,12 @@ ProcessResult run_process(const ProcessRequest& request) {
     const bool group_alive = ::kill(-group, 0) == 0;
 
     if (leader_exited && !group_alive) {
+      while (stderr_open) {
+        ssize_t count = ::read(stderr_read.get(), buffer, sizeof buffer);
+        if (count > 0) keep_stderr(std::string_view(buffer, static_cast<std::size_t>(count)));
+        else if (count < 0 && errno == EINTR) continue;
+        else stderr_open = false;
+      }
       // Drain what is still buffered; a writer outside the group cannot
       // hold the call open.
       while (output_open) {
@@ -432,9 +459,10 @@ ProcessResult run_process(const ProcessRequest& request) {
     }
     if (give_up_at && now >= *give_up_at && leader_exited) break;
 
-    pollfd watched[2];
+    pollfd watched[3];
     nfds_t watched_count = 0;
     if (output_open) watched[watched_count++] = {output_read.get(), POLLIN, 0};
+    if (stderr_open) watched[watched_count++] = {stderr_read.get(), POLLIN, 0};
     const bool writing_stdin = stdin_parent.valid();
     if (writing_stdin) watched[watched_count++] = {stdin_parent.get(), POLLOUT, 0};
     int ready = ::poll(watched, watched_count, poll_tick_milliseconds);
@@ -451,6 +479,13 @@ ProcessResult run_process(const ProcessRequest& request) {
         } else if (count == 0 || (errno != EAGAIN && errno != EINTR)) {
           output_open = false;
           output_read.reset();
+        }
+      } else if (stderr_open && entry.fd == stderr_read.get()) {
+        ssize_t count = ::read(stderr_read.get(), buffer, sizeof buffer);
+        if (count > 0) {
+          keep_stderr(std::string_view(buffer, static_cast<std::size_t>(count)));
+        } else if (count == 0 || (errno != EAGAIN && errno != EINTR)) {
+          stderr_open = false;
         }
       } else if (entry.fd == stdin_parent.get()) {
         ssize_t sent = ::send(stdin_parent.get(), pending_stdin.data(), pending_stdin.size(),

@@ -22,7 +22,7 @@ void register_capture(CLI::App& app, int& exit_code) {
     std::string config, baseline_run, base_ref, checkout, metrics, generator, initial_cache, build_config, task;
     std::vector<std::string> cmake_arguments, exclude;
     unsigned jobs = 0;
-    bool reuse = false, quiet = false;
+    bool reuse = false, quiet = false, no_sandbox = false;
   };
   auto options = std::make_shared<Options>();
   command->add_option("--source", options->sources, "Source tree to capture (repeatable)")->required();
@@ -46,6 +46,8 @@ void register_capture(CLI::App& app, int& exit_code) {
   command->add_option("--exclude", options->exclude, "A tree inside the source that is not part of the change (repeatable)");
   command->add_flag("--reuse", options->reuse, "Keep an up-to-date run directory instead of capturing again");
   command->add_flag("--quiet", options->quiet, "No progress output");
+  command->add_flag("--no-sandbox", options->no_sandbox,
+                    "Do not run the tree's build and tests under bubblewrap (the run records it)");
   command->callback([options, &exit_code] {
     const std::size_t count = options->sources.size();
     auto per_source = [&](const auto& values, const char* name) {
@@ -83,6 +85,7 @@ void register_capture(CLI::App& app, int& exit_code) {
       for (const auto& path : options->exclude) request.exclude.emplace_back(path);
       request.reuse = options->reuse;
       request.progress = !options->quiet;
+      request.sandbox = !options->no_sandbox;
       requests.push_back(std::move(request));
     }
     std::vector<capture::CaptureOutcome> outcomes(count);

@@ -1,5 +1,9 @@
 #include <hydra/config/config.hpp>
 
+#include <hydra/compare/thresholds.hpp>
+#include <hydra/eval/settings.hpp>
+#include <hydra/guard/settings.hpp>
+
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -349,7 +353,33 @@ const Profile& find_profile(std::string_view name) {
   throw Error("unknown profile \"" + std::string(name) + "\"");
 }
 
+namespace {
+
+/// Tables owned by other modules. config::parse checks them with those
+/// modules' readers, so a hydra.toml is validated in one place and an error
+/// in any table names its key and line:column, whoever reads it later.
+void validate_module_tables(TableReader& root, std::string_view toml_text, const std::string& source_name,
+                            const std::filesystem::path& base_directory, Config& config) {
+  bool eval_tables = false;
+  for (const char* name : {"eval", "judge"}) eval_tables = root.table(name).has_value() || eval_tables;
+  if (eval_tables) eval::parse_eval_tables(toml_text, source_name, base_directory);
+  if (root.table("compare")) compare::parse_compare_table(toml_text, source_name);
+  if (root.table("anti_gaming")) config.anti_gaming = guard::parse_anti_gaming(toml_text, source_name);
+}
+
+Config parse_document(std::string_view toml_text, const std::string& source_name,
+                      const std::filesystem::path& base_directory);
+
+}  // namespace
+
 Config parse(std::string_view toml_text, const std::string& source_name) {
+  return parse_document(toml_text, source_name, std::filesystem::current_path());
+}
+
+namespace {
+
+Config parse_document(std::string_view toml_text, const std::string& source_name,
+                      const std::filesystem::path& base_directory) {
   toml::table document;
   try {
     document = toml::parse(toml_text, source_name);
@@ -363,14 +393,17 @@ Config parse(std::string_view toml_text, const std::string& source_name) {
   for (const auto& section : sections) {
     if (auto table = root.table(section.name)) section.read(*table, config);
   }
+  validate_module_tables(root, toml_text, source_name, base_directory, config);
   root.reject_unknown_keys();
   return config;
 }
 
+}  // namespace
+
 Config load(const std::filesystem::path& file) {
   const std::string text = util::read_file(file);
   util::require_text(text, file.string());
-  return parse(text, file.string());
+  return parse_document(text, file.string(), file.parent_path());
 }
 
 nlohmann::json to_json(const Config& config) {
@@ -407,7 +440,17 @@ nlohmann::json to_json(const Config& config) {
         {"exclude", config.lint.exclude}}},
       {"speed", {{"include_failed", config.speed.include_failed}}},
   };
-  return json{{"scoring", std::move(scoring)}};
+  const auto& guard = config.anti_gaming;
+  json anti_gaming = {
+      {"suppression_weight", guard.suppression_weight},
+      {"assertion_penalty", guard.assertion_penalty},
+      {"test_tampering_is_regression", guard.test_tampering_is_regression},
+      {"fail_gate_on_tampering", guard.fail_gate_on_tampering},
+      {"assertion_patterns", guard.assertion_patterns},
+      {"test_file_globs", guard.test_file_globs},
+      {"protected_config_files", guard.protected_config_files},
+  };
+  return json{{"scoring", std::move(scoring)}, {"anti_gaming", std::move(anti_gaming)}};
 }
 
 std::string digest(const Config& config) { return util::sha256_hex(to_json(config).dump()); }

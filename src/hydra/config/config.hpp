@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <hydra/guard/settings_types.hpp>
+
 namespace hydra::config {
 
 /// Dimension weights ([scoring.weights]). Non-negative; not all zero.
@@ -86,6 +88,9 @@ struct Config {
   Tests tests;
   Lint lint;
   Speed speed;
+  /// [anti_gaming]: what the anti-gaming detectors look for and what their
+  /// findings cost (docs/threat-model.md).
+  guard::Settings anti_gaming;
 };
 
 /// Built-in profiles: "cmake" (default), "js-node", "rust", "python".

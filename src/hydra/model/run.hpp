@@ -8,6 +8,7 @@
 #include <hydra/model/diff.hpp>
 #include <hydra/model/lint.hpp>
 #include <hydra/model/metrics.hpp>
+#include <hydra/model/tampering.hpp>
 #include <hydra/model/test.hpp>
 
 namespace hydra::model {
@@ -32,6 +33,9 @@ struct Run {
   std::string agent;   ///< agent name ("baseline" for the baseline unless named)
   std::string path;    ///< the run directory as given on the command line (for reports)
   std::string digest;  ///< sha256 of the run's sealed manifest; feeds run_id
+  /// Which protection was in force while the tree's code ran ("bubblewrap:
+  /// ..." or "none: ..."); empty for recorded runs, which ran nothing.
+  std::string sandbox;
 
   BuildOutcome build;
 
@@ -47,6 +51,9 @@ struct Run {
   std::optional<DiffSummary> diff;  ///< nullopt: no diff recorded (diff scope inactive)
   AgentMetrics metrics;
   SecurityOutcome security;
+  /// What the anti-gaming detectors found (set when scoring a candidate
+  /// against its baseline; see run::score_runs).
+  Tampering tampering;
 
   /// Problems with the run's data (an artifact failed to parse, a digest is
   /// wrong, ...). Any entry makes the candidate not mergeable: a score built

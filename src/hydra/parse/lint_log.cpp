@@ -1,11 +1,15 @@
 #include <hydra/parse/lint_log.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
-#include <functional>
+#include <exception>
+#include <limits>
+#include <thread>
 
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/mapped_file.hpp>
 
 namespace hydra::parse {
 namespace {
@@ -15,21 +19,92 @@ using model::Severity;
 
 enum class LogKind { clang_tidy, compiler };
 
-constexpr std::uint64_t fnv_offset_basis = 14695981039346656037ULL;
-constexpr std::uint64_t fnv_prime = 1099511628211ULL;
+constexpr std::size_t npos = std::string_view::npos;
 
-void fnv1a(std::uint64_t& hash, std::string_view bytes) {
-  for (const char c : bytes) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= fnv_prime;
-  }
+// --- XXH64 (xxHash's specification, doc/xxhash_spec.md) ---------------------
+
+constexpr std::uint64_t xxh_prime_1 = 0x9E3779B185EBCA87ULL;
+constexpr std::uint64_t xxh_prime_2 = 0xC2B2AE3D27D4EB4FULL;
+constexpr std::uint64_t xxh_prime_3 = 0x165667B19E3779F9ULL;
+constexpr std::uint64_t xxh_prime_4 = 0x85EBCA77C2B2AE63ULL;
+constexpr std::uint64_t xxh_prime_5 = 0x27D4EB2F165667C5ULL;
+
+/// Little-endian reads, whatever the machine's byte order.
+std::uint64_t read_little_endian_64(const unsigned char* bytes) {
+  std::uint64_t value;
+  std::memcpy(&value, bytes, sizeof value);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  value = __builtin_bswap64(value);
+#endif
+  return value;
 }
 
-/// Fields are separated by a byte that cannot occur in any of them (0x1F,
-/// "unit separator"), so ("ab", "c") and ("a", "bc") hash differently.
-void fnv1a_field(std::uint64_t& hash, std::string_view bytes) {
-  fnv1a(hash, bytes);
-  fnv1a(hash, "\x1f");
+std::uint32_t read_little_endian_32(const unsigned char* bytes) {
+  std::uint32_t value;
+  std::memcpy(&value, bytes, sizeof value);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  value = __builtin_bswap32(value);
+#endif
+  return value;
+}
+
+std::uint64_t rotate_left(std::uint64_t value, int bits) { return (value << bits) | (value >> (64 - bits)); }
+
+std::uint64_t xxh64_round(std::uint64_t accumulator, std::uint64_t input) {
+  accumulator += input * xxh_prime_2;
+  return rotate_left(accumulator, 31) * xxh_prime_1;
+}
+
+std::uint64_t xxh64_merge_round(std::uint64_t accumulator, std::uint64_t lane) {
+  accumulator ^= xxh64_round(0, lane);
+  return accumulator * xxh_prime_1 + xxh_prime_4;
+}
+
+/// XXH64 of `bytes` with `seed`.
+std::uint64_t xxh64_with_seed(std::string_view bytes, std::uint64_t seed) noexcept {
+  const auto* input = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::size_t length = bytes.size();
+  const unsigned char* const end = input + length;
+  std::uint64_t hash;
+  if (length >= 32) {
+    std::uint64_t lane_1 = seed + xxh_prime_1 + xxh_prime_2;
+    std::uint64_t lane_2 = seed + xxh_prime_2;
+    std::uint64_t lane_3 = seed;
+    std::uint64_t lane_4 = seed - xxh_prime_1;
+    for (; end - input >= 32; input += 32) {
+      lane_1 = xxh64_round(lane_1, read_little_endian_64(input));
+      lane_2 = xxh64_round(lane_2, read_little_endian_64(input + 8));
+      lane_3 = xxh64_round(lane_3, read_little_endian_64(input + 16));
+      lane_4 = xxh64_round(lane_4, read_little_endian_64(input + 24));
+    }
+    hash = rotate_left(lane_1, 1) + rotate_left(lane_2, 7) + rotate_left(lane_3, 12) + rotate_left(lane_4, 18);
+    hash = xxh64_merge_round(hash, lane_1);
+    hash = xxh64_merge_round(hash, lane_2);
+    hash = xxh64_merge_round(hash, lane_3);
+    hash = xxh64_merge_round(hash, lane_4);
+  } else {
+    hash = seed + xxh_prime_5;
+  }
+  hash += length;
+  for (; end - input >= 8; input += 8) {
+    hash ^= xxh64_round(0, read_little_endian_64(input));
+    hash = rotate_left(hash, 27) * xxh_prime_1 + xxh_prime_4;
+  }
+  if (end - input >= 4) {
+    hash ^= std::uint64_t{read_little_endian_32(input)} * xxh_prime_1;
+    hash = rotate_left(hash, 23) * xxh_prime_2 + xxh_prime_3;
+    input += 4;
+  }
+  for (; input < end; ++input) {
+    hash ^= *input * xxh_prime_5;
+    hash = rotate_left(hash, 11) * xxh_prime_1;
+  }
+  hash ^= hash >> 33;
+  hash *= xxh_prime_2;
+  hash ^= hash >> 29;
+  hash *= xxh_prime_3;
+  hash ^= hash >> 32;
+  return hash;
 }
 
 std::string to_hex(std::uint64_t value) {
@@ -41,6 +116,119 @@ std::string to_hex(std::uint64_t value) {
   }
   return out;
 }
+
+/// The bytes fingerprint() hashes: `tool 0x1F file 0x1F checks-joined-by-","
+/// 0x1F message 0x1F source_line`, into `bytes`.
+void fingerprint_bytes(const LintFinding& finding, std::string& bytes) {
+  bytes.assign(finding.tool);
+  bytes += '\x1f';
+  bytes += finding.file;
+  bytes += '\x1f';
+  for (std::size_t i = 0; i < finding.checks.size(); ++i) {
+    if (i > 0) bytes += ',';
+    bytes += finding.checks[i];
+  }
+  bytes += '\x1f';
+  bytes += finding.message;
+  bytes += '\x1f';
+  bytes += finding.source_line;
+}
+
+/// Two findings are the same diagnostic printed twice (a header's finding
+/// seen from two translation units) when file, line, column, checks and
+/// message agree.
+bool same_identity(const LintFinding& a, const LintFinding& b) {
+  return a.line == b.line && a.column == b.column && a.file == b.file && a.message == b.message &&
+         a.checks == b.checks;
+}
+
+// --- Text checks -------------------------------------------------------------
+
+/// Where a log stops being text: offsets of its first NUL byte and of its
+/// first invalid UTF-8 sequence (npos when there is none).
+struct TextProblems {
+  std::size_t first_nul = npos;
+  std::size_t first_invalid_utf8 = npos;
+  bool any() const { return first_nul != npos || first_invalid_utf8 != npos; }
+};
+
+constexpr std::uint64_t every_byte_01 = 0x0101010101010101ULL;
+constexpr std::uint64_t every_byte_80 = 0x8080808080808080ULL;
+constexpr std::uint64_t every_byte_escape = every_byte_01 * 0x1b;
+
+/// Non-zero when one of the eight bytes of `word` is 0.
+std::uint64_t has_zero_byte(std::uint64_t word) { return (word - every_byte_01) & ~word & every_byte_80; }
+
+/// Length of the valid UTF-8 sequence at `bytes[i]` (a byte >= 0x80) within
+/// `bytes[0, size)`, or 0 when it is invalid: a stray continuation byte, a
+/// truncated or overlong sequence, a surrogate or a code point past U+10FFFF
+/// (the same rules as hydra::util::find_invalid_utf8).
+std::size_t utf8_sequence_length(const unsigned char* bytes, std::size_t i, std::size_t size) {
+  const unsigned char lead = bytes[i];
+  std::size_t length = 0;
+  std::uint32_t code = 0;
+  if ((lead & 0xE0) == 0xC0) {
+    length = 2;
+    code = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3;
+    code = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4;
+    code = lead & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + length > size) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((bytes[i + k] & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (bytes[i + k] & 0x3F);
+  }
+  const bool overlong = (length == 2 && code < 0x80) || (length == 3 && code < 0x800) ||
+                        (length == 4 && code < 0x10000);
+  if (overlong || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
+  return length;
+}
+
+/// Checks `log[from, to)` (`from` at the start of a line, `to` after a
+/// newline or at the end of the log) for NUL bytes and invalid UTF-8, eight
+/// bytes at a time while they are plain ASCII. Records the first problem in
+/// `problems` and stops there. Returns whether the range holds an ESC byte
+/// (ANSI colour).
+bool check_text(std::string_view log, std::size_t from, std::size_t to, TextProblems& problems) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(log.data());
+  bool escape = false;
+  std::size_t i = from;
+  while (i < to) {
+    if (i + 8 <= to) {
+      std::uint64_t word;
+      std::memcpy(&word, bytes + i, 8);  // byte order does not matter here
+      if (((word & every_byte_80) | has_zero_byte(word) | has_zero_byte(word ^ every_byte_escape)) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    const unsigned char c = bytes[i];
+    if (c < 0x80) {
+      if (c == 0) {
+        problems.first_nul = i;
+        return escape;
+      }
+      escape = escape || c == 0x1b;
+      ++i;
+      continue;
+    }
+    const std::size_t length = utf8_sequence_length(bytes, i, to);
+    if (length == 0) {
+      problems.first_invalid_utf8 = i;
+      return escape;
+    }
+    i += length;
+  }
+  return escape;
+}
+
+// --- Lines -------------------------------------------------------------------
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -100,12 +288,20 @@ std::string_view without_gcc_gutter(std::string_view line) {
   return line;
 }
 
-std::string without_whitespace(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text)
-    if (!is_space(c) && c != '\n') out += c;
-  return out;
+/// Sets `out` to `text` with all whitespace removed.
+void assign_without_whitespace(std::string& out, std::string_view text) {
+  static const std::array<bool, 256> whitespace = [] {
+    std::array<bool, 256> table{};
+    for (const char c : {' ', '\t', '\r', '\v', '\f', '\n'}) table[static_cast<unsigned char>(c)] = true;
+    return table;
+  }();
+  out.resize(text.size());
+  std::size_t length = 0;
+  for (const char c : text) {
+    out[length] = c;
+    length += whitespace[static_cast<unsigned char>(c)] ? 0 : 1;
+  }
+  out.resize(length);
 }
 
 bool parse_number(std::string_view digits, std::uint32_t& value) {
@@ -247,19 +443,153 @@ std::size_t normalise_checks(std::string_view checks, std::vector<std::string>& 
   return count;
 }
 
-class LintLogReader {
- public:
-  LintLogReader(std::string_view log, LogKind kind) : log_(log), kind_(kind) {}
+/// The next line of `log` from `position` (without "\n" / "\r\n"); moves
+/// `position` past it. False at the end of the log.
+bool take_line(std::string_view log, std::size_t& position, std::string_view& line) {
+  if (position >= log.size()) return false;
+  const char* start = log.data() + position;
+  const std::size_t remaining = log.size() - position;
+  const void* newline = std::memchr(start, '\n', remaining);
+  std::size_t length = newline ? static_cast<std::size_t>(static_cast<const char*>(newline) - start) : remaining;
+  position += newline ? length + 1 : length;
+  if (length > 0 && start[length - 1] == '\r') --length;
+  line = std::string_view(start, length);
+  return true;
+}
 
-  std::vector<LintFinding> read() {
-    // Room for every finding the log can hold (a diagnostic line takes more
-    // than 64 bytes with its source and caret lines), so the vector is never
-    // moved while it grows; pages that are never written cost nothing.
-    findings_.reserve(log_.size() / 64 + 16);
-    std::size_t position = 0;
+// --- De-duplication ----------------------------------------------------------
+
+/// The findings of a log by identity (see same_identity): an open-addressing
+/// table of finding indices keyed by an identity hash, kept at most half
+/// full. A slot is 8 bytes (the hash's low 32 bits, which also give its
+/// position, and the index), so that the table stays small for the caches.
+class IdentityTable {
+ public:
+  IdentityTable() : slots_(1024) {}
+
+  /// Makes room for `count` findings.
+  void reserve(std::size_t count) {
+    if (count >= std::numeric_limits<std::uint32_t>::max())
+      throw Error("a lint log with more than 4 billion findings is not supported");
+    if (count * 2 > slots_.size()) grow(count);
+  }
+
+  /// Starts loading the slot where `hash` is looked up first.
+  void prefetch(std::uint64_t hash) const { __builtin_prefetch(slots_.data() + (hash & (slots_.size() - 1))); }
+
+  /// Adds `index` under `hash` unless a finding `same_as(other_index)` is
+  /// already there; returns whether it was added. Needs room (reserve).
+  template <typename SameAs>
+  bool add_if_new(std::uint64_t hash, std::size_t index, SameAs same_as) {
+    const std::size_t mask = slots_.size() - 1;
+    const auto low_hash = static_cast<std::uint32_t>(hash);
+    std::size_t slot = low_hash & mask;
+    for (; slots_[slot].index_plus_one != 0; slot = (slot + 1) & mask)
+      if (slots_[slot].low_hash == low_hash && same_as(slots_[slot].index_plus_one - 1)) return false;
+    slots_[slot] = Slot{low_hash, static_cast<std::uint32_t>(index + 1)};
+    return true;
+  }
+
+  /// Whether a finding `same_as(index)` is in the table under `hash`.
+  template <typename SameAs>
+  bool contains(std::uint64_t hash, SameAs same_as) const {
+    const std::size_t mask = slots_.size() - 1;
+    const auto low_hash = static_cast<std::uint32_t>(hash);
+    for (std::size_t slot = low_hash & mask; slots_[slot].index_plus_one != 0; slot = (slot + 1) & mask)
+      if (slots_[slot].low_hash == low_hash && same_as(slots_[slot].index_plus_one - 1)) return true;
+    return false;
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t low_hash = 0;
+    std::uint32_t index_plus_one = 0;  ///< 0: empty slot
+  };
+
+  void grow(std::size_t count) {
+    std::size_t size = slots_.size();
+    while (count * 2 > size) size *= 2;
+    std::vector<Slot> larger(size);
+    const std::size_t mask = size - 1;
+    for (const Slot& used : slots_) {
+      if (used.index_plus_one == 0) continue;
+      std::size_t slot = used.low_hash & mask;
+      while (larger[slot].index_plus_one != 0) slot = (slot + 1) & mask;
+      larger[slot] = used;
+    }
+    slots_.swap(larger);
+  }
+
+  std::vector<Slot> slots_;
+};
+
+// --- Reading one part of a log -----------------------------------------------
+
+/// A diagnostic read but not added yet. Its text is copied out of the line
+/// buffers (which the next lines reuse) into buffers of its own, which are
+/// reused from one diagnostic to the next.
+struct PendingDiagnostic {
+  std::string identity_bytes;  ///< `file 0x1F checks-joined-by-"," 0x1F message`
+  std::size_t file_length = 0;
+  std::size_t checks_length = 0;
+  std::size_t check_count = 0;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  Severity severity = Severity::warning;
+  std::string source_line;  ///< whitespace removed
+  std::uint64_t identity_hash = 0;
+
+  std::string_view file() const { return std::string_view(identity_bytes).substr(0, file_length); }
+  /// The normalised checks joined by "," (none holds a comma or is empty).
+  std::string_view checks() const {
+    return std::string_view(identity_bytes).substr(file_length + 1, checks_length);
+  }
+  std::string_view message() const {
+    return std::string_view(identity_bytes).substr(file_length + checks_length + 2);
+  }
+
+  /// See same_identity.
+  bool same_identity_as(const LintFinding& finding) const {
+    if (finding.line != line || finding.column != column || finding.checks.size() != check_count ||
+        finding.file != file() || finding.message != message())
+      return false;
+    std::string_view rest = checks();
+    for (const std::string& check : finding.checks) {
+      if (rest.substr(0, check.size()) != check) return false;
+      rest.remove_prefix(check.size());
+      if (!rest.empty()) {
+        if (rest.front() != ',') return false;
+        rest.remove_prefix(1);
+      }
+    }
+    return rest.empty();
+  }
+};
+
+/// What reading one part of a log gives: its findings in log order, each
+/// kept once within the part, with their identity hashes (same index).
+struct PartResult {
+  std::vector<LintFinding> findings;
+  std::vector<std::uint64_t> identity_hashes;
+  IdentityTable identities;
+  TextProblems problems;
+};
+
+/// Reads the diagnostics on the lines that start in `log[begin, end)`; the
+/// source and caret lines of the last one may lie after `end`. `begin` must
+/// be a line where a serial parse is between diagnostics (see
+/// part_boundaries), so that the parts read together give what a serial
+/// parse gives.
+class PartReader {
+ public:
+  PartReader(std::string_view log, LogKind kind, std::size_t begin, std::size_t end, PartResult& out)
+      : log_(log), kind_(kind), begin_(begin), end_(end), checked_up_to_(begin), out_(out) {}
+
+  void read() {
+    std::size_t position = begin_;
     std::string_view line;
     DiagnosticLine diagnostic;
-    while (next_line(position, line, scratch_[0])) {
+    while (position < end_ && next_line(position, line, scratch_[0])) {
       if (line.empty() || !parse_diagnostic_line(line, diagnostic)) continue;
       const std::size_t check_count = normalise_checks(diagnostic.checks, checks_);
       if (kind_ == LogKind::compiler && diagnostic.severity == Severity::warning &&
@@ -276,24 +606,37 @@ class LintLogReader {
         source_line = gcc_gutter ? without_gcc_gutter(quoted) : quoted;
         position = lookahead;
       }
+      if (out_.problems.any()) break;
       add(diagnostic, check_count, source_line);
     }
-    return std::move(findings_);
+    while (pending_ > 0) settle_oldest_pending();
+    if (out_.problems.first_nul == npos && out_.problems.first_invalid_utf8 < end_) {
+      // The findings are of no use now; what is left to know is whether the
+      // rest of the part holds a NUL byte, the error reported first.
+      const std::size_t from = out_.problems.first_invalid_utf8;
+      if (const void* nul = std::memchr(log_.data() + from, '\0', end_ - from))
+        out_.problems.first_nul = static_cast<std::size_t>(static_cast<const char*>(nul) - log_.data());
+    }
   }
 
  private:
-  /// The next line (without "\n" / "\r\n", ANSI colour removed) from
-  /// `position`; false at the end of the log.
-  bool next_line(std::size_t& position, std::string_view& line, std::string& scratch) const {
-    if (position >= log_.size()) return false;
-    const char* start = log_.data() + position;
-    const std::size_t remaining = log_.size() - position;
-    const void* newline = std::memchr(start, '\n', remaining);
-    std::size_t length = newline ? static_cast<std::size_t>(static_cast<const char*>(newline) - start) : remaining;
-    position += newline ? length + 1 : length;
-    if (length > 0 && start[length - 1] == '\r') --length;
-    line = std::string_view(start, length);
-    if (std::memchr(start, '\x1b', length) != nullptr) line = strip_ansi(line, scratch);
+  /// The next line (ANSI colour removed) from `position`, checked as text
+  /// the first time it is read; false at the end of the log or at the first
+  /// text problem.
+  bool next_line(std::size_t& position, std::string_view& line, std::string& scratch) {
+    const std::size_t start = position;
+    if (out_.problems.any() || !take_line(log_, position, line)) return false;
+    bool escape = false;
+    if (position > checked_up_to_) {
+      // Lines are read in order (a line after a diagnostic may be read
+      // twice), so the line is either new or checked already.
+      escape = check_text(log_, start, position, out_.problems);
+      checked_up_to_ = position;
+      if (out_.problems.any()) return false;
+    } else {
+      escape = std::memchr(line.data(), '\x1b', line.size()) != nullptr;
+    }
+    if (escape) line = strip_ansi(line, scratch);
     return true;
   }
 
@@ -303,131 +646,255 @@ class LintLogReader {
     return false;
   }
 
-  std::uint64_t identity_hash(const DiagnosticLine& diagnostic, std::size_t check_count) const {
-    const std::hash<std::string_view> hash;
-    std::uint64_t value = hash(diagnostic.file);
-    const auto mix = [&value](std::uint64_t more) {
-      value ^= more + 0x9e3779b97f4a7c15ULL + (value << 6) + (value >> 2);
-    };
-    mix((static_cast<std::uint64_t>(diagnostic.line) << 32) | diagnostic.column);
-    mix(hash(diagnostic.message));
-    for (std::size_t i = 0; i < check_count; ++i) mix(hash(checks_[i]));
-    // MurmurHash3's finaliser: spreads the bits so that linear probing on the
-    // low bits does not cluster.
-    value ^= value >> 33;
-    value *= 0xff51afd7ed558ccdULL;
-    value ^= value >> 33;
-    value *= 0xc4ceb9fe1a85ec53ULL;
-    value ^= value >> 33;
-    return value;
-  }
-
-  bool same_identity(const LintFinding& finding, const DiagnosticLine& diagnostic,
-                     std::size_t check_count) const {
-    if (finding.line != diagnostic.line || finding.column != diagnostic.column ||
-        finding.file != diagnostic.file || finding.message != diagnostic.message ||
-        finding.checks.size() != check_count)
-      return false;
-    for (std::size_t i = 0; i < check_count; ++i)
-      if (finding.checks[i] != checks_[i]) return false;
-    return true;
-  }
-
-  /// Adds the finding unless the same (file, line, column, checks, message)
-  /// was seen before: an open-addressing table of finding indices. The
-  /// finding is built before the table is probed (duplicates are rare), so
-  /// that the memory access to the slot overlaps with that work.
+  /// Queues the diagnostic. Whether the same (file, line, column, checks,
+  /// message) was seen before in this part is decided a few diagnostics
+  /// later (see dedup_window), once its slot in the identity table is loaded.
   void add(const DiagnosticLine& diagnostic, std::size_t check_count, std::string_view source_line) {
-    if ((findings_.size() + 1) * 2 > slots_.size()) grow();
-    const std::uint64_t hash = identity_hash(diagnostic, check_count);
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t slot = static_cast<std::size_t>(hash) & mask;
-    __builtin_prefetch(&slots_[slot]);
+    if (pending_ == dedup_window) settle_oldest_pending();
+    PendingDiagnostic& pending = pending_ring_[(first_pending_ + pending_) % dedup_window];
+    ++pending_;
+    std::string& identity = pending.identity_bytes;
+    identity.assign(diagnostic.file);
+    pending.file_length = identity.size();
+    identity += '\x1f';
+    for (std::size_t i = 0; i < check_count; ++i) {
+      if (i > 0) identity += ',';
+      identity += checks_[i];
+    }
+    pending.checks_length = identity.size() - pending.file_length - 1;
+    pending.check_count = check_count;
+    identity += '\x1f';
+    identity.append(diagnostic.message);
+    pending.line = diagnostic.line;
+    pending.column = diagnostic.column;
+    pending.severity = diagnostic.severity;
+    assign_without_whitespace(pending.source_line, source_line);
+    pending.identity_hash = xxh64_with_seed(identity, (std::uint64_t{diagnostic.line} << 32) | diagnostic.column);
+    out_.identities.prefetch(pending.identity_hash);
+  }
 
-    LintFinding& finding = findings_.emplace_back();
+  /// Adds the oldest pending diagnostic as a finding, unless it is the same
+  /// as a finding already added.
+  void settle_oldest_pending() {
+    const PendingDiagnostic& pending = pending_ring_[first_pending_];
+    first_pending_ = (first_pending_ + 1) % dedup_window;
+    --pending_;
+    std::vector<LintFinding>& findings = out_.findings;
+    out_.identities.reserve(findings.size() + 1);
+    const bool added = out_.identities.add_if_new(pending.identity_hash, findings.size(), [&](std::size_t other) {
+      return pending.same_identity_as(findings[other]);
+    });
+    if (!added) return;
+
+    LintFinding& finding = findings.emplace_back();
     finding.tool = kind_ == LogKind::compiler ? "compiler" : "clang-tidy";
-    finding.file.assign(diagnostic.file);
-    finding.line = diagnostic.line;
-    finding.column = diagnostic.column;
-    finding.severity = diagnostic.severity;
-    finding.message.assign(diagnostic.message);
-    finding.checks.assign(checks_.begin(), checks_.begin() + static_cast<std::ptrdiff_t>(check_count));
-    finding.source_line = without_whitespace(source_line);
-    finding.fingerprint = fingerprint(finding);
-
-    while (slots_[slot].index != 0) {
-      if (slots_[slot].hash == hash &&
-          same_identity(findings_[slots_[slot].index - 1], diagnostic, check_count)) {
-        findings_.pop_back();
-        return;
-      }
-      slot = (slot + 1) & mask;
+    finding.file.assign(pending.file());
+    finding.line = pending.line;
+    finding.column = pending.column;
+    finding.severity = pending.severity;
+    finding.message.assign(pending.message());
+    finding.checks.reserve(pending.check_count);
+    std::string_view checks = pending.checks();
+    for (std::size_t i = 0; i < pending.check_count; ++i) {
+      const std::size_t comma = std::min(checks.find(','), checks.size());
+      finding.checks.emplace_back(checks.substr(0, comma));
+      checks.remove_prefix(std::min(comma + 1, checks.size()));
     }
-    slots_[slot] = Slot{hash, findings_.size()};
+    finding.source_line = pending.source_line;
+    // The fingerprint's bytes: tool 0x1F identity bytes 0x1F source line.
+    bytes_.assign(finding.tool);
+    bytes_ += '\x1f';
+    bytes_ += pending.identity_bytes;
+    bytes_ += '\x1f';
+    bytes_ += pending.source_line;
+    finding.fingerprint = to_hex(xxh64(bytes_));
+    out_.identity_hashes.push_back(pending.identity_hash);
   }
 
-  void grow() {
-    std::vector<Slot> larger(slots_.empty() ? 1024 : slots_.size() * 2);
-    const std::size_t mask = larger.size() - 1;
-    for (const Slot& used : slots_) {
-      if (used.index == 0) continue;
-      std::size_t slot = static_cast<std::size_t>(used.hash) & mask;
-      while (larger[slot].index != 0) slot = (slot + 1) & mask;
-      larger[slot] = used;
-    }
-    slots_.swap(larger);
-  }
+  /// How many diagnostics are read between asking for a diagnostic's slot in
+  /// the identity table and probing it: the table is far larger than the
+  /// caches, and waiting for each slot took a fifth of the parse time.
+  static constexpr std::size_t dedup_window = 16;
 
   std::string_view log_;
   LogKind kind_;
+  std::size_t begin_;
+  std::size_t end_;
+  std::size_t checked_up_to_;  ///< the log is checked as text up to here
+  PartResult& out_;
   std::array<std::string, 3> scratch_;
   std::vector<std::string> checks_;  ///< normalised checks of the current line (reused)
-  /// One entry of the de-duplication table: a finding's identity hash and
-  /// its index + 1 in findings_ (0 = empty slot).
-  struct Slot {
-    std::uint64_t hash = 0;
-    std::size_t index = 0;
-  };
-  std::vector<LintFinding> findings_;
-  std::vector<Slot> slots_;
+  std::string bytes_;                ///< the current finding's fingerprint bytes (reused)
+  std::array<PendingDiagnostic, dedup_window> pending_ring_;  ///< diagnostics not added yet, oldest first from first_pending_
+  std::size_t first_pending_ = 0;
+  std::size_t pending_ = 0;
 };
 
-std::vector<LintFinding> parse_log(std::string_view log, const std::string& source_name, LogKind kind) {
-  util::require_text(log, source_name);
-  return LintLogReader(log, kind).read();
+// --- Splitting, and putting the parts together ---------------------------------
+
+/// How many parts to read `log` in.
+std::size_t part_count(std::size_t log_size, const LintParseOptions& options) {
+  // Two parts already make the work memory-bound on a two-core machine, and
+  // each further part adds to the serial merge; measured in bench/README.md.
+  constexpr std::size_t default_max_threads = 2;
+  std::size_t count = options.threads;
+  if (count == 0) count = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, default_max_threads);
+  if (options.min_bytes_per_thread > 0) count = std::min(count, std::max<std::size_t>(1, log_size / options.min_bytes_per_thread));
+  return count;
+}
+
+/// Whether the line at `position` is a caret line (so a serial parse may
+/// read it as the last line of a diagnostic).
+bool caret_line_at(std::string_view log, std::size_t position, std::string& scratch) {
+  std::string_view line;
+  if (!take_line(log, position, line)) return false;
+  if (std::memchr(line.data(), '\x1b', line.size()) != nullptr) line = strip_ansi(line, scratch);
+  bool gcc_gutter = false;
+  return is_caret_line(line, gcc_gutter);
+}
+
+/// Where each part starts (then the log's size): about `count` equal parts,
+/// each starting at a line that a serial parse reads as a new line, never as
+/// a diagnostic's source or caret line. A diagnostic takes the two lines
+/// after it only when the second is a caret line, so a line qualifies when
+/// neither it nor the line after it is a caret line, whatever came before.
+/// Fewer parts when no such line is found.
+std::vector<std::size_t> part_boundaries(std::string_view log, std::size_t count) {
+  std::vector<std::size_t> boundaries{0};
+  std::string scratch;
+  for (std::size_t part = 1; part < count; ++part) {
+    std::size_t position = std::max(log.size() / count * part, boundaries.back() + 1);
+    if (position >= log.size()) break;
+    // The start of the next line.
+    const void* newline = std::memchr(log.data() + position - 1, '\n', log.size() - position + 1);
+    if (newline == nullptr) break;
+    position = static_cast<std::size_t>(static_cast<const char*>(newline) - log.data()) + 1;
+    std::string_view line;
+    std::size_t after = position;
+    while (take_line(log, after, line)) {
+      if (!caret_line_at(log, position, scratch) && !caret_line_at(log, after, scratch)) break;
+      position = after;
+    }
+    if (position >= log.size()) break;
+    boundaries.push_back(position);
+  }
+  boundaries.push_back(log.size());
+  return boundaries;
+}
+
+/// Throws the InputError for the first problem of the whole log: a NUL byte
+/// anywhere comes before invalid UTF-8 (as in hydra::util::require_text).
+void throw_if_not_text(const std::vector<PartResult>& parts, std::string_view log, const std::string& source_name) {
+  TextProblems first;
+  for (const PartResult& part : parts) {
+    first.first_nul = std::min(first.first_nul, part.problems.first_nul);
+    first.first_invalid_utf8 = std::min(first.first_invalid_utf8, part.problems.first_invalid_utf8);
+  }
+  if (first.first_nul != npos) {
+    const auto at = util::position_of(log, first.first_nul);
+    throw InputError(source_name, "binary data (NUL byte), expected a text file", at.line, at.column);
+  }
+  if (first.first_invalid_utf8 != npos) {
+    const auto at = util::position_of(log, first.first_invalid_utf8);
+    throw InputError(source_name, "invalid UTF-8", at.line, at.column);
+  }
+}
+
+/// The parts' findings in log order, each finding kept once: a finding of a
+/// later part is dropped when an earlier part has the same identity (each
+/// part has already kept only the first of its own duplicates).
+std::vector<LintFinding> merge_parts(std::vector<PartResult>& parts) {
+  std::vector<std::vector<bool>> keep(parts.size());
+  for (std::size_t later = 1; later < parts.size(); ++later) {
+    const PartResult& part = parts[later];
+    keep[later].assign(part.findings.size(), true);
+    constexpr std::size_t prefetch_distance = 16;
+    for (std::size_t i = 0; i < part.findings.size(); ++i) {
+      if (i + prefetch_distance < part.findings.size())
+        for (std::size_t earlier = 0; earlier < later; ++earlier)
+          parts[earlier].identities.prefetch(part.identity_hashes[i + prefetch_distance]);
+      for (std::size_t earlier = 0; earlier < later && keep[later][i]; ++earlier) {
+        const std::vector<LintFinding>& earlier_findings = parts[earlier].findings;
+        keep[later][i] = !parts[earlier].identities.contains(
+            part.identity_hashes[i],
+            [&](std::size_t index) { return same_identity(earlier_findings[index], part.findings[i]); });
+      }
+    }
+  }
+  std::vector<LintFinding> findings = std::move(parts[0].findings);
+  for (std::size_t later = 1; later < parts.size(); ++later)
+    for (std::size_t i = 0; i < parts[later].findings.size(); ++i)
+      if (keep[later][i]) findings.push_back(std::move(parts[later].findings[i]));
+  return findings;
+}
+
+std::vector<LintFinding> parse_log(std::string_view log, const std::string& source_name, LogKind kind,
+                                   const LintParseOptions& options) {
+  const std::vector<std::size_t> boundaries = part_boundaries(log, part_count(log.size(), options));
+  std::vector<PartResult> parts(boundaries.size() - 1);
+  // Room for every finding the log is likely to hold (a clang-tidy diagnostic
+  // takes more than 64 bytes with its source and caret lines), so the vectors
+  // are rarely moved while they grow; pages never written cost nothing. The
+  // first part's vector becomes the result.
+  parts[0].findings.reserve(log.size() / 64 + 16);
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    parts[i].findings.reserve((boundaries[i + 1] - boundaries[i]) / 64 + 16);
+
+  std::vector<std::exception_ptr> failures(parts.size());
+  const auto read_part = [&](std::size_t i) {
+    try {
+      PartReader(log, kind, boundaries[i], boundaries[i + 1], parts[i]).read();
+    } catch (...) {
+      failures[i] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t i = 1; i < parts.size(); ++i) threads.emplace_back(read_part, i);
+  read_part(0);
+  for (std::thread& thread : threads) thread.join();
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+
+  throw_if_not_text(parts, log, source_name);
+  return merge_parts(parts);
 }
 
 }  // namespace
 
+std::uint64_t xxh64(std::string_view bytes) noexcept { return xxh64_with_seed(bytes, 0); }
+
 std::string fingerprint(const model::LintFinding& finding) {
-  std::uint64_t hash = fnv_offset_basis;
-  fnv1a_field(hash, finding.tool);
-  fnv1a_field(hash, finding.file);
-  for (std::size_t i = 0; i < finding.checks.size(); ++i) {
-    if (i > 0) fnv1a(hash, ",");
-    fnv1a(hash, finding.checks[i]);
-  }
-  fnv1a(hash, "\x1f");
-  fnv1a_field(hash, finding.message);
-  fnv1a(hash, finding.source_line);
-  return to_hex(hash);
+  std::string bytes;
+  fingerprint_bytes(finding, bytes);
+  return to_hex(xxh64(bytes));
 }
 
 std::vector<model::LintFinding> parse_clang_tidy(std::string_view log, const std::string& source_name) {
-  return parse_log(log, source_name, LogKind::clang_tidy);
+  return parse_log(log, source_name, LogKind::clang_tidy, LintParseOptions{});
+}
+
+std::vector<model::LintFinding> parse_clang_tidy(std::string_view log, const std::string& source_name,
+                                                 const LintParseOptions& options) {
+  return parse_log(log, source_name, LogKind::clang_tidy, options);
 }
 
 std::vector<model::LintFinding> parse_clang_tidy_file(const std::filesystem::path& file) {
-  return parse_clang_tidy(util::read_file(file), file.string());
+  const util::MappedFile log(file);
+  return parse_clang_tidy(log.text(), file.string());
 }
 
-std::vector<model::LintFinding> parse_compiler_warnings(std::string_view log,
-                                                        const std::string& source_name) {
-  return parse_log(log, source_name, LogKind::compiler);
+std::vector<model::LintFinding> parse_compiler_warnings(std::string_view log, const std::string& source_name) {
+  return parse_log(log, source_name, LogKind::compiler, LintParseOptions{});
+}
+
+std::vector<model::LintFinding> parse_compiler_warnings(std::string_view log, const std::string& source_name,
+                                                        const LintParseOptions& options) {
+  return parse_log(log, source_name, LogKind::compiler, options);
 }
 
 std::vector<model::LintFinding> parse_compiler_warnings_file(const std::filesystem::path& file) {
-  return parse_compiler_warnings(util::read_file(file), file.string());
+  const util::MappedFile log(file);
+  return parse_compiler_warnings(log.text(), file.string());
 }
 
 }  // namespace hydra::parse

@@ -1,6 +1,8 @@
 // clang-tidy output and GCC/Clang compiler warnings in a build log.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -10,6 +12,16 @@
 
 namespace hydra::parse {
 
+/// How a large log is split for parsing. The result never depends on it:
+/// findings, their order and de-duplication are those of a serial parse.
+struct LintParseOptions {
+  /// How many parts the log is parsed in, each on its own thread; 0 means
+  /// one per hardware thread, at most 2 (see docs/parsers.md).
+  std::size_t threads = 0;
+  /// Logs smaller than this are parsed on the calling thread only.
+  std::size_t min_bytes_per_thread = std::size_t{1} << 20;
+};
+
 /// Parses clang-tidy output (`path:line:col: warning|error: message [checks]`,
 /// location-less `error: ...` lines). Notes, code snippets, carets,
 /// "N warnings generated." and "Suppressed ..." lines are skipped; ANSI colour
@@ -17,16 +29,29 @@ namespace hydra::parse {
 /// translation units: same file, line, column, checks and message) are kept
 /// once. Throws hydra::InputError for a binary (NUL-containing) or non-UTF-8 log.
 std::vector<model::LintFinding> parse_clang_tidy(std::string_view log, const std::string& source_name);
+/// The same, with the work split as `options` say.
+std::vector<model::LintFinding> parse_clang_tidy(std::string_view log, const std::string& source_name,
+                                                 const LintParseOptions& options);
+/// Reads `file` (memory-mapped) and parses it with parse_clang_tidy.
 std::vector<model::LintFinding> parse_clang_tidy_file(const std::filesystem::path& file);
 
 /// Parses GCC/Clang warnings (`path:line:col: warning: message [-Wflag]`) out
 /// of a build log; tool = "compiler". Same de-duplication as above.
-std::vector<model::LintFinding> parse_compiler_warnings(std::string_view log,
-                                                        const std::string& source_name);
+std::vector<model::LintFinding> parse_compiler_warnings(std::string_view log, const std::string& source_name);
+/// The same, with the work split as `options` say.
+std::vector<model::LintFinding> parse_compiler_warnings(std::string_view log, const std::string& source_name,
+                                                        const LintParseOptions& options);
+/// Reads `file` (memory-mapped) and parses it with parse_compiler_warnings.
 std::vector<model::LintFinding> parse_compiler_warnings_file(const std::filesystem::path& file);
 
-/// The fingerprint of a finding: 16 hex digits of a hash of tool, file,
-/// checks, message and `source_line` (never the line number).
+/// The fingerprint of a finding: 16 lower-case hex digits of xxh64 (seed 0)
+/// over `tool 0x1F file 0x1F checks-joined-by-"," 0x1F message 0x1F source_line`
+/// (never the line number).
 std::string fingerprint(const model::LintFinding& finding);
+
+/// XXH64 of `bytes` with seed 0, as xxHash specifies it (the input read as
+/// little-endian words whatever the machine's byte order; `xxhsum -H1`
+/// prints the same value): the hash under fingerprint().
+std::uint64_t xxh64(std::string_view bytes) noexcept;
 
 }  // namespace hydra::parse

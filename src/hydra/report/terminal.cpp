@@ -34,6 +34,31 @@ std::string paint(const std::string& text, std::string_view color, bool enabled)
   return std::string(color) + text + std::string(ansi_reset);
 }
 
+/// Gate details are wrapped so no line is wider than a 100-column terminal.
+constexpr std::size_t kLineWidth = 100;
+
+/// `text` broken at spaces into lines of at most `width` display columns
+/// (a single longer word stays whole on its own line).
+std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && display_width(line) + 1 + display_width(word) > width) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line += (line.empty() ? "" : " ") + word;
+    }
+    start = end + 1;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
 std::string pad(const std::string& text, std::size_t width, Align align) {
   const std::size_t used = display_width(text);
   const std::string fill(used < width ? width - used : 0, ' ');
@@ -139,7 +164,9 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
       for (const auto& failure : candidate.gate_failures) {
         std::string line = sanitize_terminal(failure.gate);
         if (!failure.detail.empty()) line += ": " + sanitize_terminal(failure.detail);
-        out += "     " + paint("x", ansi_red, color) + " " + line + "\n";
+        const auto wrapped = wrap_words(line, kLineWidth - 7);
+        for (std::size_t i = 0; i < wrapped.size(); ++i)
+          out += (i == 0 ? "     " + paint("x", ansi_red, color) + " " : std::string(9, ' ')) + wrapped[i] + "\n";
       }
     }
   }

@@ -247,6 +247,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   model::Run run;
   run.agent = manifest.value("agent", std::string("candidate"));
   run.path = run_dir.string();
+  run.sandbox = manifest.value("sandbox", std::string());
 
   // Roles come from the sealed artifact list (or, while recording, from the staging map).
   std::vector<Artifact> artifacts;
@@ -254,7 +255,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     for (const auto& [path, role] : roles_override.items()) artifacts.push_back({path, role.get<std::string>()});
     std::sort(artifacts.begin(), artifacts.end(), [](const Artifact& a, const Artifact& b) { return a.path < b.path; });
   } else {
-    for (const auto& artifact : manifest["artifacts"])
+    for (const auto& artifact : manifest.value("artifacts", json::array()))
       artifacts.push_back({artifact.value("path", std::string()), artifact.value("role", std::string())});
   }
   std::set<std::string> unparsable;

@@ -1,10 +1,13 @@
 #include <hydra/run/scoring.hpp>
 
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <hydra/config/config.hpp>
 #include <hydra/error.hpp>
+#include <hydra/guard/diff_lines.hpp>
+#include <hydra/guard/guard.hpp>
 #include <hydra/run/run_dir.hpp>
 #include <hydra/run/signals.hpp>
 #include <hydra/score/contract.hpp>
@@ -14,6 +17,49 @@
 namespace hydra::run {
 namespace fs = std::filesystem;
 using nlohmann::json;
+
+namespace {
+
+/// Runs the anti-gaming detectors on a candidate's change against the
+/// baseline (docs/threat-model.md) and records what scoring needs.
+model::Tampering detect_tampering(const config::Config& config, const fs::path& candidate_dir,
+                                  const model::Run& baseline, const model::Run& candidate) {
+  model::Tampering tampering;
+  const fs::path diff_file = candidate_dir / "diff.patch";
+  if (!fs::is_regular_file(diff_file)) return tampering;
+  const guard::DiffLines diff = guard::parse_diff_lines(util::read_file(diff_file), diff_file.string());
+  guard::TreeRoots roots;
+  const json baseline_manifest = read_manifest(baseline.path);
+  const json candidate_manifest = read_manifest(candidate_dir);
+  roots.baseline_source = baseline_manifest.value("source_root", std::string());
+  roots.candidate_source = candidate_manifest.value("source_root", std::string());
+  roots.baseline_build = baseline_manifest.value("build_dir", std::string());
+  roots.candidate_build = candidate_manifest.value("build_dir", std::string());
+  const guard::Report report =
+      guard::analyze(config.anti_gaming, diff, baseline.test_definitions, candidate.test_definitions,
+                     baseline.tests ? &*baseline.tests : nullptr, candidate.tests ? &*candidate.tests : nullptr,
+                     roots);
+  tampering.analyzed = true;
+  for (const auto& edit : report.config_edits) tampering.config_edits.push_back(edit.path);
+  tampering.suppressions_added = report.suppressions_added.size();
+  tampering.assertions_removed = report.assertions_removed.size();
+  std::set<std::string> tampered;
+  for (const auto& test : report.tests_tampered)
+    if (test.kind != guard::TamperKind::dropped) tampered.insert(test.name);
+  tampering.tampered_tests = tampered.size();
+  if (config.anti_gaming.fail_gate_on_tampering && guard::has_tampering(report)) {
+    for (const auto& edit : report.config_edits)
+      tampering.gate_reasons.push_back("edits protected configuration " + edit.path + " (" + edit.change + ")");
+    for (const auto& test : report.tests_tampered)
+      tampering.gate_reasons.push_back("test " + test.name + ": " + std::string(guard::to_string(test.kind)) +
+                                       (test.detail.empty() ? "" : " (" + test.detail + ")"));
+    for (const auto& line : report.tests_not_built) tampering.gate_reasons.push_back("tests not built: " + line);
+  }
+  tampering.evidence = guard::to_json(report);
+  return tampering;
+}
+
+}  // namespace
 
 json score_runs(const ScoreRequest& request) {
   if (request.candidates.empty()) throw UsageError("score needs at least one --candidate");
@@ -33,6 +79,7 @@ json score_runs(const ScoreRequest& request) {
   std::map<std::string, std::string> agents;
   for (const auto& path : request.candidates) {
     model::Run candidate = load(path, config);
+    candidate.tampering = detect_tampering(config, path, baseline, candidate);
     candidate.path = path.generic_string();
     if (auto [it, inserted] = agents.emplace(candidate.agent, candidate.path); !inserted)
       throw UsageError("two candidates are named \"" + candidate.agent + "\": " + it->second + " and " +

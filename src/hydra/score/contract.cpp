@@ -106,7 +106,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
   return {
       {"rank", rank},
       {"agent", candidate.agent},
-      {"run", {{"path", candidate.run_path}, {"digest", candidate.run_digest}}},
+      {"run", {{"path", candidate.run_path}, {"digest", candidate.run_digest}, {"sandbox", candidate.sandbox}}},
       {"mergeable", candidate.mergeable},
       {"total", candidate.total},
       {"breakdown", std::move(breakdown)},
@@ -114,6 +114,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
       {"dimensions", std::move(dimensions)},
       {"gates", std::move(gates)},
       {"gate_failures", std::move(gate_failures)},
+      {"anti_gaming", candidate.anti_gaming},
       {"tests",
        {{"regressed", tests_json(candidate.test_changes.regressed)},
         {"dropped", tests_json(candidate.test_changes.dropped)},

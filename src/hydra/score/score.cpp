@@ -63,6 +63,7 @@ struct TestComparison {
   TestCounts candidate;
   std::uint64_t count_regression = 0;  ///< seed: max(0, B_pass - A_pass)
   std::uint64_t regression = 0;        ///< effective regression for the configured mode
+  std::uint64_t tampered = 0;          ///< tests disabled, newly skipped or modified (anti-gaming)
   TestChanges changes;
 };
 
@@ -113,6 +114,12 @@ TestComparison compare_tests(const config::Config& config, const model::Run& bas
     comparison.regression = comparison.changes.regressed.size() + dropped;
   } else {
     comparison.regression = std::max<std::uint64_t>(comparison.count_regression, dropped);
+  }
+  // Anti-gaming: tests the change disabled, skipped or modified count like
+  // regressions (max, not sum: a newly skipped test may already be counted).
+  if (config.anti_gaming.test_tampering_is_regression) {
+    comparison.tampered = candidate.tampering.tampered_tests;
+    comparison.regression = std::max<std::uint64_t>(comparison.regression, dropped + comparison.tampered);
   }
   return comparison;
 }
@@ -266,8 +273,13 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
   const double new_test_bonus =
       new_tests > 0 ? std::min(10.0, static_cast<double>(new_tests) * 0.5) : 0.0;
 
+  // Anti-gaming: assertion lines removed from test files cost points.
+  const double assertion_penalty =
+      static_cast<double>(candidate.tampering.assertions_removed) * config.anti_gaming.assertion_penalty;
+
   dimension.active = true;
-  dimension.score = round2(clamp_score(pass_rate * 100 - reg_penalty + new_test_bonus));
+  dimension.score =
+      round2(clamp_score(pass_rate * 100 - reg_penalty + new_test_bonus - assertion_penalty));
   dimension.evidence = {
       {"mode", mode_name(config.tests.regression)},
       {"B_pass", b.passed},
@@ -286,6 +298,9 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
       {"new_tests", new_tests},
       {"new_test_bonus", new_test_bonus},
       {"candidate_tests_recorded", comparison.candidate_recorded},
+      {"tampered_tests", comparison.tampered},
+      {"assertions_removed", candidate.tampering.assertions_removed},
+      {"assertion_penalty", assertion_penalty},
   };
   apply_weight(dimension, config.weights.tests);
   return dimension;
@@ -352,8 +367,13 @@ Dimension score_lint(const config::Config& config, const model::Run& baseline,
     resolved = b_all > a_all ? b_all - a_all : 0;
   }
 
+  // Anti-gaming: each lint suppression the change adds costs like a new
+  // warning (anti_gaming.suppression_weight points).
+  const double suppression_penalty =
+      static_cast<double>(candidate.tampering.suppressions_added) * config.anti_gaming.suppression_weight;
   const double raw = 100.0 - static_cast<double>(new_errors) * 12 -
-                     static_cast<double>(new_warnings) * 2 + static_cast<double>(resolved) * 1;
+                     static_cast<double>(new_warnings) * 2 + static_cast<double>(resolved) * 1 -
+                     suppression_penalty;
   dimension.active = true;
   dimension.score = round2(clamp_score(raw));
   dimension.evidence = {
@@ -370,6 +390,8 @@ Dimension score_lint(const config::Config& config, const model::Run& baseline,
       {"B_excluded", baseline_excluded},
       {"A_excluded", candidate_excluded},
       {"compiler_warnings", config.lint.compiler_warnings},
+      {"suppressions_added", candidate.tampering.suppressions_added},
+      {"suppression_penalty", suppression_penalty},
   };
   if (changes) *changes = std::move(lint_changes);
   apply_weight(dimension, config.weights.lint);
@@ -402,6 +424,11 @@ Dimension score_diff_scope(const config::Config& config, const model::Run& candi
       if (hit) protected_touched.push_back(*path);
     }
   }
+  // Anti-gaming: an edit of the scoring or lint configuration (or of
+  // HydraScore itself) is a protected-path change.
+  for (const auto& path : candidate.tampering.config_edits)
+    if (std::find(protected_touched.begin(), protected_touched.end(), path) == protected_touched.end())
+      protected_touched.push_back(path);
   const double uncapped = 0.5 * churn_score + 0.5 * files_score;
   const bool capped = !protected_touched.empty() && uncapped > 30.0;
   const double score = protected_touched.empty() ? uncapped : std::min(uncapped, 30.0);
@@ -563,6 +590,20 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
         "scoring.gates.security_command is set but the check did not run" +
             (security.detail.empty() ? std::string() : ": " + security.detail)));
   }
+
+  // anti_gaming: edits of the scoring/lint configuration, tests switched off
+  // or modified, tests no longer built (docs/threat-model.md).
+  const auto& tampering = candidate.tampering;
+  if (!tampering.analyzed) {
+    gates.push_back(make_gate("anti_gaming", true, "no diff recorded to analyze"));
+  } else if (tampering.gate_reasons.empty()) {
+    gates.push_back(make_gate("anti_gaming", true, "no tampering found"));
+  } else {
+    std::string detail = tampering.gate_reasons.front();
+    if (tampering.gate_reasons.size() > 1)
+      detail += " (and " + std::to_string(tampering.gate_reasons.size() - 1) + " more)";
+    gates.push_back(make_gate("anti_gaming", false, detail));
+  }
   return gates;
 }
 
@@ -573,6 +614,8 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.agent = candidate.agent;
   result.run_path = candidate.path;
   result.run_digest = candidate.digest;
+  result.sandbox = candidate.sandbox;
+  result.anti_gaming = candidate.tampering.evidence;
   result.dimensions.push_back(score_build(config, candidate));
   result.dimensions.push_back(score_tests(config, baseline, candidate, &result.test_changes));
   result.dimensions.push_back(score_lint(config, baseline, candidate, &result.lint_changes));

@@ -52,6 +52,8 @@ struct Candidate {
   std::string agent;
   std::string run_path;
   std::string run_digest;
+  std::string sandbox;  ///< protection in force while the candidate's code ran (model::Run::sandbox)
+  nlohmann::json anti_gaming = nlohmann::json::object();  ///< the anti-gaming detectors' report (model::Tampering::evidence)
   bool mergeable = false;
   double total = 0.0;  ///< composite, rounded to 2 decimals
   std::vector<Dimension> dimensions;  ///< always in order build, tests, lint, diff_scope, speed[, judge]

@@ -1,0 +1,367 @@
+// The detectors that read the change's diff: protected configuration edits,
+// added lint suppressions, removed assertions, tests no longer built.
+#include <hydra/guard/guard.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+#include <unordered_map>
+
+#include <hydra/error.hpp>
+#include <hydra/guard/path_match.hpp>
+
+namespace hydra::guard {
+namespace {
+
+using std::regex;
+constexpr auto ecma = regex::ECMAScript;
+constexpr auto ecma_icase = regex::ECMAScript | regex::icase;
+
+std::string trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\v\f");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r\v\f");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+std::string_view file_name(std::string_view path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+/// Prose formats: text there about suppression comments or flags suppresses nothing.
+bool is_document(std::string_view path) {
+  const std::string name = lower(file_name(path));
+  return ends_with(name, ".md") || ends_with(name, ".markdown") || ends_with(name, ".rst") ||
+         ends_with(name, ".adoc");
+}
+
+bool is_cmake_file(std::string_view path) {
+  const std::string_view name = file_name(path);
+  return name == "CMakeLists.txt" || ends_with(name, ".cmake") || ends_with(name, ".cmake.in");
+}
+
+/// A CMake line without its comment ("#" outside a quoted argument, which
+/// also starts a bracket comment "#[[").
+std::string_view without_cmake_comment(std::string_view text) {
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted && c == '\\') {
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == '#' && !quoted) {
+      return text.substr(0, i);
+    }
+  }
+  return text;
+}
+
+/// CMake's false constants (if() and option() semantics), case-insensitive.
+bool is_cmake_false(std::string_view value) {
+  std::string upper(value);
+  if (upper.size() >= 2 && upper.front() == '"' && upper.back() == '"')
+    upper = upper.substr(1, upper.size() - 2);
+  std::transform(upper.begin(), upper.end(), upper.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return upper.empty() || upper == "OFF" || upper == "FALSE" || upper == "NO" || upper == "N" ||
+         upper == "0" || upper == "IGNORE" || upper == "NOTFOUND" || ends_with(upper, "-NOTFOUND");
+}
+
+bool names_tests(std::string_view name) { return lower(name).find("test") != std::string::npos; }
+
+/// Multiset of whitespace-stripped texts.
+using TextCounts = std::unordered_map<std::string, std::size_t>;
+
+TextCounts stripped_counts(const std::vector<ChangedLine>& lines) {
+  TextCounts counts;
+  for (const ChangedLine& line : lines) ++counts[strip_whitespace(line.text)];
+  return counts;
+}
+
+/// Takes one `text` out of `counts`; false when there is none left.
+bool take(TextCounts& counts, const std::string& text) {
+  const auto found = counts.find(text);
+  if (found == counts.end() || found->second == 0) return false;
+  --found->second;
+  return true;
+}
+
+std::string location(std::string_view path, std::uint64_t line) {
+  return std::string(path) + ":" + std::to_string(line);
+}
+
+}  // namespace
+
+// ---- protected configuration -------------------------------------------------
+
+std::vector<ConfigEdit> find_config_edits(const Settings& settings, const DiffLines& diff) {
+  std::vector<ConfigEdit> edits;
+  for (const FileLines& file : diff.files) {
+    const std::string* pattern = first_match(settings.protected_config_files, file.path);
+    if (pattern == nullptr && file.old_path != file.path)
+      pattern = first_match(settings.protected_config_files, file.old_path);
+    if (pattern == nullptr) continue;
+    std::string change = "modified";
+    if (file.deleted) change = "deleted";
+    else if (file.renamed) change = "renamed from " + file.old_path;
+    else if (file.created) change = "created";
+    edits.push_back(ConfigEdit{file.path, change, *pattern});
+  }
+  return edits;
+}
+
+// ---- lint suppressions -------------------------------------------------------
+
+std::optional<std::string> suppression_kind(std::string_view path, std::string_view text) {
+  if (is_document(path)) return std::nullopt;
+  static const regex nolint(R"(\bNOLINT(NEXTLINE|BEGIN|END)?\b)", ecma);
+  static const regex pragma_ignored(
+      R"(#\s*pragma\s+(GCC|clang)\s+diagnostic\s+ignored|_Pragma\s*\(\s*"\s*(GCC|clang)\s+diagnostic\s+ignored)",
+      ecma);
+  static const regex pragma_warning_disable(
+      R"(#\s*pragma\s+warning\s*\(\s*disable|__pragma\s*\(\s*warning\s*\(\s*disable)", ecma);
+  static const regex pragma_system_header(R"(#\s*pragma\s+(GCC|clang)\s+system_header)", ecma);
+  static const regex no_warning_flag(R"((^|[\s"'(;=,:>])-Wno-[A-Za-z0-9])", ecma);
+  static const regex no_warnings_flag(R"((^|[\s"'(;,:>])-w($|[\s"');,>]))", ecma);
+  static const regex flags_context(R"(FLAGS|COMPILE_OPTIONS|add_compile|compile_options)", ecma_icase);
+  static const regex msvc_disable(R"((^|[\s"'(;,:>])[/-]wd[0-9]{4})", ecma);
+  static const regex msvc_level_zero(R"((^|[\s"'(;,:>])[/-]W0($|[\s"');,>]))", ecma);
+
+  // A cheap filter first: most changed lines hold none of these.
+  const bool candidate = text.find("NOLINT") != std::string_view::npos ||  // and its variants
+                         text.find("ragma") != std::string_view::npos ||
+                         text.find("-W") != std::string_view::npos ||
+                         text.find("-w") != std::string_view::npos ||
+                         text.find("/w") != std::string_view::npos ||
+                         text.find("/W") != std::string_view::npos;
+  if (!candidate) return std::nullopt;
+  const std::string line(text);
+  std::smatch match;
+  if (std::regex_search(line, match, nolint)) {
+    // The END marker closes a BEGIN region: the region is one suppression.
+    if (match[1] != "END") return "NOLINT" + match[1].str();
+  }
+  if (std::regex_search(line, pragma_ignored)) return std::string("pragma diagnostic ignored");
+  if (std::regex_search(line, pragma_warning_disable)) return std::string("pragma warning disable");
+  if (std::regex_search(line, pragma_system_header)) return std::string("pragma system_header");
+  if (std::regex_search(line, no_warning_flag)) return std::string("-Wno-*");
+  if (std::regex_search(line, no_warnings_flag) &&
+      (is_cmake_file(path) || std::regex_search(line, flags_context)))
+    return std::string("-w");
+  if (std::regex_search(line, msvc_disable)) return std::string("MSVC /wd");
+  if (std::regex_search(line, msvc_level_zero)) return std::string("MSVC /W0");
+  return std::nullopt;
+}
+
+std::vector<Suppression> find_added_suppressions(const DiffLines& diff) {
+  std::vector<Suppression> found;
+  for (const FileLines& file : diff.files) {
+    if (file.added.empty() || is_document(file.path)) continue;
+    TextCounts removed = stripped_counts(file.removed);
+    for (const ChangedLine& line : file.added) {
+      auto kind = suppression_kind(file.path, line.text);
+      if (!kind) continue;
+      if (take(removed, strip_whitespace(line.text))) continue;  // moved or re-indented
+      found.push_back(Suppression{file.path, line.number, trimmed(line.text), std::move(*kind)});
+    }
+  }
+  return found;
+}
+
+// ---- removed assertions ------------------------------------------------------
+
+bool is_assertion_line(std::string_view text) {
+  // C and C++ (Catch2, doctest, GoogleTest, Boost.Test, CppUnit, Unity, Qt
+  // Test, assert, static_assert), JUnit-style assertX(...), jest's expect(...),
+  // and Python's assert statement.
+  static const regex call(
+      R"(\b(REQUIRE|CHECK|REQUIRE_[A-Z_]+|CHECK_[A-Z_]+|EXPECT_[A-Z_]+|ASSERT_[A-Z_]+|)"
+      R"(static_assert|assert|assert[A-Z]\w*|BOOST_(TEST|CHECK|REQUIRE|WARN)[A-Z_]*|)"
+      R"(CPPUNIT_ASSERT[A-Z_]*|TEST_ASSERT[A-Z_]*|QCOMPARE|QVERIFY[A-Z0-9_]*|expect)\s*\()",
+      ecma);
+  static const regex python_assert(R"(^\s*assert\s)", ecma);
+  const std::string line(text);
+  return std::regex_search(line, call) || std::regex_search(line, python_assert);
+}
+
+std::vector<RemovedAssertion> find_removed_assertions(const Settings& settings,
+                                                      const DiffLines& diff) {
+  std::vector<regex> extra;
+  for (const std::string& pattern : settings.assertion_patterns) {
+    try {
+      extra.emplace_back(pattern, ecma);
+    } catch (const std::regex_error& error) {
+      throw Error("anti_gaming.assertion_patterns: invalid regular expression \"" + pattern +
+                  "\": " + error.what());
+    }
+  }
+  const auto is_assertion = [&](const std::string& text) {
+    if (is_assertion_line(text)) return true;
+    return std::any_of(extra.begin(), extra.end(),
+                       [&](const regex& pattern) { return std::regex_search(text, pattern); });
+  };
+
+  std::vector<RemovedAssertion> found;
+  for (const FileLines& file : diff.files) {
+    if (file.removed.empty()) continue;
+    if (first_match(settings.test_file_globs, file.old_path) == nullptr &&
+        first_match(settings.test_file_globs, file.path) == nullptr)
+      continue;
+    TextCounts added = stripped_counts(file.added);
+    for (const ChangedLine& line : file.removed) {
+      if (!is_assertion(line.text)) continue;
+      if (take(added, strip_whitespace(line.text))) continue;  // moved or re-indented
+      found.push_back(RemovedAssertion{file.path, line.number, trimmed(line.text)});
+    }
+  }
+  return found;
+}
+
+// ---- tests not built ---------------------------------------------------------
+
+std::vector<std::string> find_tests_not_built(const DiffLines& diff,
+                                              std::size_t baseline_test_count,
+                                              std::size_t candidate_test_count) {
+  static const regex option_call(
+      R"(^\s*option\s*\(\s*([A-Za-z0-9_.+-]+)\s+"(?:[^"\\]|\\.)*"\s*([^\s)]*)\s*\))", ecma_icase);
+  static const regex set_call(R"(^\s*set\s*\(\s*([A-Za-z0-9_.+-]+)\s+("[^"]*"|[^\s)]+))",
+                              ecma_icase);
+  static const regex if_false(R"(^\s*(else)?if\s*\(\s*(FALSE|OFF|NO|N|0|IGNORE|NOTFOUND)\s*\))",
+                              ecma_icase);
+  static const regex define_off(R"(-D\s*([A-Za-z0-9_]+)(:BOOL)?=(OFF|FALSE|NO|0)\b)", ecma_icase);
+  static const regex preset_off(
+      R"re("([A-Za-z0-9_]+)"\s*:\s*(false|"(OFF|FALSE|NO|0)"))re", ecma_icase);
+
+  struct Construct {
+    const char* what;
+    regex pattern;
+  };
+  static const std::vector<Construct> constructs = {
+      {"enable_testing() removed", regex(R"((^|[^A-Za-z0-9_])enable_testing\s*\()", ecma_icase)},
+      {"add_test() removed", regex(R"((^|[^A-Za-z0-9_])add_test\s*\()", ecma_icase)},
+      {"include(CTest) removed",
+       regex(R"((^|[^A-Za-z0-9_])include\s*\(\s*CTest\s*[)\s])", ecma_icase)},
+      {"add_subdirectory() of tests removed",
+       regex(R"((^|[^A-Za-z0-9_])add_subdirectory\s*\(\s*"?[^\s")]*test)", ecma_icase)},
+  };
+
+  std::vector<std::string> evidence;
+
+  struct OptionLine {
+    std::string path;
+    std::uint64_t line = 0;
+    std::string text;
+    std::string value;
+  };
+  std::map<std::string, OptionLine> removed_options;  // sorted: deterministic evidence order
+  std::map<std::string, OptionLine> added_options;
+  struct ConstructLine {
+    std::string path;
+    std::uint64_t line = 0;
+    std::string text;
+  };
+  std::vector<std::vector<ConstructLine>> removed_constructs(constructs.size());
+  std::vector<TextCounts> added_constructs(constructs.size());
+  std::vector<std::size_t> added_construct_count(constructs.size(), 0);
+
+  for (const FileLines& file : diff.files) {
+    if (is_document(file.path) || file.binary) continue;
+    const bool cmake = is_cmake_file(file.path) || is_cmake_file(file.old_path);
+    const bool presets = ends_with(file_name(file.path), "Presets.json");
+    TextCounts removed_texts = stripped_counts(file.removed);
+
+    for (const ChangedLine& line : file.added) {
+      const std::string stripped = strip_whitespace(line.text);
+      const bool unchanged = removed_texts.count(stripped) > 0 && removed_texts[stripped] > 0;
+      std::smatch match;
+      if (!unchanged) {
+        if (line.text.find("-D") != std::string::npos &&
+            std::regex_search(line.text, match, define_off) && names_tests(match[1].str()))
+          evidence.push_back(location(file.path, line.number) + ": " + match[1].str() +
+                             " set to " + match[3].str() + ": " + trimmed(line.text));
+        if (presets && std::regex_search(line.text, match, preset_off) && names_tests(match[1].str()))
+          evidence.push_back(location(file.path, line.number) + ": preset sets " + match[1].str() +
+                             " to " + match[2].str() + ": " + trimmed(line.text));
+      }
+      if (!cmake) continue;
+      const std::string code(without_cmake_comment(line.text));
+      if (std::regex_search(code, match, option_call))
+        added_options[match[1].str()] =
+            OptionLine{file.path, line.number, trimmed(line.text), match[2].str()};
+      for (std::size_t i = 0; i < constructs.size(); ++i) {
+        if (!std::regex_search(code, constructs[i].pattern)) continue;
+        ++added_constructs[i][strip_whitespace(code)];
+        ++added_construct_count[i];
+      }
+      if (unchanged) continue;
+      if (std::regex_search(code, match, set_call) && names_tests(match[1].str()) &&
+          is_cmake_false(match[2].str()))
+        evidence.push_back(location(file.path, line.number) + ": " + match[1].str() +
+                           " set to " + match[2].str() + ": " + trimmed(line.text));
+      if (std::regex_search(code, if_false))
+        evidence.push_back(location(file.path, line.number) +
+                           ": a condition that is always false added: " + trimmed(line.text));
+    }
+
+    if (!cmake) continue;
+    for (const ChangedLine& line : file.removed) {
+      const std::string code(without_cmake_comment(line.text));
+      std::smatch match;
+      if (std::regex_search(code, match, option_call))
+        removed_options[match[1].str()] =
+            OptionLine{file.old_path, line.number, trimmed(line.text), match[2].str()};
+      for (std::size_t i = 0; i < constructs.size(); ++i)
+        if (std::regex_search(code, constructs[i].pattern))
+          removed_constructs[i].push_back(ConstructLine{file.old_path, line.number, trimmed(line.text)});
+    }
+  }
+
+  for (const auto& [name, removed] : removed_options) {
+    if (!names_tests(name) || is_cmake_false(removed.value)) continue;
+    const auto added = added_options.find(name);
+    if (added == added_options.end()) {
+      evidence.push_back(location(removed.path, removed.line) + ": option " + name + " (default " +
+                         removed.value + ") removed: " + removed.text);
+    } else if (is_cmake_false(added->second.value)) {
+      const std::string now = added->second.value.empty() ? "none (OFF)" : added->second.value;
+      evidence.push_back(location(added->second.path, added->second.line) + ": option " + name +
+                         " default " + removed.value + " -> " + now + ": " + added->second.text);
+    }
+  }
+
+  for (std::size_t i = 0; i < constructs.size(); ++i) {
+    if (removed_constructs[i].size() <= added_construct_count[i]) continue;
+    std::size_t surplus = removed_constructs[i].size() - added_construct_count[i];
+    // List the removed lines that were not put back verbatim, up to the surplus.
+    TextCounts put_back = added_constructs[i];
+    for (const ConstructLine& line : removed_constructs[i]) {
+      if (surplus == 0) break;
+      if (take(put_back, strip_whitespace(without_cmake_comment(line.text)))) continue;
+      evidence.push_back(location(line.path, line.line) + ": " + constructs[i].what + ": " +
+                         line.text);
+      --surplus;
+    }
+  }
+
+  if (candidate_test_count < baseline_test_count)
+    evidence.push_back("ctest lists " + std::to_string(candidate_test_count) +
+                       " tests, the baseline " + std::to_string(baseline_test_count));
+  return evidence;
+}
+
+}  // namespace hydra::guard

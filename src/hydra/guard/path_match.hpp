@@ -1,0 +1,32 @@
+// Path patterns of the [anti_gaming] table (test_file_globs,
+// protected_config_files), with .gitignore-like anchoring.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hydra::guard {
+
+/// Whether the relative path `path` (with "/" separators) matches `pattern`.
+/// Glob characters: `*` (any characters but "/"), `?` (one character but
+/// "/"), `**` (any characters, "/" included). As in .gitignore:
+/// - "dir/" (ends in "/"): `path` lies under a folder matching "dir"; without
+///   another "/" in it the folder may sit at any depth ("tests/" matches
+///   "tests/a.cpp" and "lib/tests/b.cpp").
+/// - a pattern with a "/" elsewhere is anchored at the root and matches the
+///   whole path ("cmake/HydraScore*.cmake").
+/// - a pattern without "/" matches the file name or a folder name at any
+///   depth (".clang-tidy" matches "src/.clang-tidy"; "*_test.*" matches
+///   "src/io_test.cpp").
+/// A leading "./" on either side is ignored.
+bool path_matches(std::string_view pattern, std::string_view path);
+
+/// The first of `patterns` that `path` matches, or nullptr.
+const std::string* first_match(const std::vector<std::string>& patterns, std::string_view path);
+
+/// Whether `text` matches the glob `pattern` as a whole (`*`, `?`, `**` as
+/// for path_matches).
+bool glob_matches(std::string_view pattern, std::string_view text);
+
+}  // namespace hydra::guard

@@ -1,0 +1,206 @@
+#include <hydra/loop/snapshot.hpp>
+
+#include <map>
+
+#include <hydra/capture/process.hpp>
+#include <hydra/error.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::loop {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct GitResult {
+  int exit_code = -1;
+  std::string output;
+  std::string error_output;
+};
+
+GitResult run_git(const fs::path& directory, const std::vector<std::string>& arguments,
+                  const std::map<std::string, std::string>& environment = {},
+                  const std::optional<std::string>& input = std::nullopt) {
+  capture::ProcessRequest request;
+  request.argv = {"git", "-C", directory.string()};
+  request.argv.insert(request.argv.end(), arguments.begin(), arguments.end());
+  request.environment = environment;
+  request.environment["GIT_TERMINAL_PROMPT"] = "0";
+  request.environment["LC_ALL"] = "C";
+  request.stdin_text = input;
+  request.keep_output_bytes = std::size_t(1) << 30;
+  request.separate_stderr = true;
+  request.timeout = std::chrono::seconds(600);
+  const capture::ProcessResult result = capture::run_process(request);
+  if (!result.started) throw Error("cannot run git: " + result.error);
+  return {result.exit_code, result.output, result.error_output};
+}
+
+GitResult checked_git(const fs::path& directory, const std::vector<std::string>& arguments,
+                      const std::map<std::string, std::string>& environment = {},
+                      const std::optional<std::string>& input = std::nullopt) {
+  GitResult result = run_git(directory, arguments, environment, input);
+  if (result.exit_code != 0) {
+    std::string command = "git";
+    for (const auto& argument : arguments) command += " " + argument;
+    throw Error(command + " failed (exit code " + std::to_string(result.exit_code) + "): " + result.error_output);
+  }
+  return result;
+}
+
+std::string trim(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+std::vector<std::string> split_nul(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\0', start);
+    if (end == std::string::npos) {
+      parts.push_back(text.substr(start));
+      break;
+    }
+    parts.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return parts;
+}
+
+fs::path absolute_clean(const fs::path& path) {
+  std::error_code ec;
+  fs::path result = fs::weakly_canonical(fs::absolute(path), ec);
+  return ec ? fs::absolute(path).lexically_normal() : result;
+}
+
+/// `path` relative to `root` in generic form, or nullopt when outside it.
+std::optional<std::string> inside(const fs::path& path, const fs::path& root) {
+  const fs::path relative = absolute_clean(path).lexically_relative(root);
+  if (relative.empty() || relative.native().rfind("..", 0) == 0) return std::nullopt;
+  std::string text = relative.generic_string();
+  while (!text.empty() && text.back() == '/') text.pop_back();
+  return text.empty() ? "." : text;
+}
+
+const std::map<std::string, std::string> kIdentity = {
+    {"GIT_AUTHOR_NAME", "HydraScore"},     {"GIT_AUTHOR_EMAIL", "hydra-score@localhost"},
+    {"GIT_COMMITTER_NAME", "HydraScore"},  {"GIT_COMMITTER_EMAIL", "hydra-score@localhost"}};
+
+}  // namespace
+
+SnapshotStore::SnapshotStore(SnapshotScope scope, std::string name) {
+  const fs::path source = absolute_clean(scope.source);
+  const GitResult top = run_git(source, {"rev-parse", "--show-toplevel"});
+  if (top.exit_code != 0) throw Error(source.string() + " is not inside a git work tree; the loop keeps its snapshots in git", ExitCode::usage);
+  root_ = fs::canonical(trim(top.output));
+  const GitResult valid = run_git(root_, {"check-ref-format", "refs/hydra/loop/" + name + "/best"});
+  if (name.empty() || valid.exit_code != 0) throw Error("\"" + name + "\" cannot name a git ref", ExitCode::usage);
+  ref_prefix_ = "refs/hydra/loop/" + name;
+
+  const std::string source_relative = inside(source, root_).value_or(".");
+  if (scope.paths.empty()) {
+    included_.push_back(source_relative);
+  } else {
+    for (const auto& path : scope.paths) {
+      const auto relative = inside(source / path, root_);
+      if (!relative) throw Error("loop path \"" + path + "\" is outside the repository", ExitCode::usage);
+      included_.push_back(*relative);
+    }
+  }
+  for (const auto& path : scope.excluded) {
+    const auto relative = inside(path, root_);
+    if (!relative || *relative == ".") continue;
+    // An ignored tree is never added anyway, and git refuses pathspecs naming one.
+    if (run_git(root_, {"check-ignore", "--quiet", *relative}).exit_code == 0) continue;
+    excluded_.push_back(*relative);
+  }
+  const GitResult best = run_git(root_, {"rev-parse", "--verify", "--quiet", ref_prefix_ + "/best"});
+  if (best.exit_code == 0) last_kept_commit_ = trim(best.output);
+}
+
+std::vector<std::string> SnapshotStore::pathspec() const {
+  std::vector<std::string> spec = {"--"};
+  for (const auto& path : included_) spec.push_back(path == "." ? ":(top)" : ":(top,literal)" + path);
+  for (const auto& path : excluded_) spec.push_back(":(top,exclude,literal)" + path);
+  return spec;
+}
+
+std::vector<std::string> SnapshotStore::differences(const std::string& from, const std::string& to) const {
+  std::vector<std::string> diff = {"diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to};
+  const auto spec = pathspec();
+  diff.insert(diff.end(), spec.begin(), spec.end());
+  return split_nul(checked_git(root_, diff).output);
+}
+
+std::string SnapshotStore::capture_tree() const {
+  util::TempDir scratch("hydra-loop-index");
+  const std::map<std::string, std::string> environment = {{"GIT_INDEX_FILE", (scratch.path() / "index").string()}};
+  // Start from HEAD (when there is one) so files outside the scope keep their
+  // committed state and tracked files stay tracked; then take the scope as it is.
+  const GitResult head = run_git(root_, {"rev-parse", "--verify", "--quiet", "HEAD^{tree}"});
+  if (head.exit_code == 0) checked_git(root_, {"read-tree", trim(head.output)}, environment);
+  else checked_git(root_, {"read-tree", "--empty"}, environment);
+  std::vector<std::string> add = {"add", "--all"};  // never adds ignored files
+  const auto spec = pathspec();
+  add.insert(add.end(), spec.begin(), spec.end());
+  checked_git(root_, add, environment);
+  return trim(checked_git(root_, {"write-tree"}, environment).output);
+}
+
+std::string SnapshotStore::keep(const std::string& tree, int iteration) {
+  std::vector<std::string> arguments = {"commit-tree", tree, "-m", "HydraScore loop snapshot: iteration " + std::to_string(iteration)};
+  if (!last_kept_commit_.empty()) arguments.insert(arguments.end(), {"-p", last_kept_commit_});
+  const std::string commit = trim(checked_git(root_, arguments, kIdentity).output);
+  checked_git(root_, {"update-ref", ref_prefix_ + "/" + std::to_string(iteration), commit});
+  checked_git(root_, {"update-ref", ref_prefix_ + "/best", commit});
+  last_kept_commit_ = commit;
+  return commit;
+}
+
+std::size_t SnapshotStore::restore(const std::string& tree) const {
+  const std::string current = capture_tree();
+  if (current == tree) return 0;
+  const std::vector<std::string> fields = differences(tree, current);
+
+  std::vector<std::string> to_remove;
+  std::vector<std::string> to_write;
+  for (std::size_t i = 0; i + 1 < fields.size(); i += 2) {
+    const char status = fields[i].empty() ? '?' : fields[i][0];
+    const std::string& path = fields[i + 1];
+    if (status == 'A') to_remove.push_back(path);                      // not in the snapshot
+    else if (status == 'D') to_write.push_back(path);                  // missing from the tree
+    else { to_remove.push_back(path); to_write.push_back(path); }      // changed content, mode or type
+  }
+  for (const auto& path : to_remove) {
+    const fs::path file = root_ / path;
+    std::error_code ec;
+    fs::remove(file, ec);
+    if (ec) throw Error("cannot remove " + file.string() + ": " + ec.message());
+    // Remove the directories this empties, up to (not including) the root.
+    for (fs::path directory = file.parent_path(); directory != root_ && directory.native().size() > root_.native().size();
+         directory = directory.parent_path()) {
+      if (!fs::is_directory(directory, ec) || !fs::is_empty(directory, ec)) break;
+      fs::remove(directory, ec);
+    }
+  }
+  if (!to_write.empty()) {
+    util::TempDir scratch("hydra-loop-index");
+    const std::map<std::string, std::string> environment = {{"GIT_INDEX_FILE", (scratch.path() / "index").string()}};
+    checked_git(root_, {"read-tree", tree}, environment);
+    std::string input;
+    for (const auto& path : to_write) {
+      // A directory the improver left where the snapshot has a file.
+      std::error_code ec;
+      if (fs::is_directory(fs::symlink_status(root_ / path, ec))) fs::remove_all(root_ / path, ec);
+      input += path;
+      input += '\0';
+    }
+    checked_git(root_, {"checkout-index", "--force", "-z", "--stdin"}, environment, input);
+  }
+  const std::string restored = capture_tree();
+  if (!differences(tree, restored).empty())
+    throw Error("restoring snapshot " + tree + " left the tree at " + restored + " (" + root_.string() + ")");
+  return to_remove.size() + to_write.size();
+}
+
+}  // namespace hydra::loop

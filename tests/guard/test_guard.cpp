@@ -1,0 +1,372 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include <hydra/guard/guard.hpp>
+#include <hydra/guard/path_match.hpp>
+
+#include "guard/guard_fixtures.hpp"
+
+namespace guard = hydra::guard;
+using guard::TamperKind;
+using hydra::test::scenario_definitions;
+using hydra::test::scenario_diff;
+using hydra::test::scenario_results;
+
+namespace {
+
+/// The anti-gaming report of a recorded scenario (tests/fixtures/guard/record.sh)
+/// against the recorded baseline, without test results.
+guard::Report analyze_scenario(const std::string& scenario, const guard::Settings& settings = {}) {
+  return guard::analyze(settings, scenario_diff(scenario), scenario_definitions("baseline"),
+                        scenario_definitions(scenario), nullptr, nullptr);
+}
+
+/// "name kind" of every tampered test, in report order.
+std::vector<std::string> tampered(const guard::Report& report) {
+  std::vector<std::string> out;
+  for (const auto& test : report.tests_tampered)
+    out.push_back(test.name + " " + std::string(guard::to_string(test.kind)));
+  return out;
+}
+
+const guard::TamperedTest& tampered_test(const guard::Report& report, const std::string& name,
+                                         TamperKind kind) {
+  for (const auto& test : report.tests_tampered)
+    if (test.name == name && test.kind == kind) return test;
+  FAIL("no " << guard::to_string(kind) << " finding for " << name);
+  throw;  // unreachable
+}
+
+}  // namespace
+
+TEST_CASE("an honest change (clean-fix.patch) has no anti-gaming findings", "[guard]") {
+  // It adds 2 tests and 2 CHECK_EQ-bearing test functions and removes nothing.
+  const guard::Report report = analyze_scenario("clean-fix");
+  CAPTURE(guard::to_json(report).dump(1));
+  CHECK(report.empty());
+  CHECK_FALSE(guard::has_tampering(report));
+  CHECK(scenario_definitions("clean-fix").size() == 12);  // 10 baseline tests + 2 new
+}
+
+TEST_CASE("added lint suppressions are found with their kind", "[guard]") {
+  const guard::Report report = analyze_scenario("suppress-lint");
+  // 2 flags in CMakeLists.txt + 2 suppression comments in src/count.cpp + 3
+  // pragmas and 1 region start in src/frequency.cpp = 8; the region end closing the
+  // region is not a second suppression.
+  REQUIRE(report.suppressions_added.size() == 8);
+  struct Expected {
+    const char* path;
+    std::uint64_t line;
+    const char* kind;
+  };
+  // Line numbers from the hunk headers: CMakeLists.txt "@@ -21,6 +21,8 @@"
+  // adds new lines 24-25 after 3 context lines; src/count.cpp "@@ -5,9 +5,10 @@"
+  // replaces line 8 and adds line 11; src/frequency.cpp "@@ -3,6 +3,10 @@"
+  // adds 6-8 after 3 context lines, "@@ -16,6 +20,7 @@" adds 23.
+  const Expected expected[] = {
+      {"CMakeLists.txt", 24, "-Wno-*"},
+      {"CMakeLists.txt", 25, "-w"},
+      {"src/count.cpp", 8, "NOLINT"},
+      {"src/count.cpp", 11, "NOLINT" "NEXTLINE"},
+      {"src/frequency.cpp", 6, "pragma diagnostic ignored"},
+      {"src/frequency.cpp", 7, "pragma diagnostic ignored"},
+      {"src/frequency.cpp", 8, "pragma warning disable"},
+      {"src/frequency.cpp", 23, "NOLINT" "BEGIN"},
+  };
+  for (std::size_t i = 0; i < 8; ++i) {
+    CAPTURE(i);
+    CHECK(report.suppressions_added[i].path == expected[i].path);
+    CHECK(report.suppressions_added[i].line == expected[i].line);
+    CHECK(report.suppressions_added[i].kind == expected[i].kind);
+  }
+  CHECK(report.suppressions_added[0].text == "target_compile_options(textstats PRIVATE -Wno-conversion)");
+  CHECK(report.suppressions_added[4].text == "#pragma GCC diagnostic ignored \"-Wconversion\"");
+  // Nothing else: suppressions cost points but are not tampering.
+  CHECK(report.config_edits.empty());
+  CHECK(report.tests_tampered.empty());
+  CHECK(report.tests_not_built.empty());
+  CHECK_FALSE(guard::has_tampering(report));
+}
+
+TEST_CASE("suppression_kind recognises each suppression form", "[guard]") {
+  SECTION("valid input") {
+    CHECK(guard::suppression_kind("a.cpp", "int x;  // NOLINT(bugprone-*)") == "NOLINT");
+    CHECK(guard::suppression_kind("a.cpp", "_Pragma(\"clang diagnostic ignored \\\"-Wfoo\\\"\")") ==
+          "pragma diagnostic ignored");
+    CHECK(guard::suppression_kind("a.hpp", "#  pragma GCC system_header") == "pragma system_header");
+    CHECK(guard::suppression_kind("CMakeLists.txt", "add_compile_options($<$<CXX_COMPILER_ID:GNU>:-Wno-shadow>)") == "-Wno-*");
+    CHECK(guard::suppression_kind("build.sh", "CXXFLAGS=\"-O2 -w\" make") == "-w");
+    CHECK(guard::suppression_kind("CMakeLists.txt", "target_compile_options(t PRIVATE /wd4996)") == "MSVC /wd");
+    CHECK(guard::suppression_kind("CMakeLists.txt", "target_compile_options(t PRIVATE /W0)") == "MSVC /W0");
+  }
+  SECTION("bad input") {
+    CHECK_FALSE(guard::suppression_kind("docs/lint.md", "Add `// NOLINT` only with a reason."));
+    CHECK_FALSE(guard::suppression_kind("a.cpp", "// NOLINT" "END(bugprone-*)"));  // a region end
+    CHECK_FALSE(guard::suppression_kind("run.sh", "grep -w needle haystack.txt"));  // not a flags line
+    CHECK_FALSE(guard::suppression_kind("a.cpp", "#pragma GCC diagnostic push"));
+    CHECK_FALSE(guard::suppression_kind("CMakeLists.txt", "target_compile_options(t PRIVATE -Wall -Wextra)"));
+  }
+}
+
+TEST_CASE("assertions removed from test files are found", "[guard]") {
+  SECTION("valid input") {
+    const guard::Report report = analyze_scenario("remove-assertions");
+    // Old lines 10, 18 and 19 removed ("@@ -7,7" and "@@ -15,13" hunks); line 24
+    // is only re-indented (added back with the same stripped text): 3 removals.
+    REQUIRE(report.assertions_removed.size() == 3);
+    CHECK(report.assertions_removed[0].path == "tests/test_count.cpp");
+    CHECK(report.assertions_removed[0].line == 10);
+    CHECK(report.assertions_removed[0].text == "CHECK_EQ(counts.bytes, 22U);");
+    CHECK(report.assertions_removed[1].line == 18);  // commented out: still removed
+    CHECK(report.assertions_removed[2].line == 19);
+    CHECK(report.suppressions_added.empty());
+    CHECK(report.tests_tampered.empty());
+    CHECK_FALSE(guard::has_tampering(report));  // costs points, is not tampering
+  }
+  SECTION("bad input") {
+    guard::Settings not_test_files;
+    not_test_files.test_file_globs = {"spec/"};  // tests/test_count.cpp is no test file now
+    CHECK(analyze_scenario("remove-assertions", not_test_files).assertions_removed.empty());
+
+    CHECK_FALSE(guard::is_assertion_line("  // we check(ed) this by hand"));
+    CHECK_FALSE(guard::is_assertion_line("  const int expected = 3;"));
+  }
+}
+
+TEST_CASE("is_assertion_line knows the common assertion forms", "[guard]") {
+  for (const char* line : {"REQUIRE(x == 1);", "CHECK_FALSE(empty);", "EXPECT_EQ(a, b);",
+                           "ASSERT_TRUE(ok);", "assert(size > 0);", "static_assert(sizeof(int) == 4);",
+                           "BOOST_CHECK_EQUAL(a, b);", "QCOMPARE(a, b);", "assertEquals(1, x);",
+                           "expect(sum(1, 2)).toBe(3);", "    assert total == 3",
+                           "  CHECK_EQ(counts.words, 5U);"}) {
+    CAPTURE(line);
+    CHECK(guard::is_assertion_line(line));
+  }
+}
+
+TEST_CASE("extra assertion_patterns extend the assertion set", "[guard]") {
+  guard::DiffLines diff;
+  guard::FileLines file;
+  file.path = file.old_path = "tests/test_io.cpp";
+  file.removed = {{4, "  verify_equal(read(\"a\"), 1);"}, {5, "  log(\"done\");"}};
+  diff.files.push_back(file);
+
+  guard::Settings settings;
+  CHECK(guard::find_removed_assertions(settings, diff).empty());
+  settings.assertion_patterns = {R"(\bverify_equal\s*\()"};
+  const auto removed = guard::find_removed_assertions(settings, diff);
+  REQUIRE(removed.size() == 1);
+  CHECK(removed[0].line == 4);
+}
+
+TEST_CASE("test properties that switch tests off are found", "[guard]") {
+  SECTION("valid input") {
+    const guard::Report report = analyze_scenario("test-properties");
+    // One set_tests_properties per test: 5 findings on 5 tests; the build
+    // trees differ (build-baseline vs build-test-properties) but no command
+    // is reported as changed.
+    CHECK(tampered(report) == std::vector<std::string>{
+                                  "count.empty_text disabled",
+                                  "count.lines_without_trailing_newline will_fail_flipped",
+                                  "count.words_and_bytes skip_rule_added",
+                                  "frequency.most_frequent_first pass_regex_changed",
+                                  "tokenize.empty_text skip_rule_added",
+                              });
+    CHECK(tampered_test(report, "count.lines_without_trailing_newline", TamperKind::will_fail_flipped).detail ==
+          "WILL_FAIL false -> true");
+    CHECK(tampered_test(report, "count.words_and_bytes", TamperKind::skip_rule_added).detail ==
+          "SKIP_RETURN_CODE unset -> 0");
+    CHECK(tampered_test(report, "tokenize.empty_text", TamperKind::skip_rule_added).detail ==
+          "SKIP_REGULAR_EXPRESSION \"passed\" added");
+    CHECK(tampered_test(report, "frequency.most_frequent_first", TamperKind::pass_regex_changed).detail ==
+          "PASS_REGULAR_EXPRESSION [] -> [\"most_frequent_first\"]");
+    CHECK(guard::tampered_test_count(report) == 5);
+    CHECK(guard::has_tampering(report));
+    CHECK(report.tests_not_built.empty());  // still 10 tests
+  }
+  SECTION("with results: passing tests newly skipped") {
+    const auto baseline_results = scenario_results("baseline");
+    const auto candidate_results = scenario_results("test-properties");
+    const guard::Report report =
+        guard::analyze(guard::Settings{}, scenario_diff("test-properties"), scenario_definitions("baseline"),
+                       scenario_definitions("test-properties"), &baseline_results, &candidate_results);
+    // ctest reported 3 tests not run: SKIP_RETURN_CODE=0 and the skip regex
+    // (both tests print "passed") and DISABLED.
+    CHECK(tampered_test(report, "count.words_and_bytes", TamperKind::newly_skipped).detail ==
+          "passed -> skipped (SKIP_RETURN_CODE=0)");
+    CHECK(tampered_test(report, "tokenize.empty_text", TamperKind::newly_skipped).detail ==
+          "passed -> skipped (SKIP_REGULAR_EXPRESSION_MATCHED)");
+    CHECK(tampered_test(report, "count.empty_text", TamperKind::newly_skipped).detail ==
+          "passed -> disabled (Disabled)");
+    CHECK(report.tests_tampered.size() == 8);        // 5 definition findings + 3 result findings
+    CHECK(guard::tampered_test_count(report) == 5);  // on 5 distinct tests
+  }
+}
+
+TEST_CASE("replaced test commands are found, build-tree paths aside", "[guard]") {
+  const guard::Report report = analyze_scenario("replace-commands");
+  CHECK(tampered(report) == std::vector<std::string>{"count.empty_text command_changed",
+                                                     "count.lines_without_trailing_newline command_trivial"});
+  CHECK(tampered_test(report, "count.empty_text", TamperKind::command_changed).detail ==
+        "`test_count empty_text` -> `test_count words_and_bytes`");
+  CHECK(tampered_test(report, "count.lines_without_trailing_newline", TamperKind::command_trivial).detail ==
+        "runs `cmake -E true`, which cannot fail (was `test_count lines_without_trailing_newline`)");
+  // textstats_add_test() lines became add_test() lines: no add_test() went away.
+  CHECK(report.tests_not_built.empty());
+}
+
+TEST_CASE("build roots are inferred from the tests' working directories", "[guard]") {
+  const auto baseline = scenario_definitions("baseline");
+  const auto candidate = scenario_definitions("replace-commands");
+  const auto roots = guard::infer_build_roots(baseline, candidate);
+  // Working directories /tmp/hydra-guard-record/build-<tree>/tests: the common
+  // trailing "tests" removed.
+  CHECK(roots.first == "/tmp/hydra-guard-record/build-baseline");
+  CHECK(roots.second == "/tmp/hydra-guard-record/build-replace-commands");
+  CHECK(guard::infer_build_roots(baseline, baseline) == std::pair<std::string, std::string>{});
+
+  CHECK(guard::normalize_command({"/b1/tests/test_count", "--data", "/b1/tests/data/in.txt", "--out=/b1/x", "/b10/y"},
+                                 "/b1", "") ==
+        std::vector<std::string>{"test_count", "--data", "<build>/tests/data/in.txt", "--out=<build>/x", "/b10/y"});
+  CHECK(guard::normalize_command({"C:\\b\\run.exe", "/src/p/data"}, "", "/src/p") ==
+        std::vector<std::string>{"run", "<source>/data"});
+}
+
+TEST_CASE("is_trivial_command recognises commands that cannot fail", "[guard]") {
+  SECTION("valid input") {
+    using Argv = std::vector<std::string>;
+    for (const Argv& argv : {Argv{"/usr/bin/cmake", "-E", "true"}, Argv{"cmake", "-E", "echo", "ok"},
+                             Argv{"/bin/true"}, Argv{"true"}, Argv{"sh", "-c", "exit 0"},
+                             Argv{"/bin/bash", "-c", "echo passed; exit 0"}, Argv{"env", "A=1", "true"},
+                             Argv{"cmake", "-E", "env", "A=1", "true"}, Argv{"cmake", "--version"}}) {
+      CAPTURE(argv);
+      CHECK(guard::is_trivial_command(argv));
+    }
+  }
+  SECTION("bad input") {
+    using Argv = std::vector<std::string>;
+    for (const Argv& argv : {Argv{}, Argv{"/tmp/build/tests/test_count", "empty_text"},
+                             Argv{"sh", "-c", "./run_tests.sh"}, Argv{"sh", "-c", "echo $(./t)"},
+                             Argv{"cmake", "-E", "env", "A=1", "./t"}, Argv{"cmake", "-P", "check.cmake"},
+                             Argv{"sh", "-c", "exit 1"}}) {
+      CAPTURE(argv);
+      CHECK_FALSE(guard::is_trivial_command(argv));
+    }
+  }
+}
+
+TEST_CASE("dropped and renamed tests are found", "[guard]") {
+  const guard::Report report = analyze_scenario("drop-tests");
+  CHECK(tampered(report) == std::vector<std::string>{"count.lines_without_trailing_newline dropped",
+                                                     "frequency.ties_in_alphabetical_order dropped"});
+  // 10 baseline tests - 1 removed - 1 renamed + 1 under the new name = 9.
+  CHECK(report.tests_not_built == std::vector<std::string>{"ctest lists 9 tests, the baseline 10"});
+}
+
+TEST_CASE("tests switched off in CMake are found", "[guard]") {
+  SECTION("an option's default flipped to OFF") {
+    const guard::Report report = analyze_scenario("tests-option-off");
+    CHECK(report.tests_not_built ==
+          std::vector<std::string>{
+              "CMakeLists.txt:12: option EXAMPLE_BUILD_TESTS default ON -> OFF: "
+              "option(EXAMPLE_BUILD_TESTS \"Build textstats' tests and register them with CTest\" OFF)",
+              "ctest lists 0 tests, the baseline 10"});
+    CHECK(report.tests_tampered.size() == 10);  // every baseline test dropped
+    CHECK(guard::has_tampering(report));
+  }
+  SECTION("enable_testing() and add_subdirectory(tests) commented out") {
+    const guard::Report report = analyze_scenario("tests-unregistered");
+    CHECK(report.tests_not_built ==
+          std::vector<std::string>{"CMakeLists.txt:26: enable_testing() removed: enable_testing()",
+                                   "CMakeLists.txt:27: add_subdirectory() of tests removed: add_subdirectory(tests)",
+                                   "ctest lists 0 tests, the baseline 10"});
+    CHECK(guard::tampered_test_count(report) == 10);
+  }
+  SECTION("set(... OFF CACHE ...), -D...=OFF, presets and if(FALSE)") {
+    guard::DiffLines diff;
+    guard::FileLines cmake;
+    cmake.path = cmake.old_path = "CMakeLists.txt";
+    cmake.added = {{3, "set(BUILD_TESTING OFF CACHE BOOL \"\" FORCE)"}, {9, "if(FALSE)  # tests"},
+                   {12, "set(BUILD_DOCS OFF)"}};
+    guard::FileLines presets;
+    presets.path = presets.old_path = "CMakePresets.json";
+    presets.added = {{7, "        \"FOO_BUILD_TESTS\": \"OFF\","}};
+    guard::FileLines script;
+    script.path = script.old_path = "ci/build.sh";
+    script.added = {{2, "cmake -S . -B build -DFOO_ENABLE_TESTING:BOOL=OFF"}};
+    diff.files = {cmake, presets, script};
+    CHECK(guard::find_tests_not_built(diff, 0, 0) ==
+          std::vector<std::string>{
+              "CMakeLists.txt:3: BUILD_TESTING set to OFF: set(BUILD_TESTING OFF CACHE BOOL \"\" FORCE)",
+              "CMakeLists.txt:9: a condition that is always false added: if(FALSE)  # tests",
+              "CMakePresets.json:7: preset sets FOO_BUILD_TESTS to \"OFF\": \"FOO_BUILD_TESTS\": \"OFF\",",
+              "ci/build.sh:2: FOO_ENABLE_TESTING set to OFF: cmake -S . -B build -DFOO_ENABLE_TESTING:BOOL=OFF"});
+  }
+}
+
+TEST_CASE("edits to protected configuration files are found", "[guard]") {
+  SECTION("valid input") {
+    const guard::Report report = analyze_scenario("config-edits");
+    REQUIRE(report.config_edits.size() == 3);
+    CHECK(report.config_edits[0].path == ".clang-tidy");
+    CHECK(report.config_edits[0].change == "modified");
+    CHECK(report.config_edits[1].path == "hydra.toml");
+    // A nested .clang-tidy overrides the root one for src/: protected too.
+    CHECK(report.config_edits[2].path == "src/.clang-tidy");
+    CHECK(report.config_edits[2].change == "created");
+    CHECK(report.config_edits[2].pattern == ".clang-tidy");
+    CHECK(report.tests_tampered.empty());
+    CHECK(guard::has_tampering(report));
+  }
+  SECTION("bad input") {
+    guard::Settings unprotected;
+    unprotected.protected_config_files.clear();
+    CHECK(analyze_scenario("config-edits", unprotected).config_edits.empty());
+  }
+}
+
+TEST_CASE("path_matches anchors patterns like .gitignore", "[guard]") {
+  SECTION("valid input") {
+    CHECK(guard::path_matches("tests/", "tests/test_count.cpp"));
+    CHECK(guard::path_matches("tests/", "lib/tests/a.cpp"));
+    CHECK(guard::path_matches("test_*.*", "tests/test_count.cpp"));
+    CHECK(guard::path_matches("*_test.*", "src/io_test.cpp"));
+    CHECK(guard::path_matches(".clang-tidy", "src/.clang-tidy"));
+    CHECK(guard::path_matches("cmake/HydraScore*.cmake", "cmake/HydraScoreDemo.cmake"));
+    CHECK(guard::path_matches("hydra-score/", "third_party/hydra-score/cmake/HydraScore.cmake"));
+    CHECK(guard::path_matches("src/**/gen/", "src/a/b/gen/x.cpp"));
+    CHECK(guard::path_matches("./hydra.toml", "hydra.toml"));
+  }
+  SECTION("bad input") {
+    CHECK_FALSE(guard::path_matches("tests/", "tests"));  // a file named "tests", not a folder
+    CHECK_FALSE(guard::path_matches("cmake/HydraScore.cmake", "other/cmake/HydraScore.cmake"));
+    CHECK_FALSE(guard::path_matches("*_test.*", "src/latest.cpp"));
+    CHECK_FALSE(guard::path_matches("cmake/*.cmake", "cmake/sub/x.cmake"));  // `*` stops at "/"
+    CHECK_FALSE(guard::path_matches("", "a"));
+  }
+}
+
+TEST_CASE("to_json gives sorted, deterministic evidence", "[guard]") {
+  const guard::Report report = analyze_scenario("test-properties");
+  guard::Report reversed = report;
+  std::reverse(reversed.tests_tampered.begin(), reversed.tests_tampered.end());
+  const nlohmann::json json = guard::to_json(report);
+  CHECK(json.dump() == guard::to_json(reversed).dump());
+  CHECK(json["tampering"] == true);
+  CHECK(json["counts"]["tests_tampered"] == 5);
+  REQUIRE(json["tests_tampered"].size() == 5);
+  CHECK(json["tests_tampered"][0] ==
+        nlohmann::json{{"name", "count.empty_text"}, {"kind", "disabled"}, {"detail", "DISABLED set"}});
+  CHECK(json["config_edits"].is_array());
+  CHECK(json["tests_not_built"].is_array());
+
+  const nlohmann::json suppressions = guard::to_json(analyze_scenario("suppress-lint"));
+  CHECK(suppressions["counts"]["suppressions_added"] == 8);
+  CHECK(suppressions["suppressions_added"][2] ==
+        nlohmann::json{{"path", "src/count.cpp"},
+                       {"line", 8},
+                       {"kind", "NOLINT"},
+                       {"text", "return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));  // NOLINT"}});
+}

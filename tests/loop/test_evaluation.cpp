@@ -1,0 +1,173 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include <hydra/error.hpp>
+#include <hydra/loop/evaluation.hpp>
+#include <hydra/loop/loop.hpp>
+#include <hydra/parse/ctest_json.hpp>
+#include <hydra/parse/junit.hpp>
+
+namespace {
+
+using namespace hydra::loop;
+using hydra::model::TestCase;
+using hydra::model::TestStatus;
+
+const std::string kFixtures = std::string(HYDRA_FIXTURES_DIR) + "/loop/";
+
+/// example-project's baseline as ctest ran it (recorded by record.sh).
+std::vector<TestCase> example_baseline() {
+  auto tests = hydra::parse::parse_junit_file(kFixtures + "example-baseline.junit.xml");
+  hydra::parse::apply_labels(tests, hydra::parse::parse_ctest_json_file(kFixtures + "example-baseline.ctest.json"));
+  return tests;
+}
+
+TestCase test(std::string suite, std::string name, TestStatus status, std::vector<std::string> labels = {}) {
+  TestCase result;
+  result.suite = std::move(suite);
+  result.name = std::move(name);
+  result.status = status;
+  result.labels = std::move(labels);
+  return result;
+}
+
+Iteration row(int number, double score, double best, Action action) {
+  return Iteration{number, "2024-01-01T00:00:00Z", score, best, action, "change " + std::to_string(number)};
+}
+
+}  // namespace
+
+TEST_CASE("eval_cases groups tests by CTest label, else by suite", "[loop]") {
+  SECTION("valid input: example-project's recorded baseline") {
+    const auto cases = eval_cases(example_baseline());
+    REQUIRE(cases.size() == 3);
+    // edge: tokenize.empty_text, count.lines_without_trailing_newline (fails),
+    // count.empty_text, frequency.limit_larger_than_vocabulary -> 3/4
+    CHECK(cases[0].name == "edge");
+    CHECK(cases[0].passed == 3);
+    CHECK(cases[0].total == 4);
+    // parsing: the three tokenize tests -> 3/3
+    CHECK(cases[1].name == "parsing");
+    CHECK(cases[1].passed == 3);
+    CHECK(cases[1].total == 3);
+    // unit: four count tests (one fails) and three frequency tests -> 6/7
+    CHECK(cases[2].name == "unit");
+    CHECK(cases[2].passed == 6);
+    CHECK(cases[2].total == 7);
+    // score = (3/4 + 3/3 + 6/7) / 3 = (0.75 + 1 + 0.857142857) / 3 = 0.869047619
+    CHECK(mean_pass_rate(cases) == Approx(0.869047619).epsilon(1e-9));
+  }
+
+  SECTION("valid input: JUnit suites when no test has a label") {
+    const auto cases = eval_cases({test("a", "1", TestStatus::passed), test("a", "2", TestStatus::failed),
+                                   test("b", "1", TestStatus::passed), test("b", "2", TestStatus::skipped),
+                                   test("b", "3", TestStatus::disabled)});
+    REQUIRE(cases.size() == 2);
+    CHECK(cases[0].name == "a");  // 1/2
+    CHECK(cases[0].passed == 1);
+    CHECK(cases[0].total == 2);
+    CHECK(cases[1].name == "b");  // skipped counts unpassed, disabled is no expectation: 1/2
+    CHECK(cases[1].total == 2);
+    // The seed's example: (4/6 + 3/4 + 5/5) / 3 = (0.667 + 0.750 + 1.000) / 3 = 0.806
+    const std::vector<EvalCase> seed = {{"eval-1", 4, 6}, {"eval-2", 3, 4}, {"eval-3", 5, 5}};
+    CHECK(mean_pass_rate(seed) == Approx((4.0 / 6 + 0.75 + 1.0) / 3));
+    CHECK(mean_pass_rate(seed) == Approx(0.806).margin(0.0005));
+  }
+
+  SECTION("bad input: no tests, and unlabelled tests among labelled ones") {
+    CHECK(eval_cases({}).empty());
+    CHECK(mean_pass_rate({}) == 0.0);
+    const auto cases = eval_cases({test("s", "1", TestStatus::passed, {"unit"}), test("s", "2", TestStatus::failed)});
+    REQUIRE(cases.size() == 2);
+    CHECK(cases[0].name == "(unlabelled)");
+    CHECK(cases[0].passed == 0);
+    CHECK(cases[1].name == "unit");
+    CHECK(cases[1].passed == 1);
+  }
+}
+
+TEST_CASE("is_kept keeps only a strictly better score", "[loop]") {
+  SECTION("valid input") {
+    CHECK(is_kept(0.81, 0.80));
+    CHECK_FALSE(is_kept(0.80, 0.80));  // a tie is a revert
+    CHECK_FALSE(is_kept(0.79, 0.80));
+  }
+  SECTION("bad input") { CHECK_FALSE(is_kept(0.0, 0.0)); }
+}
+
+TEST_CASE("stop_reason classifies convergence", "[loop]") {
+  SECTION("valid input") {
+    CHECK_FALSE(stop_reason({row(0, 0.5, 0.5, Action::baseline)}, 5, 3));
+    CHECK(stop_reason({row(0, 1.0, 1.0, Action::baseline)}, 5, 3) == std::optional<std::string>("converged"));
+    CHECK(stop_reason({row(0, 0.5, 0.5, Action::baseline), row(1, 1.0, 1.0, Action::keep)}, 5, 3) ==
+          std::optional<std::string>("converged"));
+    const std::vector<Iteration> three_reverts = {row(0, 0.5, 0.5, Action::baseline), row(1, 0.4, 0.5, Action::revert),
+                                                  row(2, 0.0, 0.5, Action::revert), row(3, 0.5, 0.5, Action::revert)};
+    CHECK(stop_reason(three_reverts, 5, 3) == std::optional<std::string>("stuck"));
+    CHECK_FALSE(stop_reason(three_reverts, 5, 4));
+    const std::vector<Iteration> keep_then_revert = {row(0, 0.5, 0.5, Action::baseline), row(1, 0.6, 0.6, Action::keep),
+                                                     row(2, 0.6, 0.6, Action::revert)};
+    CHECK(stop_reason(keep_then_revert, 2, 3) == std::optional<std::string>("plateau"));
+    const std::vector<Iteration> rising = {row(0, 0.5, 0.5, Action::baseline), row(1, 0.6, 0.6, Action::keep),
+                                           row(2, 0.7, 0.7, Action::keep)};
+    CHECK(stop_reason(rising, 2, 3) == std::optional<std::string>("improved"));
+    CHECK(trailing_reverts(three_reverts) == 3);
+  }
+  SECTION("bad input: no iterations") { CHECK_FALSE(stop_reason({}, 5, 3)); }
+}
+
+TEST_CASE("results_tsv and loop_report write the iterations", "[loop]") {
+  SECTION("valid input") {
+    std::vector<Iteration> iterations = {row(0, 0.5, 0.5, Action::baseline), row(1, 0.75, 0.75, Action::keep),
+                                         row(2, 0.25, 0.75, Action::revert)};
+    iterations[2].changelog = "tab\there\nand a newline";
+    CHECK(results_tsv(iterations) ==
+          "iteration\ttimestamp\tscore\tbest_score\taction\tchangelog\n"
+          "0\t2024-01-01T00:00:00Z\t0.500000\t0.500000\tbaseline\tchange 0\n"
+          "1\t2024-01-01T00:00:00Z\t0.750000\t0.750000\tkeep\tchange 1\n"
+          "2\t2024-01-01T00:00:00Z\t0.250000\t0.750000\trevert\ttab here and a newline\n");
+
+    const auto report = loop_report("plateau", iterations, {{"unit", 3, 4}}, "pass_rate", 1);
+    CHECK(report["schema"] == "hydra-score/loop/1");
+    CHECK(report["classification"] == "plateau");
+    CHECK(report["best_score"] == 0.75);
+    CHECK(report["kept"] == 1);
+    CHECK(report["reverted"] == 1);
+    CHECK(report["iterations"].size() == 3);
+    CHECK(report["iterations"][1]["action"] == "keep");
+    CHECK(report["cases"][0] == nlohmann::json({{"name", "unit"}, {"passed", 3}, {"total", 4}, {"pass_rate", 0.75}}));
+    CHECK(report["noise_note"] == "Differences under 0.05 may be noise.");
+    const std::string summary = render_summary(report);
+    CHECK(summary.find("Loop: plateau, best score 0.750") != std::string::npos);
+    CHECK(summary.find("may be noise") != std::string::npos);
+  }
+  SECTION("bad input: an empty loop") {
+    const auto report = loop_report("running", {}, {}, "pass_rate", 0);
+    CHECK(report["best_score"] == 0.0);
+    CHECK(report["iterations"].empty());
+  }
+}
+
+TEST_CASE("evaluate scores a captured run", "[loop]") {
+  hydra::model::Run run;
+  run.build.known = true;
+  run.build.passed = true;
+  run.tests = example_baseline();
+  SECTION("valid input") {
+    const Evaluation evaluation = evaluate(run, Metric::pass_rate, nullptr, hydra::config::Config{});
+    // (3/4 + 3/3 + 6/7) / 3, as above
+    CHECK(evaluation.score == Approx(0.869047619).epsilon(1e-9));
+    CHECK(evaluation.failing_tests.size() == 1);
+    CHECK(evaluation.failing_tests[0].find("lines_without_trailing_newline") != std::string::npos);
+  }
+  SECTION("bad input: a failed build scores 0") {
+    run.build.passed = false;
+    run.build.reason = "exit code 1";
+    const Evaluation evaluation = evaluate(run, Metric::pass_rate, nullptr, hydra::config::Config{});
+    CHECK(evaluation.score == 0.0);
+    CHECK(evaluation.cases.empty());
+    CHECK(evaluation.summary == "build failed (exit code 1)");
+    CHECK_THROWS_AS(evaluate(run, Metric::composite, nullptr, hydra::config::Config{}), hydra::Error);
+  }
+}
