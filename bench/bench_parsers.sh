@@ -17,7 +17,7 @@ cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build_dir" --target hydra_core -j2 > /dev/null
 # The driver is compiled here (bench/CMakeLists.txt builds nothing).
 g++ -std=c++17 -O2 -DNDEBUG -I "$source_dir/src" "$source_dir/bench/parse_bench.cpp" \
-  "$build_dir/libhydra_core.a" -lpugixml -o "$build_dir/parse_bench"
+  "$build_dir/libhydra_core.a" -lpugixml -pthread -o "$build_dir/parse_bench"
 
 if [[ ! -f "$inputs/ctest_junit_200k.xml" || ! -f "$inputs/clang_tidy_1000k.log" ]]; then
   echo "generating inputs in $inputs ..."

@@ -364,6 +364,9 @@ timeout_seconds = 60
 
 [compare]
 min_composite_gain = 0.02
+
+[loop]
+max_iterations = 5
 )",
                                              "hydra.toml");
     CHECK(config.profile == "cmake");
@@ -379,5 +382,6 @@ min_composite_gain = 0.02
     CHECK_THROWS_AS(hydra::config::parse("[judge]\ntimeout_seconds = -1\n", "hydra.toml"), hydra::InputError);
     CHECK_THROWS_AS(hydra::config::parse("[anti_gaming]\nsuppression_weight = -1\n", "hydra.toml"),
                     hydra::InputError);
+    CHECK_THROWS_AS(hydra::config::parse("[loop]\nbogus = 1\n", "hydra.toml"), hydra::InputError);
   }
 }

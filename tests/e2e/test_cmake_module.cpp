@@ -218,3 +218,31 @@ hydra_score_add_targets(JOBS many)
     CHECK(rejected.output.find("JOBS must be a positive integer") != std::string::npos);
   }
 }
+
+TEST_CASE("the hydra_loop target runs the improvement loop and restores the tree", "[e2e][cmake][loop]") {
+  TempDir temp("hydra-e2e");
+  const fs::path source = temp.path() / "example-project";
+  const fs::path build = temp.path() / "build";
+  make_example_repository(source);
+  // The improver comes from the [loop] table of the project's hydra.toml.
+  const fs::path improver = kSourceDir / "tests" / "fixtures" / "loop" / "improvers" / "make-worse.sh";
+  std::string config = hydra::util::read_file(source / "hydra.toml");
+  config += "\n[loop]\nimprover = \"sh " + improver.string() + "\"\nmax_iterations = 5\nimprover_timeout_seconds = 3\n";
+  hydra::util::write_file_atomic(source / "hydra.toml", config);
+  git(source, {"commit", "--quiet", "-am", "loop settings"});
+  configure(source, build);
+
+  const auto looped = run({"cmake", "--build", build.string(), "--target", "hydra_loop"});
+  INFO(looped.output);
+  REQUIRE(looped.exit_code == 0);
+  const auto report = read_json(build / "hydra" / "loop" / "loop.json");
+  // Every change made things worse: three reverts in a row, stuck.
+  CHECK(report["classification"] == "stuck");
+  CHECK(report["kept"] == 0);
+  CHECK(report["reverted"] == 3);
+  CHECK(fs::exists(build / "hydra" / "loop" / "results.tsv"));
+  CHECK(fs::exists(build / "hydra" / "loop" / "loop.html"));
+  // The tree is exactly the committed one again.
+  const auto status = run({"git", "-C", source.string(), "status", "--porcelain"});
+  CHECK(status.output.empty());
+}

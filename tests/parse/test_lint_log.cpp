@@ -351,6 +351,31 @@ TEST_CASE("parse_clang_tidy gives the same findings however the log is split", "
   }
 }
 
+TEST_CASE("parse_clang_tidy strips ANSI colour in logs of many blocks", "[parse]") {
+  // The recorded logs 40 times over (~200 KB, the text is checked in blocks
+  // of 16 KB), each copy under its own directory so none is a duplicate.
+  const auto copies = [](const std::string& log) {
+    std::string out;
+    for (int copy = 0; copy < 40; ++copy) {
+      std::string text = log;
+      const std::string from = "/tmp/hydra-parse-record/";
+      const std::string to = "/tmp/copy-" + std::to_string(copy) + "/";
+      for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+      out += text;
+    }
+    return out;
+  };
+  const std::string plain = copies(read_parse_fixture("clang_tidy.log"));
+  const std::string colour = copies(read_parse_fixture("clang_tidy_color.log"));
+  const auto expected = describe(parse_clang_tidy(plain, "plain.log", split_into(1)));
+  CHECK(expected.size() == 40 * 12);  // 12 findings per copy
+  for (std::size_t threads = 1; threads <= 3; ++threads) {
+    CAPTURE(threads);
+    CHECK(describe(parse_clang_tidy(colour, "colour.log", split_into(threads))) == expected);
+  }
+}
+
 TEST_CASE("parse_clang_tidy_file reads the file mapped into memory", "[parse]") {
   SECTION("valid input") {
     const hydra::util::TempDir directory("hydra-lint");

@@ -79,3 +79,19 @@ TEST_CASE("escape_markdown makes user strings literal", "[report]") {
     CHECK(escape_markdown(std::string("bell\x07", 5)) == "bell?");
   }
 }
+
+TEST_CASE("render_markdown and render_html list anti-gaming findings and the protection in force", "[report]") {
+  auto contract = report_test::real_contract();
+  // deletes-tests deleted two tests and their assertions (recorded run).
+  const std::string markdown = hydra::report::render_markdown(contract);
+  CHECK(markdown.find("**Anti-gaming findings:**") != std::string::npos);
+  CHECK(markdown.find("test count.empty\\_text: dropped") != std::string::npos);
+  CHECK(markdown.find("assertion removed: tests/test\\_count.cpp") != std::string::npos);
+  const std::string html = hydra::report::render_html(contract);
+  CHECK(html.find("<h4>Anti-gaming findings</h4>") != std::string::npos);
+  CHECK(html.find("test count.empty_text: dropped") != std::string::npos);
+  // A candidate captured with a sandbox says so.
+  contract["rankings"][0]["run"]["sandbox"] = "bubblewrap: read-only outside the trees";
+  CHECK(hydra::report::render_markdown(contract).find("**Protection while its code ran:** bubblewrap") !=
+        std::string::npos);
+}

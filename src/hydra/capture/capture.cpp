@@ -262,13 +262,16 @@ struct Sandbox {
   std::optional<fs::path> bwrap;
   std::string description;  ///< recorded in the manifest: which protection was in force
 
-  /// `argv` run with everything but `writable` read-only, a private /tmp,
-  /// and no process surviving hydra-score.
-  std::vector<std::string> wrap(const std::vector<std::string>& argv, const std::vector<fs::path>& writable) const {
+  /// `argv` run with everything but `writable` read-only (still visible, so
+  /// toolchains and dependencies anywhere keep working), TMPDIR pointing at
+  /// `temporary` (writable), and no process surviving hydra-score.
+  std::vector<std::string> wrap(const std::vector<std::string>& argv, const std::vector<fs::path>& writable,
+                                const fs::path& temporary) const {
     if (!bwrap) return argv;
     std::vector<std::string> wrapped = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                                        "--tmpfs", "/tmp", "--die-with-parent"};
+                                        "--die-with-parent"};
     for (const auto& path : writable) wrapped.insert(wrapped.end(), {"--bind", path.string(), path.string()});
+    wrapped.insert(wrapped.end(), {"--setenv", "TMPDIR", temporary.string()});
     wrapped.push_back("--");
     wrapped.insert(wrapped.end(), argv.begin(), argv.end());
     return wrapped;
@@ -296,7 +299,7 @@ Sandbox find_sandbox(bool wanted) {
   }
   sandbox.bwrap = bwrap;
   sandbox.description =
-      "bubblewrap: everything outside the source tree, the build tree and ctest's JUnit directory read-only; private /tmp";
+      "bubblewrap: everything outside the source tree, the build tree and ctest's JUnit directory read-only";
   return sandbox;
 }
 
@@ -509,12 +512,31 @@ CaptureOutcome capture(const CaptureRequest& request) {
     // --- build (configure when the tree is new, then build) ----------------
     const fs::path build_log = staged / "build.log";
     fs::create_directories(build_dir);
+    // The sandbox's TMPDIR: inside the (writable) build tree, emptied per capture.
+    const fs::path sandbox_tmp = build_dir / ".hydra-tmp";
+    {
+      std::error_code ec;
+      fs::remove_all(sandbox_tmp, ec);
+      fs::create_directories(sandbox_tmp);
+    }
     ProcessResult build_result;
     std::vector<std::string> build_argv;
     const auto build_started = Clock::now();
     const double build_timeout = config.build_timeout_seconds;
     progress.start("build");
-    if (!fs::is_regular_file(build_dir / "CMakeCache.txt")) {
+    // Configure when the tree is new, when its last configure failed, or when
+    // the settings it was configured with changed (the marker holds them).
+    const fs::path configured_marker = build_dir / ".hydra-configured";
+    const std::string configure_settings = util::sha256_hex(
+        json{{"initial_cache", initial_cache_text}, {"generator", request.generator},
+             {"cmake_arguments", request.cmake_arguments}, {"source", source.string()}}
+            .dump());
+    const bool configured = fs::is_regular_file(build_dir / "CMakeCache.txt") &&
+                            fs::is_regular_file(configured_marker) &&
+                            util::read_file(configured_marker) == configure_settings;
+    if (!configured) {
+      std::error_code ec;
+      fs::remove(configured_marker, ec);
       std::vector<std::string> configure = {cmake->string(), "-S", source.string(), "-B", build_dir.string()};
       if (!request.generator.empty()) configure.insert(configure.end(), {"-G", request.generator});
       if (request.initial_cache) configure.insert(configure.end(), {"-C", absolute_clean(*request.initial_cache).string()});
@@ -522,13 +544,15 @@ CaptureOutcome capture(const CaptureRequest& request) {
       configure.push_back("-DHYDRA_SCORE_NESTED=ON");
       configure.insert(configure.end(), request.cmake_arguments.begin(), request.cmake_arguments.end());
       ProcessRequest process;
-      process.argv = sandbox.wrap(configure, {source, build_dir});
+      process.argv = sandbox.wrap(configure, {source, build_dir}, sandbox_tmp);
       process.output_file = staged / "configure.log";
       process.timeout = std::chrono::duration<double>(build_timeout);
       process.environment["CLICOLOR_FORCE"] = "0";
       build_result = run_process(process);
       roles["configure.log"] = "configure_log";
       manifest["steps"].push_back(step_json("configure", configure, build_result, build_timeout));
+      if (build_result.started && build_result.exit_code == 0 && !build_result.timed_out)
+        util::write_file_atomic(configured_marker, configure_settings);
       build_argv = configure;
     }
     if (build_result.exit_code == 0 || !build_result.started) {
@@ -536,7 +560,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
         build_argv = {cmake->string(), "--build", build_dir.string(), "--parallel", std::to_string(jobs)};
         if (!request.build_config.empty()) build_argv.insert(build_argv.end(), {"--config", request.build_config});
         ProcessRequest process;
-        process.argv = sandbox.wrap(build_argv, {source, build_dir});
+        process.argv = sandbox.wrap(build_argv, {source, build_dir}, sandbox_tmp);
         process.output_file = build_log;
         const double spent = std::chrono::duration<double>(Clock::now() - build_started).count();
         process.timeout = std::chrono::duration<double>(std::max(1.0, build_timeout - spent));
@@ -595,7 +619,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
                                             "--timeout", std::to_string(std::max(1, int(test_timeout * 0.9)))};
       if (!request.build_config.empty()) test_argv.insert(test_argv.end(), {"-C", request.build_config});
       ProcessRequest process;
-      process.argv = sandbox.wrap(test_argv, {source, build_dir, staged / "junit"});
+      process.argv = sandbox.wrap(test_argv, {source, build_dir, staged / "junit"}, sandbox_tmp);
       process.output_file = staged / "test.log";
       process.timeout = std::chrono::duration<double>(test_timeout);
       process.on_line = [&](std::string_view line) {
@@ -657,7 +681,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
     // --- security check (optional; runs in the tree being captured) -----------
     if (!config.gates.security_command.empty()) {
       ProcessRequest process;
-      process.argv = sandbox.wrap({"/bin/sh", "-c", config.gates.security_command}, {source, build_dir});
+      process.argv = sandbox.wrap({"/bin/sh", "-c", config.gates.security_command}, {source, build_dir}, sandbox_tmp);
       process.working_directory = source;
       process.output_file = staged / "security.log";
       process.timeout = std::chrono::duration<double>(config.lint_timeout_seconds);

@@ -41,7 +41,7 @@ struct CaptureRequest {
   /// Run the steps that execute the tree's code (configure, build, test,
   /// security) under bubblewrap when it is available: everything outside the
   /// source tree, the build tree and ctest's JUnit directory is read-only,
-  /// and /tmp is private. The run records which protection was in force.
+  /// and TMPDIR points into the build tree. The run records which protection was in force.
   bool sandbox = true;
 };
 

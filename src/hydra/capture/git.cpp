@@ -54,12 +54,26 @@ fs::path work_tree_root(const fs::path& directory) {
 std::string diff_against(const fs::path& repository, const std::string& base_commit,
                          const std::vector<fs::path>& excluded) {
   const fs::path root = fs::canonical(work_tree_root(repository));
+  std::vector<fs::path> trees = excluded;
+  // Any other CMake build tree among the untracked directories (a second
+  // build-debug/ next to build/) is not part of the change either.
+  const auto untracked = git(root, {"ls-files", "--others", "--exclude-standard", "--directory", "-z"});
+  for (std::size_t start = 0; start < untracked.output.size();) {
+    std::size_t end = untracked.output.find('\0', start);
+    if (end == std::string::npos) end = untracked.output.size();
+    const std::string entry = untracked.output.substr(start, end - start);
+    start = end + 1;
+    if (!entry.empty() && entry.back() == '/' && fs::exists(root / entry / "CMakeCache.txt")) trees.push_back(root / entry);
+  }
   std::vector<std::string> pathspec = {"--", "."};
-  for (const auto& path : excluded) {
+  for (const auto& path : trees) {
     std::error_code ec;
     const fs::path absolute = fs::weakly_canonical(path, ec);
     const fs::path relative = absolute.lexically_relative(root);
     if (relative.empty() || relative.native().rfind("..", 0) == 0) continue;  // outside the tree
+    // An ignored path is left out by git already, and naming it in a
+    // pathspec makes `git add` refuse ("paths are ignored").
+    if (git(root, {"check-ignore", "-q", relative.generic_string()}).exit_code == 0) continue;
     pathspec.push_back(":(exclude)" + relative.generic_string());
   }
   // A private index: start from the base commit's tree, mark every untracked

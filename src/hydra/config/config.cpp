@@ -3,6 +3,7 @@
 #include <hydra/compare/thresholds.hpp>
 #include <hydra/eval/settings.hpp>
 #include <hydra/guard/settings.hpp>
+#include <hydra/loop/settings.hpp>
 
 #include <fnmatch.h>
 
@@ -365,6 +366,7 @@ void validate_module_tables(TableReader& root, std::string_view toml_text, const
   if (eval_tables) eval::parse_eval_tables(toml_text, source_name, base_directory);
   if (root.table("compare")) compare::parse_compare_table(toml_text, source_name);
   if (root.table("anti_gaming")) config.anti_gaming = guard::parse_anti_gaming(toml_text, source_name);
+  if (root.table("loop")) loop::parse_loop_settings(toml_text, source_name);
 }
 
 Config parse_document(std::string_view toml_text, const std::string& source_name,

@@ -206,6 +206,32 @@ const DimensionView* find_dimension(const CandidateView& candidate, const std::s
   return nullptr;
 }
 
+/// One readable line per anti-gaming finding of the contract's
+/// `anti_gaming` object (docs/output-contract.md).
+static std::vector<std::string> read_anti_gaming(const json& report) {
+  std::vector<std::string> lines;
+  auto location = [](const json& item) {
+    std::string where = text_at(item, "path");
+    const auto line = number_at(item, "line");
+    if (line && *line > 0) where += ":" + std::to_string(static_cast<long long>(*line));
+    return where;
+  };
+  for (const auto& edit : array_at(report, "config_edits"))
+    lines.push_back("protected configuration edited: " + text_at(edit, "path") + " (" + text_at(edit, "change") + ")");
+  for (const auto& suppression : array_at(report, "suppressions_added"))
+    lines.push_back("lint suppression added: " + location(suppression) + " " + text_at(suppression, "kind") + ": " +
+                    text_at(suppression, "text"));
+  for (const auto& assertion : array_at(report, "assertions_removed"))
+    lines.push_back("assertion removed: " + location(assertion) + ": " + text_at(assertion, "text"));
+  for (const auto& test : array_at(report, "tests_tampered")) {
+    const std::string detail = text_at(test, "detail");
+    lines.push_back("test " + text_at(test, "name") + ": " + text_at(test, "kind") + (detail.empty() ? "" : " (" + detail + ")"));
+  }
+  for (const auto& line : array_at(report, "tests_not_built"))
+    if (line.is_string()) lines.push_back("tests not built: " + line.get<std::string>());
+  return lines;
+}
+
 ContractView read_contract(const json& contract) {
   if (!contract.is_object()) throw Error("the score contract is not a JSON object");
   ContractView view;
@@ -244,6 +270,8 @@ ContractView read_contract(const json& contract) {
     const json& lint = object_at(ranking, "lint");
     candidate.introduced_findings = read_findings(array_at(lint, "introduced"));
     candidate.resolved_findings = read_findings(array_at(lint, "resolved"));
+    candidate.sandbox = text_at(object_at(ranking, "run"), "sandbox");
+    candidate.anti_gaming = read_anti_gaming(object_at(ranking, "anti_gaming"));
     view.candidates.push_back(std::move(candidate));
   }
   return view;

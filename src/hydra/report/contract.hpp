@@ -66,6 +66,12 @@ struct CandidateView {
   std::vector<TestView> added_tests;
   std::vector<FindingView> introduced_findings;
   std::vector<FindingView> resolved_findings;
+  /// Which protection was in force while the candidate's code ran (empty:
+  /// not recorded, e.g. a `record`ed run that ran nothing).
+  std::string sandbox;
+  /// The anti-gaming findings, one readable line each ("lint suppression
+  /// added: src/a.cpp:12 NOLINT").
+  std::vector<std::string> anti_gaming;
 };
 
 /// What the baseline's run looked like.

@@ -191,6 +191,13 @@ std::string candidate_section(const CandidateView& candidate) {
     }
   }
   html += "</tbody>\n</table>\n";
+  if (!candidate.anti_gaming.empty()) {
+    html += "<h4>Anti-gaming findings</h4>\n<ul>\n";
+    for (const auto& line : candidate.anti_gaming) html += "<li>" + escape_html(line) + "</li>\n";
+    html += "</ul>\n";
+  }
+  if (!candidate.sandbox.empty())
+    html += "<p><span class=\"muted\">Protection while its code ran: " + escape_html(candidate.sandbox) + "</span></p>\n";
   html += findings_table("New lint findings", candidate.introduced_findings);
   html += findings_table("Resolved lint findings", candidate.resolved_findings);
   html += tests_table("Regressed tests", candidate.regressed_tests);

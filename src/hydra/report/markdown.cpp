@@ -96,6 +96,11 @@ void append_candidate(std::string& out, const CandidateView& candidate) {
       out += ".\n";
     }
   }
+  if (!candidate.anti_gaming.empty()) {
+    out += "\n**Anti-gaming findings:**\n\n";
+    for (const auto& line : candidate.anti_gaming) out += "- ⚠️ " + escape_markdown(line) + "\n";
+  }
+  if (!candidate.sandbox.empty()) out += "\n**Protection while its code ran:** " + escape_markdown(candidate.sandbox) + "\n";
   append_findings(out, "New lint findings", candidate.introduced_findings);
   append_findings(out, "Resolved lint findings", candidate.resolved_findings);
   append_tests(out, "Regressed tests", candidate.regressed_tests);
