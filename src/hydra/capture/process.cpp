@@ -198,11 +198,16 @@ bool signal_group(pid_t group, int signal_number) {
 
 /// Reaps every member of `group` that is this process's child (the leader
 /// and, on Linux, orphaned grandchildren), without blocking.
-void reap_group_members(pid_t group) {
+/// Returns the leader's wait status when this call reaped the leader (it is
+/// a member of its own group): the caller must not lose it, or it would wait
+/// for a leader that is already gone.
+std::optional<int> reap_group_members(pid_t group) {
+  std::optional<int> leader_status;
   while (true) {
     int status = 0;
     pid_t reaped = ::waitpid(-group, &status, WNOHANG);
-    if (reaped <= 0) return;
+    if (reaped <= 0) return leader_status;
+    if (reaped == group) leader_status = status;
   }
 }
 
@@ -423,17 +428,20 @@ ProcessResult run_process(const ProcessRequest& request) {
       give_up_at = now + reap_limit;
     }
 
+    auto leader_gone = [&](int status) {
+      leader_exited = true;
+      result.exit_code = exit_code_from_status(status);
+      // No process outlives its step: what the leader left behind goes too.
+      terminate_group(now);
+    };
     if (!leader_exited) {
       int status = 0;
       pid_t reaped = ::waitpid(child, &status, WNOHANG);
-      if (reaped == child) {
-        leader_exited = true;
-        result.exit_code = exit_code_from_status(status);
-        // No process outlives its step: what the leader left behind goes too.
-        terminate_group(now);
-      }
+      if (reaped == child) leader_gone(status);
     }
-    reap_group_members(group);
+    // Reaping the group can reap the leader too, if it exited just now.
+    if (const auto leader_status = reap_group_members(group); leader_status && !leader_exited)
+      leader_gone(*leader_status);
     const bool group_alive = ::kill(-group, 0) == 0;
 
     if (leader_exited && !group_alive) {
