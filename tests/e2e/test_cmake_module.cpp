@@ -103,6 +103,8 @@ TEST_CASE("hydra_baseline and hydra_score rank example-project's candidate patch
       CHECK(entry["breakdown"]["build"] == 0);
       const auto gates = failed_gates(entry);
       CHECK(std::find(gates.begin(), gates.end(), "require_build_pass") != gates.end());
+      // A build failure is not tampering: no test was dropped on purpose.
+      CHECK(std::find(gates.begin(), gates.end(), "anti_gaming") == gates.end());
     }
   }
 

@@ -35,10 +35,16 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   roots.candidate_source = candidate_manifest.value("source_root", std::string());
   roots.baseline_build = baseline_manifest.value("build_dir", std::string());
   roots.candidate_build = candidate_manifest.value("build_dir", std::string());
-  const guard::Report report =
-      guard::analyze(config.anti_gaming, diff, baseline.test_definitions, candidate.test_definitions,
-                     baseline.tests ? &*baseline.tests : nullptr, candidate.tests ? &*candidate.tests : nullptr,
-                     roots);
+  // Test definitions and results are compared only when ctest listed the
+  // candidate's tests: a build that failed before ctest ran has dropped
+  // nothing on purpose (the build and tests dimensions already score it).
+  const bool candidate_listed = fs::is_regular_file(candidate_dir / "ctest.json");
+  const std::vector<model::TestDefinition> none;
+  const guard::Report report = guard::analyze(
+      config.anti_gaming, diff, candidate_listed ? baseline.test_definitions : none,
+      candidate_listed ? candidate.test_definitions : none,
+      candidate_listed && baseline.tests ? &*baseline.tests : nullptr,
+      candidate_listed && candidate.tests ? &*candidate.tests : nullptr, roots);
   tampering.analyzed = true;
   for (const auto& edit : report.config_edits) tampering.config_edits.push_back(edit.path);
   tampering.suppressions_added = report.suppressions_added.size();
