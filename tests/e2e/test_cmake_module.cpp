@@ -248,3 +248,33 @@ TEST_CASE("the hydra_loop target runs the improvement loop and restores the tree
   const auto status = run({"git", "-C", source.string(), "status", "--porcelain"});
   CHECK(status.output.empty());
 }
+
+TEST_CASE("add_subdirectory and FetchContent of HydraScore give the targets and use the built tool",
+          "[e2e][cmake]") {
+  TempDir temp("hydra-e2e");
+  const std::map<std::string, std::string> ways = {
+      {"add_subdirectory", "add_subdirectory(\"" + kSourceDir.string() + "\" hydrascore)\n"},
+      {"FetchContent", "include(FetchContent)\nFetchContent_Declare(HydraScore SOURCE_DIR \"" + kSourceDir.string() +
+                           "\")\nFetchContent_MakeAvailable(HydraScore)\n"},
+  };
+  for (const auto& [way, snippet] : ways) {
+    CAPTURE(way);
+    const fs::path source = temp.path() / way;
+    fs::create_directories(source);
+    hydra::util::write_file_atomic(source / "CMakeLists.txt", "cmake_minimum_required(VERSION 3.25)\n"
+                                                              "project(consumer LANGUAGES CXX)\n" +
+                                                                  snippet + "hydra_score_add_targets(AGENT consumer)\n");
+    const fs::path build = temp.path() / ("build-" + way);
+    const auto configured = run({"cmake", "-S", source.string(), "-B", build.string(), "-G", "Ninja"});
+    INFO(configured.output);
+    REQUIRE(configured.exit_code == 0);
+    const auto targets = run({"ninja", "-C", build.string(), "-t", "targets", "all"});
+    CHECK(targets.output.find("hydra_baseline") != std::string::npos);
+    CHECK(targets.output.find("hydra_score") != std::string::npos);
+    // The targets run the hydra-score built in this tree (and depend on it).
+    const auto commands = run({"ninja", "-C", build.string(), "-t", "commands", "hydra_baseline"});
+    const bool built_here = commands.output.find((build / "hydrascore").string()) != std::string::npos ||
+                            commands.output.find((build / "_deps").string()) != std::string::npos;
+    CHECK(built_here);
+  }
+}

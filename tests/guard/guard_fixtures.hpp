@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include <hydra/guard/diff_lines.hpp>
 #include <hydra/model/test.hpp>
 #include <hydra/parse/ctest_json.hpp>
+#include <hydra/parse/diff_lines.hpp>
 #include <hydra/parse/junit.hpp>
 #include <hydra/util/files.hpp>
 
@@ -20,9 +20,9 @@ inline std::filesystem::path guard_fixture(const std::string& name) {
 }
 
 /// `<scenario>.diff`: the scenario's change against the baseline.
-inline guard::DiffLines scenario_diff(const std::string& scenario) {
+inline parse::DiffLines scenario_diff(const std::string& scenario) {
   const auto file = guard_fixture(scenario + ".diff");
-  return guard::parse_diff_lines(util::read_file(file), file.string());
+  return parse::parse_diff_lines(util::read_file(file), file.string());
 }
 
 /// `<scenario>.ctest.json` ("baseline" for the baseline's).

@@ -147,8 +147,8 @@ TEST_CASE("is_assertion_line knows the common assertion forms", "[guard]") {
 }
 
 TEST_CASE("extra assertion_patterns extend the assertion set", "[guard]") {
-  guard::DiffLines diff;
-  guard::FileLines file;
+  hydra::parse::DiffLines diff;
+  hydra::parse::FileLines file;
   file.path = file.old_path = "tests/test_io.cpp";
   file.removed = {{4, "  verify_equal(read(\"a\"), 1);"}, {5, "  log(\"done\");"}};
   diff.files.push_back(file);
@@ -285,15 +285,15 @@ TEST_CASE("tests switched off in CMake are found", "[guard]") {
     CHECK(guard::tampered_test_count(report) == 10);
   }
   SECTION("set(... OFF CACHE ...), -D...=OFF, presets and if(FALSE)") {
-    guard::DiffLines diff;
-    guard::FileLines cmake;
+    hydra::parse::DiffLines diff;
+    hydra::parse::FileLines cmake;
     cmake.path = cmake.old_path = "CMakeLists.txt";
     cmake.added = {{3, "set(BUILD_TESTING OFF CACHE BOOL \"\" FORCE)"}, {9, "if(FALSE)  # tests"},
                    {12, "set(BUILD_DOCS OFF)"}};
-    guard::FileLines presets;
+    hydra::parse::FileLines presets;
     presets.path = presets.old_path = "CMakePresets.json";
     presets.added = {{7, "        \"FOO_BUILD_TESTS\": \"OFF\","}};
-    guard::FileLines script;
+    hydra::parse::FileLines script;
     script.path = script.old_path = "ci/build.sh";
     script.added = {{2, "cmake -S . -B build -DFOO_ENABLE_TESTING:BOOL=OFF"}};
     diff.files = {cmake, presets, script};

@@ -431,3 +431,27 @@ TEST_CASE("composite renormalizes over the active dimensions", "[score]") {
     CHECK(score::composite({}) == 0);
   }
 }
+
+TEST_CASE("the optional judge dimension grades from the recorded judge answer", "[score]") {
+  config::Config weighted;
+  weighted.weights.judge = 10;
+  auto candidate = make_run("a", passing_tests(10));
+  SECTION("valid input: a grade of 0.85 scores 85") {
+    candidate.judge_score0to1 = 0.85;
+    candidate.judge_detail = "focused fix";
+    const auto judge = hydra::score::score_judge(weighted, candidate);
+    CHECK(judge.active);
+    CHECK(judge.score == 85);  // 0.85 * 100
+    CHECK(judge.evidence["rationale"] == "focused fix");
+  }
+  SECTION("bad input: no grade drops the dimension, never the run") {
+    candidate.judge_detail = "judge gave no grade: timed out after 120 s";
+    const auto judge = hydra::score::score_judge(weighted, candidate);
+    CHECK_FALSE(judge.active);
+    CHECK(judge.inactive_reason == "judge gave no grade: timed out after 120 s");
+  }
+  SECTION("weight 0 (the default): no judge column at all") {
+    const auto scored = hydra::score::rank(config::Config{}, make_run("baseline", passing_tests(10)), {candidate});
+    for (const auto& dimension : scored.candidates.front().dimensions) CHECK(dimension.name != "judge");
+  }
+}

@@ -19,6 +19,8 @@
 #include <hydra/capture/process.hpp>
 #include <hydra/config/config.hpp>
 #include <hydra/error.hpp>
+#include <hydra/eval/judge.hpp>
+#include <hydra/eval/settings.hpp>
 #include <hydra/parse/junit.hpp>
 #include <hydra/parse/lint_log.hpp>
 #include <hydra/run/run_dir.hpp>
@@ -706,6 +708,25 @@ CaptureOutcome capture(const CaptureRequest& request) {
     } else {
       manifest["diff_inactive_reason"] = in_git ? "the repository has no commit to diff against"
                                                 : "the source tree is not a git work tree";
+    }
+
+    // The optional judge dimension: the configured judge grades the change
+    // now, and its answer is sealed with the run (scoring stays a pure
+    // function of stored artifacts). Judging never fails a capture.
+    if (config.weights.judge > 0 && config_file && fs::is_regular_file(staged / "diff.patch")) {
+      const eval::JudgeSettings judge = eval::load_eval_tables(*config_file).judge;
+      if (!judge.command.empty()) {
+        progress.start("judge");
+        const eval::JudgeOutcome outcome =
+            eval::run_judge(judge, {request.task.empty() ? request.agent : request.task,
+                                    util::read_file(staged / "diff.patch")});
+        json answer = {{"rationale", outcome.rationale}};
+        if (outcome.score0to1) answer["score0to1"] = *outcome.score0to1;
+        else answer["failure"] = outcome.failure;
+        util::write_file_atomic(staged / "judge.json", answer.dump(2) + "\n");
+        roles["judge.json"] = "judge";
+        progress.finish(outcome.score0to1 ? "graded" : "no grade: " + outcome.failure);
+      }
     }
 
     manifest["tools"]["cmake"] = tool_version(cmake->string());

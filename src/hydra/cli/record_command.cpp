@@ -22,6 +22,7 @@ void register_record(CLI::App& app, int& exit_code) {
     std::string agent = "candidate";
     std::optional<double> agent_seconds;
     std::string metrics;
+    std::string judge;
     std::string config;
     std::optional<int> security_exit;
     std::string task;
@@ -38,6 +39,8 @@ void register_record(CLI::App& app, int& exit_code) {
   command->add_option("--agent", options->agent, "Agent name");
   command->add_option("--agent-seconds", options->agent_seconds, "How long the agent took (speed dimension)");
   command->add_option("--metrics", options->metrics, "Agent metrics JSON (tokens, cost_usd, ...)");
+  command->add_option("--judge", options->judge,
+                      "The judge's answer (JSON with score0to1 and rationale) for the optional judge dimension");
   command->add_option("--config", options->config, "hydra.toml to store with the run");
   command->add_option("--security-exit", options->security_exit, "Exit code of the security check, if one ran");
   command->add_option("--task", options->task, "Task id (for compare)");
@@ -53,6 +56,7 @@ void register_record(CLI::App& app, int& exit_code) {
     if (!options->diff.empty()) request.diff = options->diff;
     request.agent_seconds = options->agent_seconds;
     if (!options->metrics.empty()) request.metrics = options->metrics;
+    if (!options->judge.empty()) request.judge = options->judge;
     if (!options->config.empty()) request.config = options->config;
     request.security_exit_code = options->security_exit;
     request.task = options->task;

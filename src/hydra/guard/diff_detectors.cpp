@@ -87,9 +87,9 @@ bool names_tests(std::string_view name) { return lower(name).find("test") != std
 /// Multiset of whitespace-stripped texts.
 using TextCounts = std::unordered_map<std::string, std::size_t>;
 
-TextCounts stripped_counts(const std::vector<ChangedLine>& lines) {
+TextCounts stripped_counts(const std::vector<parse::ChangedLine>& lines) {
   TextCounts counts;
-  for (const ChangedLine& line : lines) ++counts[strip_whitespace(line.text)];
+  for (const parse::ChangedLine& line : lines) ++counts[parse::strip_whitespace(line.text)];
   return counts;
 }
 
@@ -109,9 +109,9 @@ std::string location(std::string_view path, std::uint64_t line) {
 
 // ---- protected configuration -------------------------------------------------
 
-std::vector<ConfigEdit> find_config_edits(const Settings& settings, const DiffLines& diff) {
+std::vector<ConfigEdit> find_config_edits(const Settings& settings, const parse::DiffLines& diff) {
   std::vector<ConfigEdit> edits;
-  for (const FileLines& file : diff.files) {
+  for (const parse::FileLines& file : diff.files) {
     const std::string* pattern = first_match(settings.protected_config_files, file.path);
     if (pattern == nullptr && file.old_path != file.path)
       pattern = first_match(settings.protected_config_files, file.old_path);
@@ -168,15 +168,15 @@ std::optional<std::string> suppression_kind(std::string_view path, std::string_v
   return std::nullopt;
 }
 
-std::vector<Suppression> find_added_suppressions(const DiffLines& diff) {
+std::vector<Suppression> find_added_suppressions(const parse::DiffLines& diff) {
   std::vector<Suppression> found;
-  for (const FileLines& file : diff.files) {
+  for (const parse::FileLines& file : diff.files) {
     if (file.added.empty() || is_document(file.path)) continue;
     TextCounts removed = stripped_counts(file.removed);
-    for (const ChangedLine& line : file.added) {
+    for (const parse::ChangedLine& line : file.added) {
       auto kind = suppression_kind(file.path, line.text);
       if (!kind) continue;
-      if (take(removed, strip_whitespace(line.text))) continue;  // moved or re-indented
+      if (take(removed, parse::strip_whitespace(line.text))) continue;  // moved or re-indented
       found.push_back(Suppression{file.path, line.number, trimmed(line.text), std::move(*kind)});
     }
   }
@@ -200,7 +200,7 @@ bool is_assertion_line(std::string_view text) {
 }
 
 std::vector<RemovedAssertion> find_removed_assertions(const Settings& settings,
-                                                      const DiffLines& diff) {
+                                                      const parse::DiffLines& diff) {
   std::vector<regex> extra;
   for (const std::string& pattern : settings.assertion_patterns) {
     try {
@@ -217,15 +217,15 @@ std::vector<RemovedAssertion> find_removed_assertions(const Settings& settings,
   };
 
   std::vector<RemovedAssertion> found;
-  for (const FileLines& file : diff.files) {
+  for (const parse::FileLines& file : diff.files) {
     if (file.removed.empty()) continue;
     if (first_match(settings.test_file_globs, file.old_path) == nullptr &&
         first_match(settings.test_file_globs, file.path) == nullptr)
       continue;
     TextCounts added = stripped_counts(file.added);
-    for (const ChangedLine& line : file.removed) {
+    for (const parse::ChangedLine& line : file.removed) {
       if (!is_assertion(line.text)) continue;
-      if (take(added, strip_whitespace(line.text))) continue;  // moved or re-indented
+      if (take(added, parse::strip_whitespace(line.text))) continue;  // moved or re-indented
       found.push_back(RemovedAssertion{file.path, line.number, trimmed(line.text)});
     }
   }
@@ -234,7 +234,7 @@ std::vector<RemovedAssertion> find_removed_assertions(const Settings& settings,
 
 // ---- tests not built ---------------------------------------------------------
 
-std::vector<std::string> find_tests_not_built(const DiffLines& diff,
+std::vector<std::string> find_tests_not_built(const parse::DiffLines& diff,
                                               std::size_t baseline_test_count,
                                               std::size_t candidate_test_count) {
   static const regex option_call(
@@ -279,14 +279,14 @@ std::vector<std::string> find_tests_not_built(const DiffLines& diff,
   std::vector<TextCounts> added_constructs(constructs.size());
   std::vector<std::size_t> added_construct_count(constructs.size(), 0);
 
-  for (const FileLines& file : diff.files) {
+  for (const parse::FileLines& file : diff.files) {
     if (is_document(file.path) || file.binary) continue;
     const bool cmake = is_cmake_file(file.path) || is_cmake_file(file.old_path);
     const bool presets = ends_with(file_name(file.path), "Presets.json");
     TextCounts removed_texts = stripped_counts(file.removed);
 
-    for (const ChangedLine& line : file.added) {
-      const std::string stripped = strip_whitespace(line.text);
+    for (const parse::ChangedLine& line : file.added) {
+      const std::string stripped = parse::strip_whitespace(line.text);
       const bool unchanged = removed_texts.count(stripped) > 0 && removed_texts[stripped] > 0;
       std::smatch match;
       if (!unchanged) {
@@ -305,7 +305,7 @@ std::vector<std::string> find_tests_not_built(const DiffLines& diff,
             OptionLine{file.path, line.number, trimmed(line.text), match[2].str()};
       for (std::size_t i = 0; i < constructs.size(); ++i) {
         if (!std::regex_search(code, constructs[i].pattern)) continue;
-        ++added_constructs[i][strip_whitespace(code)];
+        ++added_constructs[i][parse::strip_whitespace(code)];
         ++added_construct_count[i];
       }
       if (unchanged) continue;
@@ -319,7 +319,7 @@ std::vector<std::string> find_tests_not_built(const DiffLines& diff,
     }
 
     if (!cmake) continue;
-    for (const ChangedLine& line : file.removed) {
+    for (const parse::ChangedLine& line : file.removed) {
       const std::string code(without_cmake_comment(line.text));
       std::smatch match;
       if (std::regex_search(code, match, option_call))
@@ -351,7 +351,7 @@ std::vector<std::string> find_tests_not_built(const DiffLines& diff,
     TextCounts put_back = added_constructs[i];
     for (const ConstructLine& line : removed_constructs[i]) {
       if (surplus == 0) break;
-      if (take(put_back, strip_whitespace(without_cmake_comment(line.text)))) continue;
+      if (take(put_back, parse::strip_whitespace(without_cmake_comment(line.text)))) continue;
       evidence.push_back(location(line.path, line.line) + ": " + constructs[i].what + ": " +
                          line.text);
       --surplus;

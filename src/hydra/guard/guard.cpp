@@ -45,7 +45,7 @@ void sort_report(Report& report) {
 
 }  // namespace
 
-Report analyze(const Settings& settings, const DiffLines& diff,
+Report analyze(const Settings& settings, const parse::DiffLines& diff,
                const std::vector<model::TestDefinition>& baseline_definitions,
                const std::vector<model::TestDefinition>& candidate_definitions,
                const std::vector<model::TestCase>* baseline_tests,
@@ -54,7 +54,7 @@ Report analyze(const Settings& settings, const DiffLines& diff,
                  candidate_tests, TreeRoots{});
 }
 
-Report analyze(const Settings& settings, const DiffLines& diff,
+Report analyze(const Settings& settings, const parse::DiffLines& diff,
                const std::vector<model::TestDefinition>& baseline_definitions,
                const std::vector<model::TestDefinition>& candidate_definitions,
                const std::vector<model::TestCase>* baseline_tests,

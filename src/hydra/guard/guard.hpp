@@ -14,9 +14,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/guard/diff_lines.hpp>
 #include <hydra/guard/settings.hpp>
 #include <hydra/model/test.hpp>
+#include <hydra/parse/diff_lines.hpp>
 
 namespace hydra::guard {
 
@@ -102,7 +102,7 @@ struct TreeRoots {
 /// none recorded). The build roots are inferred from the tests' working
 /// directories (see infer_build_roots). Pure: no I/O. The lists are sorted
 /// (see to_json).
-Report analyze(const Settings& settings, const DiffLines& diff,
+Report analyze(const Settings& settings, const parse::DiffLines& diff,
                const std::vector<model::TestDefinition>& baseline_definitions,
                const std::vector<model::TestDefinition>& candidate_definitions,
                const std::vector<model::TestCase>* baseline_tests,
@@ -110,7 +110,7 @@ Report analyze(const Settings& settings, const DiffLines& diff,
 
 /// As above with the trees' locations known (`roots`; members left empty are
 /// inferred or ignored).
-Report analyze(const Settings& settings, const DiffLines& diff,
+Report analyze(const Settings& settings, const parse::DiffLines& diff,
                const std::vector<model::TestDefinition>& baseline_definitions,
                const std::vector<model::TestDefinition>& candidate_definitions,
                const std::vector<model::TestCase>* baseline_tests,
@@ -135,7 +135,7 @@ bool has_tampering(const Report& report);
 // ---- The detectors, one by one (analyze calls them all) ---------------------
 
 /// Files of `diff` (by new or old path) matching settings.protected_config_files.
-std::vector<ConfigEdit> find_config_edits(const Settings& settings, const DiffLines& diff);
+std::vector<ConfigEdit> find_config_edits(const Settings& settings, const parse::DiffLines& diff);
 
 /// Lint suppressions on added lines, minus removed lines of the same file
 /// with the same whitespace-stripped text (so moved or re-indented
@@ -143,7 +143,7 @@ std::vector<ConfigEdit> find_config_edits(const Settings& settings, const DiffLi
 /// are skipped (prose suppresses nothing). The "-w" flag counts
 /// in CMake files and in lines that mention compile flags or options only
 /// (elsewhere `-w` is too common an option of other tools).
-std::vector<Suppression> find_added_suppressions(const DiffLines& diff);
+std::vector<Suppression> find_added_suppressions(const parse::DiffLines& diff);
 
 /// The suppression kind of one line (`text`) of the file `path`, or nullopt.
 std::optional<std::string> suppression_kind(std::string_view path, std::string_view text);
@@ -154,7 +154,7 @@ std::optional<std::string> suppression_kind(std::string_view path, std::string_v
 /// Throws hydra::Error for an invalid extra pattern (parse_anti_gaming_table
 /// rejects those first).
 std::vector<RemovedAssertion> find_removed_assertions(const Settings& settings,
-                                                      const DiffLines& diff);
+                                                      const parse::DiffLines& diff);
 
 /// Whether `text` holds an assertion (built-in set only).
 bool is_assertion_line(std::string_view text);
@@ -167,7 +167,7 @@ bool is_assertion_line(std::string_view text);
 /// folder>) removed than added; anywhere, a -D<name with TEST>=OFF added, or
 /// a preset's "<name with TEST>": "OFF"; and the number of tests ctest lists
 /// falling (`baseline_test_count` -> `candidate_test_count`).
-std::vector<std::string> find_tests_not_built(const DiffLines& diff,
+std::vector<std::string> find_tests_not_built(const parse::DiffLines& diff,
                                               std::size_t baseline_test_count,
                                               std::size_t candidate_test_count);
 

@@ -51,6 +51,10 @@ struct Run {
   std::optional<DiffSummary> diff;  ///< nullopt: no diff recorded (diff scope inactive)
   AgentMetrics metrics;
   SecurityOutcome security;
+  /// The judge's grade of the change in [0, 1] (judge.json), when a judge
+  /// answered; `judge_detail` holds its rationale or why there is no grade.
+  std::optional<double> judge_score0to1;
+  std::string judge_detail;
   /// What the anti-gaming detectors found (set when scoring a candidate
   /// against its baseline; see run::score_runs).
   Tampering tampering;

@@ -1,338 +1,57 @@
 #include <hydra/parse/diff.hpp>
 
-#include <optional>
+#include <map>
+#include <string>
 #include <unordered_map>
+#include <utility>
 
-#include <hydra/error.hpp>
+#include <hydra/parse/diff_lines.hpp>
 #include <hydra/util/files.hpp>
 
 namespace hydra::parse {
 namespace {
 
-using model::DiffFile;
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && text.compare(0, prefix.size(), prefix) == 0;
+/// Whitespace-only changes of one file: per hunk, each added line whose
+/// whitespace-stripped text equals a not yet matched removed line's
+/// (multiset matching); each match counts one on both sides.
+std::uint64_t whitespace_only_matches(const FileLines& file) {
+  using TextCounts = std::unordered_map<std::string, std::uint64_t>;
+  std::map<std::uint32_t, TextCounts> removed_by_hunk;
+  for (const ChangedLine& line : file.removed) ++removed_by_hunk[line.hunk][strip_whitespace(line.text)];
+  std::uint64_t matches = 0;
+  for (const ChangedLine& line : file.added) {
+    const auto hunk = removed_by_hunk.find(line.hunk);
+    if (hunk == removed_by_hunk.end()) continue;
+    const auto found = hunk->second.find(strip_whitespace(line.text));
+    if (found == hunk->second.end() || found->second == 0) continue;
+    --found->second;
+    ++matches;
+  }
+  return matches;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-std::string without_whitespace(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text)
-    if (!is_space(c)) out += c;
-  return out;
+model::DiffFile summarize(FileLines&& file) {
+  model::DiffFile summary;
+  summary.added = file.added.size();
+  summary.removed = file.removed.size();
+  summary.whitespace_only_added = summary.whitespace_only_removed = whitespace_only_matches(file);
+  summary.path = std::move(file.path);
+  summary.old_path = std::move(file.old_path);
+  summary.binary = file.binary;
+  summary.created = file.created;
+  summary.deleted = file.deleted;
+  summary.renamed = file.renamed;
+  return summary;
 }
-
-class DiffReader {
- public:
-  DiffReader(std::string_view diff, const std::string& source_name)
-      : diff_(diff), source_name_(source_name) {}
-
-  model::DiffSummary read() {
-    std::size_t position = 0;
-    while (position < diff_.size()) {
-      const std::size_t newline = diff_.find('\n', position);
-      const std::size_t end = newline == std::string_view::npos ? diff_.size() : newline;
-      std::string_view line = diff_.substr(position, end - position);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      position = end + 1;
-      ++line_number_;
-      read_line(line);
-    }
-    if (state_ == State::hunk) fail("the diff ends inside a hunk (truncated?)");
-    finish_file();
-    return std::move(summary_);
-  }
-
- private:
-  enum class State { start, header, hunk, after_hunk, binary_patch };
-
-  [[noreturn]] void fail(const std::string& message) const {
-    throw InputError(source_name_, message, line_number_, 0);
-  }
-
-  void read_line(std::string_view line) {
-    if (state_ == State::hunk) {
-      read_hunk_line(line);
-      return;
-    }
-    if (starts_with(line, "diff --git ")) {
-      start_file(true);
-      read_git_header_paths(line.substr(11));
-      return;
-    }
-    if (starts_with(line, "diff --cc ") || starts_with(line, "diff --combined "))
-      fail("combined diffs (of a merge) are not supported; diff against one parent");
-    if (state_ == State::binary_patch) return;  // base85 data, "literal N", "delta N", blank lines
-    if (starts_with(line, "@@ ")) {
-      if (state_ == State::start || !file_) fail("a hunk before any file header");
-      start_hunk(line);
-      return;
-    }
-    if (starts_with(line, "--- ")) {
-      // In a git diff the "---" line belongs to the current file; elsewhere
-      // (diff -u) it starts a new file.
-      if (!(state_ == State::header && git_file_ && !seen_old_header_)) start_file(false);
-      seen_old_header_ = true;
-      const auto path = header_path(line.substr(4));
-      if (path == "/dev/null") file_->created = true;
-      else file_->old_path = strip_prefix(path, 'a');
-      return;
-    }
-    if (starts_with(line, "+++ ")) {
-      if (state_ != State::header || !seen_old_header_) fail("\"+++\" without a \"---\" line before it");
-      const auto path = header_path(line.substr(4));
-      if (path == "/dev/null") file_->deleted = true;
-      else file_->path = strip_prefix(path, 'b');
-      return;
-    }
-    if (starts_with(line, "\\ ") && state_ == State::after_hunk) return;  // "\ No newline at end of file"
-    if (state_ == State::header && git_file_ && read_extended_header(line)) return;
-    fail(state_ == State::start ? "not a unified diff (expected \"diff --git\" or \"---\")"
-                                : "unexpected line in a unified diff");
-  }
-
-  /// git's extended header lines between "diff --git" and the first hunk.
-  bool read_extended_header(std::string_view line) {
-    if (starts_with(line, "new file mode ")) {
-      file_->created = true;
-    } else if (starts_with(line, "deleted file mode ")) {
-      file_->deleted = true;
-    } else if (starts_with(line, "rename from ")) {
-      file_->renamed = true;
-      file_->old_path = maybe_quoted(line.substr(12));
-    } else if (starts_with(line, "rename to ")) {
-      file_->renamed = true;
-      file_->path = maybe_quoted(line.substr(10));
-    } else if (starts_with(line, "copy from ")) {
-      copied_ = true;
-      file_->old_path = maybe_quoted(line.substr(10));
-      file_->created = true;
-    } else if (starts_with(line, "copy to ")) {
-      copied_ = true;
-      file_->path = maybe_quoted(line.substr(8));
-      file_->created = true;
-    } else if (starts_with(line, "Binary files ")) {
-      file_->binary = true;
-    } else if (line == "GIT binary patch") {
-      file_->binary = true;
-      state_ = State::binary_patch;
-    } else if (!(starts_with(line, "index ") || starts_with(line, "old mode ") ||
-                 starts_with(line, "new mode ") || starts_with(line, "similarity index ") ||
-                 starts_with(line, "dissimilarity index "))) {
-      return false;
-    }
-    return true;
-  }
-
-  void start_file(bool git) {
-    finish_file();
-    file_ = DiffFile{};
-    git_file_ = git;
-    copied_ = false;
-    seen_old_header_ = false;
-    state_ = State::header;
-  }
-
-  void finish_file() {
-    if (!file_) return;
-    DiffFile& file = *file_;
-    if (file.deleted && !file.old_path.empty()) file.path = file.old_path;
-    if (file.path.empty()) file.path = file.old_path;
-    if (file.path.empty()) fail("a file entry without a path");
-    if (!file.renamed && !copied_) file.old_path = file.path;
-    summary_.files.push_back(std::move(file));
-    file_.reset();
-  }
-
-  /// "a/x b/x" (maybe quoted): both paths, used when no "---"/"+++" or
-  /// "rename" lines follow (binary files, mode changes).
-  void read_git_header_paths(std::string_view rest) {
-    std::string old_path;
-    std::string new_path;
-    if (!rest.empty() && rest.front() == '"') {
-      std::size_t consumed = 0;
-      old_path = unquote(rest, consumed);
-      rest.remove_prefix(std::min(consumed, rest.size()));
-      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-      new_path = maybe_quoted(rest);
-    } else if (const auto quote = rest.find(" \""); quote != std::string_view::npos) {
-      old_path = std::string(rest.substr(0, quote));
-      new_path = maybe_quoted(rest.substr(quote + 1));
-    } else if (rest.size() % 2 == 1 && rest[rest.size() / 2] == ' ' &&
-               rest.substr(2, rest.size() / 2 - 2) == rest.substr(rest.size() / 2 + 3)) {
-      // "a/P b/P": the same path twice (spaces in P are allowed).
-      old_path = std::string(rest.substr(0, rest.size() / 2));
-      new_path = std::string(rest.substr(rest.size() / 2 + 1));
-    } else if (const auto split = rest.find(" b/"); split != std::string_view::npos) {
-      old_path = std::string(rest.substr(0, split));
-      new_path = std::string(rest.substr(split + 1));
-    } else {
-      fail("cannot read the paths of \"diff --git\"");
-    }
-    file_->old_path = strip_prefix(old_path, 'a');
-    file_->path = strip_prefix(new_path, 'b');
-  }
-
-  /// The path of a "---"/"+++" line: quoted, or up to a tab (git appends a tab
-  /// to names with spaces; diff -u appends "\t<timestamp>").
-  std::string header_path(std::string_view rest) {
-    if (!rest.empty() && rest.front() == '"') {
-      std::size_t consumed = 0;
-      return unquote(rest, consumed);
-    }
-    return std::string(rest.substr(0, rest.find('\t')));
-  }
-
-  std::string maybe_quoted(std::string_view text) {
-    if (!text.empty() && text.front() == '"') {
-      std::size_t consumed = 0;
-      return unquote(text, consumed);
-    }
-    return std::string(text);
-  }
-
-  /// git quotes paths with special characters as "..." with C escapes
-  /// (octal bytes for non-ASCII). `consumed` gets the quoted length.
-  std::string unquote(std::string_view text, std::size_t& consumed) {
-    std::string out;
-    std::size_t i = 1;
-    for (; i < text.size() && text[i] != '"'; ++i) {
-      if (text[i] != '\\') {
-        out += text[i];
-        continue;
-      }
-      if (++i >= text.size()) break;
-      const char c = text[i];
-      if (c >= '0' && c <= '7') {
-        int value = 0;
-        int digits = 0;
-        while (digits < 3 && i < text.size() && text[i] >= '0' && text[i] <= '7') {
-          value = value * 8 + (text[i] - '0');
-          ++i;
-          ++digits;
-        }
-        --i;
-        out += static_cast<char>(value);
-        continue;
-      }
-      switch (c) {
-        case 'a': out += '\a'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'v': out += '\v'; break;
-        default: out += c; break;  // \\ and \"
-      }
-    }
-    if (i >= text.size()) fail("unterminated quoted path");
-    consumed = i + 1;
-    return out;
-  }
-
-  /// Removes git's "a/" or "b/" prefix (only in git diffs).
-  std::string strip_prefix(const std::string& path, char side) const {
-    if (git_file_ && path.size() > 2 && path[0] == side && path[1] == '/') return path.substr(2);
-    return path;
-  }
-
-  /// "@@ -a[,b] +c[,d] @@ ...": remembers how many old and new lines follow.
-  void start_hunk(std::string_view line) {
-    std::size_t i = 3;
-    const auto number = [&](std::uint64_t& value) {
-      const std::size_t start = i;
-      value = 0;
-      while (i < line.size() && line[i] >= '0' && line[i] <= '9') {
-        value = value * 10 + static_cast<std::uint64_t>(line[i] - '0');
-        ++i;
-      }
-      return i > start;
-    };
-    const auto range = [&](char sign, std::uint64_t& count) {
-      if (i >= line.size() || line[i] != sign) return false;
-      ++i;
-      std::uint64_t start = 0;
-      if (!number(start)) return false;
-      count = 1;
-      if (i < line.size() && line[i] == ',') {
-        ++i;
-        if (!number(count)) return false;
-      }
-      return true;
-    };
-    bool ok = range('-', old_remaining_);
-    if (ok && i < line.size() && line[i] == ' ') ++i;
-    ok = ok && range('+', new_remaining_) && starts_with(line.substr(i), " @@");
-    if (!ok) fail("malformed hunk header");
-    removed_in_hunk_.clear();
-    added_in_hunk_.clear();
-    state_ = State::hunk;
-    if (old_remaining_ == 0 && new_remaining_ == 0) finish_hunk();
-  }
-
-  void read_hunk_line(std::string_view line) {
-    const char kind = line.empty() ? ' ' : line.front();  // an empty line is blank context
-    const std::string_view text = line.empty() ? line : line.substr(1);
-    if (kind == ' ' && old_remaining_ > 0 && new_remaining_ > 0) {
-      --old_remaining_;
-      --new_remaining_;
-    } else if (kind == '-' && old_remaining_ > 0) {
-      --old_remaining_;
-      ++file_->removed;
-      removed_in_hunk_.push_back(without_whitespace(text));
-    } else if (kind == '+' && new_remaining_ > 0) {
-      --new_remaining_;
-      ++file_->added;
-      added_in_hunk_.push_back(without_whitespace(text));
-    } else if (kind == '\\') {
-      return;  // "\ No newline at end of file"
-    } else {
-      fail("hunk line does not match the hunk header's line counts");
-    }
-    if (old_remaining_ == 0 && new_remaining_ == 0) finish_hunk();
-  }
-
-  /// Whitespace-only changes: each added line whose whitespace-stripped text
-  /// equals a not yet matched removed line's in the same hunk (multiset).
-  void finish_hunk() {
-    if (!removed_in_hunk_.empty() && !added_in_hunk_.empty()) {
-      std::unordered_map<std::string, std::uint64_t> removed;
-      for (auto& text : removed_in_hunk_) ++removed[std::move(text)];
-      for (const auto& text : added_in_hunk_) {
-        const auto found = removed.find(text);
-        if (found == removed.end() || found->second == 0) continue;
-        --found->second;
-        ++file_->whitespace_only_added;
-        ++file_->whitespace_only_removed;
-      }
-    }
-    state_ = State::after_hunk;
-  }
-
-  std::string_view diff_;
-  const std::string& source_name_;
-  std::uint64_t line_number_ = 0;
-  State state_ = State::start;
-  std::optional<DiffFile> file_;
-  bool git_file_ = false;
-  bool copied_ = false;
-  bool seen_old_header_ = false;
-  std::uint64_t old_remaining_ = 0;
-  std::uint64_t new_remaining_ = 0;
-  std::vector<std::string> removed_in_hunk_;
-  std::vector<std::string> added_in_hunk_;
-  model::DiffSummary summary_;
-};
 
 }  // namespace
 
 model::DiffSummary parse_unified_diff(std::string_view diff, const std::string& source_name) {
-  if (diff.find_first_not_of("\r\n") == std::string_view::npos) return {};
-  return DiffReader(diff, source_name).read();
+  DiffLines lines = parse_diff_lines(diff, source_name);
+  model::DiffSummary summary;
+  summary.files.reserve(lines.files.size());
+  for (FileLines& file : lines.files) summary.files.push_back(summarize(std::move(file)));
+  return summary;
 }
 
 model::DiffSummary parse_unified_diff_file(const std::filesystem::path& file) {

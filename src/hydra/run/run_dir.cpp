@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include <hydra/error.hpp>
+#include <hydra/eval/judge.hpp>
 #include <hydra/parse/ctest_json.hpp>
 #include <hydra/parse/diff.hpp>
 #include <hydra/parse/junit.hpp>
@@ -153,6 +154,7 @@ void record(const RecordRequest& request, const fs::path& out) {
       add(request.lint_logs[i], "lint/" + std::to_string(i) + ".log", "lint_log");
     if (request.diff) add(*request.diff, "diff.patch", "diff");
     if (request.metrics) add(*request.metrics, "metrics.json", "metrics");
+    if (request.judge) add(*request.judge, "judge.json", "judge");
     if (request.config) add(*request.config, "hydra.toml", "config");
 
     json manifest = {
@@ -301,6 +303,15 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       run.diff = parse::parse_unified_diff_file(file);
     } else if (artifact.role == "metrics") {
       run.metrics = parse::parse_metrics_file(file);
+    } else if (artifact.role == "judge") {
+      const std::string text = util::read_file(file);
+      const eval::JudgeOutcome outcome = eval::parse_judge_output(text);
+      run.judge_score0to1 = outcome.score0to1;
+      run.judge_detail = outcome.score0to1 ? outcome.rationale : "judge gave no grade: " + outcome.failure;
+      // A capture records why the judge did not answer.
+      const json recorded = json::parse(text, nullptr, false);
+      if (!outcome.score0to1 && recorded.is_object() && recorded.value("failure", json()).is_string())
+        run.judge_detail = "judge gave no grade: " + recorded["failure"].get<std::string>();
     }
   }
   if (have_junit) {

@@ -40,6 +40,9 @@ struct RecordRequest {
   std::optional<std::filesystem::path> diff;
   std::optional<double> agent_seconds;
   std::optional<std::filesystem::path> metrics;
+  /// The judge's answer ({"score0to1": x, "rationale": "..."}, bare or as
+  /// claude's JSON output); no grade in it drops the judge dimension.
+  std::optional<std::filesystem::path> judge;
   std::optional<std::filesystem::path> config;
   std::optional<int> security_exit_code;
   std::string task;  ///< optional task id (for compare); empty = directory name

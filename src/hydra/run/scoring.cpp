@@ -6,8 +6,8 @@
 
 #include <hydra/config/config.hpp>
 #include <hydra/error.hpp>
-#include <hydra/guard/diff_lines.hpp>
 #include <hydra/guard/guard.hpp>
+#include <hydra/parse/diff_lines.hpp>
 #include <hydra/run/run_dir.hpp>
 #include <hydra/run/signals.hpp>
 #include <hydra/score/contract.hpp>
@@ -27,7 +27,7 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   model::Tampering tampering;
   const fs::path diff_file = candidate_dir / "diff.patch";
   if (!fs::is_regular_file(diff_file)) return tampering;
-  const guard::DiffLines diff = guard::parse_diff_lines(util::read_file(diff_file), diff_file.string());
+  const parse::DiffLines diff = parse::parse_diff_lines(util::read_file(diff_file), diff_file.string());
   guard::TreeRoots roots;
   const json baseline_manifest = read_manifest(baseline.path);
   const json candidate_manifest = read_manifest(candidate_dir);

@@ -454,6 +454,21 @@ Dimension score_diff_scope(const config::Config& config, const model::Run& candi
   return dimension;
 }
 
+Dimension score_judge(const config::Config& config, const model::Run& candidate) {
+  Dimension dimension;
+  dimension.name = "judge";
+  if (!candidate.judge_score0to1) {
+    // Judging never breaks a run: no grade drops the dimension (renormalized out).
+    deactivate(dimension, candidate.judge_detail.empty() ? "no judge result recorded" : candidate.judge_detail);
+  } else {
+    dimension.active = true;
+    dimension.score = round2(clamp_score(*candidate.judge_score0to1 * 100));
+    dimension.evidence = {{"score0to1", *candidate.judge_score0to1}, {"rationale", candidate.judge_detail}};
+  }
+  apply_weight(dimension, config.weights.judge);
+  return dimension;
+}
+
 bool is_successful(const model::Run& run) {
   return run.build.known && run.build.passed && run.tests.has_value();
 }
@@ -621,13 +636,7 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.dimensions.push_back(score_lint(config, baseline, candidate, &result.lint_changes));
   result.dimensions.push_back(score_diff_scope(config, candidate));
   result.dimensions.push_back(score_speed(config, candidate, fastest_successful_seconds));
-  if (config.weights.judge > 0) {
-    Dimension judge;
-    judge.name = "judge";
-    deactivate(judge, "no judge result recorded");
-    apply_weight(judge, config.weights.judge);
-    result.dimensions.push_back(std::move(judge));
-  }
+  if (config.weights.judge > 0) result.dimensions.push_back(score_judge(config, candidate));
   result.total = composite(result.dimensions);
   result.gates = evaluate_gates(config, baseline, candidate, result.dimensions);
   result.mergeable = result.failed_gates().empty();

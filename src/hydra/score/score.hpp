@@ -81,6 +81,9 @@ Dimension score_diff_scope(const config::Config& config, const model::Run& candi
 /// (build passed and tests ran); nullopt when unknown for all.
 Dimension score_speed(const config::Config& config, const model::Run& candidate,
                       std::optional<double> fastest_successful_seconds);
+/// The optional judge dimension: score0to1 * 100 from the run's judge.json;
+/// inactive (renormalized out) when the judge gave no grade.
+Dimension score_judge(const config::Config& config, const model::Run& candidate);
 /// sum(score*weight)/sum(active weights); 0 when no dimension is active.
 double composite(const std::vector<Dimension>& dimensions);
 

@@ -1,10 +1,10 @@
-#include <hydra/guard/diff_lines.hpp>
+#include <hydra/parse/diff_lines.hpp>
 
 #include <algorithm>
 
 #include <hydra/error.hpp>
 
-namespace hydra::guard {
+namespace hydra::parse {
 namespace {
 
 bool starts_with(std::string_view text, std::string_view prefix) {
@@ -117,6 +117,7 @@ void DiffLinesReader::start_file(bool git) {
   git_file_ = git;
   copied_ = false;
   seen_old_header_ = false;
+  hunks_in_file_ = 0;
   state_ = State::header;
 }
 
@@ -243,6 +244,7 @@ void DiffLinesReader::start_hunk(std::string_view line) {
   if (ok && i < line.size() && line[i] == ' ') ++i;
   ok = ok && range('+', new_line_, new_remaining_) && starts_with(line.substr(i), " @@");
   if (!ok) fail("malformed hunk header");
+  ++hunks_in_file_;
   state_ = (old_remaining_ == 0 && new_remaining_ == 0) ? State::after_hunk : State::hunk;
 }
 
@@ -256,10 +258,10 @@ void DiffLinesReader::read_hunk_line(std::string_view line) {
     ++new_line_;
   } else if (kind == '-' && old_remaining_ > 0) {
     --old_remaining_;
-    file_->removed.push_back(ChangedLine{old_line_++, std::string(text)});
+    file_->removed.push_back(ChangedLine{old_line_++, std::string(text), hunks_in_file_ - 1});
   } else if (kind == '+' && new_remaining_ > 0) {
     --new_remaining_;
-    file_->added.push_back(ChangedLine{new_line_++, std::string(text)});
+    file_->added.push_back(ChangedLine{new_line_++, std::string(text), hunks_in_file_ - 1});
   } else if (kind == '\\') {
     return;  // "\ No newline at end of file"
   } else {
@@ -281,4 +283,4 @@ DiffLines parse_diff_lines(std::string_view diff, const std::string& source_name
   return reader.finish();
 }
 
-}  // namespace hydra::guard
+}  // namespace hydra::parse

@@ -1,23 +1,29 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
+#include <string_view>
 
 #include <hydra/error.hpp>
-#include <hydra/guard/diff_lines.hpp>
 #include <hydra/parse/diff.hpp>
+#include <hydra/parse/diff_lines.hpp>
 #include <hydra/util/files.hpp>
 
-#include "guard/guard_fixtures.hpp"
-
-using hydra::guard::DiffLines;
-using hydra::guard::FileLines;
-using hydra::guard::parse_diff_lines;
+using hydra::parse::DiffLines;
+using hydra::parse::FileLines;
+using hydra::parse::parse_diff_lines;
 
 namespace {
 
 /// The parser fixtures of tests/fixtures/parse/ (recorded by its record.sh).
 std::string parse_fixture_path(const std::string& name) {
   return std::string(HYDRA_FIXTURES_DIR) + "/parse/" + name;
+}
+
+/// The anti-gaming fixtures of tests/fixtures/guard/ (recorded by its record.sh).
+std::filesystem::path guard_fixture_path(const std::string& name) {
+  return std::filesystem::path(HYDRA_FIXTURES_DIR) / "guard" / name;
 }
 
 const FileLines& file_named(const DiffLines& diff, const std::string& path) {
@@ -39,7 +45,7 @@ hydra::InputError error_of(const std::string& diff) {
 
 }  // namespace
 
-TEST_CASE("parse_diff_lines keeps the text and numbers of changed lines", "[guard]") {
+TEST_CASE("parse_diff_lines keeps the text and numbers of changed lines", "[parse]") {
   SECTION("valid input") {
     for (const std::string name : {"git_diff.diff", "git_diff_binary.diff"}) {
       CAPTURE(name);
@@ -47,7 +53,7 @@ TEST_CASE("parse_diff_lines keeps the text and numbers of changed lines", "[guar
       const std::string text = hydra::util::read_file(path);
       const DiffLines diff = parse_diff_lines(text, path);
 
-      // The same files, paths and line counts as the counting parser reads.
+      // The same files, paths and line counts as the summary (parse_unified_diff) reads.
       const auto summary = hydra::parse::parse_unified_diff(text, path);
       REQUIRE(diff.files.size() == summary.files.size());
       for (std::size_t i = 0; i < diff.files.size(); ++i) {
@@ -118,10 +124,10 @@ TEST_CASE("parse_diff_lines keeps the text and numbers of changed lines", "[guar
   }
 }
 
-TEST_CASE("DiffLinesReader reads a diff fed line by line", "[guard]") {
-  const auto path = hydra::test::guard_fixture("suppress-lint.diff");
+TEST_CASE("DiffLinesReader reads a diff fed line by line", "[parse]") {
+  const auto path = guard_fixture_path("suppress-lint.diff");
   const std::string text = hydra::util::read_file(path);
-  hydra::guard::DiffLinesReader reader(path.string());
+  hydra::parse::DiffLinesReader reader(path.string());
   std::size_t start = 0;
   while (start < text.size()) {
     const std::size_t end = std::min(text.find('\n', start), text.size());
@@ -142,7 +148,26 @@ TEST_CASE("DiffLinesReader reads a diff fed line by line", "[guard]") {
   }
 }
 
-TEST_CASE("strip_whitespace removes every blank character", "[guard]") {
-  CHECK(hydra::guard::strip_whitespace("  CHECK_EQ(a, 1U);\r") == "CHECK_EQ(a,1U);");
-  CHECK(hydra::guard::strip_whitespace("\t \v\f") == "");
+TEST_CASE("parse_diff_lines numbers the hunks of each file from 0", "[parse]") {
+  const auto path = guard_fixture_path("suppress-lint.diff");
+  const DiffLines diff = parse_diff_lines(hydra::util::read_file(path), path.string());
+  for (const FileLines& file : diff.files) {
+    CAPTURE(file.path);
+    if (!file.added.empty()) CHECK(file.added.front().hunk == 0);
+  }
+  // "@@ -3,6 +3,10 @@": new lines 6-9; "@@ -16,6 +20,7 @@": new line 23
+  // (after 3 context lines 20-22); "@@ -32,5 +37,6 @@": new line 40 (37-39).
+  const FileLines& frequency = file_named(diff, "src/frequency.cpp");
+  REQUIRE(frequency.added.size() == 6);
+  CHECK(frequency.added[3].number == 9);
+  CHECK(frequency.added[3].hunk == 0);
+  CHECK(frequency.added[4].number == 23);
+  CHECK(frequency.added[4].hunk == 1);
+  CHECK(frequency.added[5].number == 40);
+  CHECK(frequency.added[5].hunk == 2);
+}
+
+TEST_CASE("strip_whitespace removes every blank character", "[parse]") {
+  CHECK(hydra::parse::strip_whitespace("  CHECK_EQ(a, 1U);\r") == "CHECK_EQ(a,1U);");
+  CHECK(hydra::parse::strip_whitespace("\t \v\f") == "");
 }

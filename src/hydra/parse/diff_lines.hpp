@@ -1,7 +1,8 @@
-// The text of the lines a unified diff adds and removes, per file. The
-// anti-gaming detectors look at what changed (a new lint suppression, a removed
-// `CHECK(...)`), which the counting parser (hydra::parse::parse_unified_diff)
-// does not keep.
+// The one unified-diff parser: the text of the lines a diff adds and removes,
+// per file, with their line numbers and hunks. The anti-gaming detectors look
+// at what changed (a new lint suppression, a removed `CHECK(...)`);
+// hydra::parse::parse_unified_diff (diff.hpp) summarizes the same result into
+// counts.
 #pragma once
 
 #include <cstdint>
@@ -10,13 +11,14 @@
 #include <string_view>
 #include <vector>
 
-namespace hydra::guard {
+namespace hydra::parse {
 
 /// One added or removed line, without its leading '+'/'-' (and without a
 /// trailing '\r').
 struct ChangedLine {
   std::uint64_t number = 0;  ///< 1-based: in the new file for added lines, the old file for removed ones
   std::string text;
+  std::uint32_t hunk = 0;    ///< 0-based index of the hunk within its file
 };
 
 /// What the diff changes in one file.
@@ -36,11 +38,11 @@ struct DiffLines {
 };
 
 /// Reads a unified diff line by line (as `git diff --binary -M` prints it;
-/// plain `diff -u` output too), so a caller can feed it from a stream. The
-/// format rules are those of hydra::parse::parse_unified_diff: git's
-/// extended headers, quoted paths, renames and copies, "GIT binary patch"
-/// data, "\ No newline at end of file", and hunk lines that look like file
-/// headers ("--- x" inside a hunk is a removed line).
+/// plain `diff -u` output too), so a caller can feed it from a stream. It
+/// reads git's extended headers, quoted paths, renames and copies, "GIT
+/// binary patch" data, "\ No newline at end of file", and hunk lines that
+/// look like file headers ("--- x" inside a hunk is a removed line, since
+/// hunk lines are counted against the hunk header).
 class DiffLinesReader {
  public:
   /// `source_name` names the diff in errors.
@@ -81,6 +83,7 @@ class DiffLinesReader {
   std::uint64_t new_remaining_ = 0;
   std::uint64_t old_line_ = 0;  ///< number of the next old-file line in the hunk
   std::uint64_t new_line_ = 0;  ///< number of the next new-file line in the hunk
+  std::uint32_t hunks_in_file_ = 0;  ///< hunks started in the current file
   DiffLines result_;
 };
 
@@ -93,4 +96,4 @@ DiffLines parse_diff_lines(std::string_view diff, const std::string& source_name
 /// with the same stripped text differ only in whitespace.
 std::string strip_whitespace(std::string_view text);
 
-}  // namespace hydra::guard
+}  // namespace hydra::parse
