@@ -50,9 +50,10 @@ inline nlohmann::json hostile_contract() {
   return contract;
 }
 
-/// The hand-written stand-in loop report (until the loop writes real ones).
-inline nlohmann::json standin_loop_report() {
-  return nlohmann::json::parse(hydra::util::read_file(fixtures_dir() / "loop-standin.json"));
+/// A real loop report (tests/fixtures/report/record-loop.sh: `hydra-score
+/// loop` on example-project with a scripted improver; a plateau).
+inline nlohmann::json real_loop_report() {
+  return nlohmann::json::parse(hydra::util::read_file(fixtures_dir() / "loop.json"));
 }
 
 /// Where tests leave files worth looking at (screenshots, mismatching output):

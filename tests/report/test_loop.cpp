@@ -20,7 +20,7 @@ std::size_t occurrences(const std::string& text, const std::string& needle) {
 }  // namespace
 
 TEST_CASE("render_loop_html and render_loop_markdown match their goldens", "[report][golden]") {
-  const auto report = report_test::standin_loop_report();
+  const auto report = report_test::real_loop_report();
   SECTION("valid input") {
     const std::string html = render_loop_html(report);
     const std::string markdown = render_loop_markdown(report);
@@ -36,20 +36,23 @@ TEST_CASE("render_loop_html and render_loop_markdown match their goldens", "[rep
 }
 
 TEST_CASE("render_loop_html draws score and best score with kept and reverted markers", "[report]") {
-  const std::string html = render_loop_html(report_test::standin_loop_report());
+  const std::string html = render_loop_html(report_test::real_loop_report());
   // Two lines: score and best score.
   CHECK(occurrences(html, "<polyline") == 2);
-  // Iterations 1 and 3 were kept: 2 green circles, plus 1 in the legend.
-  CHECK(occurrences(html, "<circle") == 2 + 1);
-  // Iterations 2, 4 and 5 were reverted: 3 red crosses, plus 1 in the legend.
-  CHECK(occurrences(html, "stroke=\"#cf222e\"") == 3 + 1);
-  // The best score only rises: 0.5 -> 0.62 -> 0.75, steps drawn between iterations.
+  // Iteration 1 was kept: 1 green circle, plus 1 in the legend.
+  CHECK(occurrences(html, "<circle") == 1 + 1);
+  // Iterations 2 and 3 were reverted (ties): 2 red crosses, plus 1 in the legend.
+  CHECK(occurrences(html, "stroke=\"#cf222e\"") == 2 + 1);
+  // The best score only rises: 0.821429 -> 0.952381.
   CHECK(html.find("Plateau") != std::string::npos);
   CHECK(html.find("Differences under 0.05 may be noise.") != std::string::npos);
-  // Mean pass rate over the cases: (0.75 + 0.666667 + 0.833333) / 3 = 0.75.
-  CHECK(html.find("Mean pass rate</th><th class=\"num\">0.75</th>") != std::string::npos);
+  // Mean pass rate of the best state's cases: edge 4/4, parsing 3/3, unit 6/7:
+  // (1 + 1 + 0.857143) / 3 = 0.952381.
+  CHECK(html.find("Mean pass rate</th><th class=\"num\">0.952</th>") != std::string::npos);  // shown to 3 decimals
   // A changelog with markup arrives escaped.
-  CHECK(html.find("Handle `a|b` &amp; &lt;edge&gt; cases explicitly") != std::string::npos);
+  auto hostile = report_test::real_loop_report();
+  hostile["iterations"][1]["changelog"] = "Handle `a|b` & <edge> cases";
+  CHECK(render_loop_html(hostile).find("Handle `a|b` &amp; &lt;edge&gt; cases") != std::string::npos);
   CHECK(html.find("<script") == std::string::npos);
 }
 
