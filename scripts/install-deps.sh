@@ -6,7 +6,7 @@ packages=(
   cmake ninja-build g++ git          # build, and the tools HydraScore drives
   clang-tidy                         # the lint dimension
   nlohmann-json3-dev libtomlplusplus-dev catch2 libpugixml-dev libcli11-dev
-  python3 python3-jsonschema         # SARIF schema validation in the tests
+  python3 python3-jsonschema python3-yaml   # SARIF schema and CI-template checks in the tests
   chromium                           # renders the HTML report in the tests
   bubblewrap                         # read-only sandbox for candidate steps
 )
