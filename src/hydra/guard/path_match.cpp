@@ -8,18 +8,6 @@ std::string_view without_dot_slash(std::string_view text) {
   return text;
 }
 
-std::vector<std::string_view> components(std::string_view path) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    const std::size_t slash = path.find('/', start);
-    const std::size_t end = slash == std::string_view::npos ? path.size() : slash;
-    if (end > start) parts.push_back(path.substr(start, end - start));
-    if (slash == std::string_view::npos) break;
-    start = slash + 1;
-  }
-  return parts;
-}
 
 }  // namespace
 
@@ -60,13 +48,13 @@ bool path_matches(std::string_view pattern, std::string_view path) {
         if (glob_matches(folder, path.substr(0, slash))) return true;
       return false;
     }
-    const auto parts = components(path);
+    const auto parts = path_components(path);
     for (std::size_t i = 0; i + 1 < parts.size(); ++i)  // folders only, not the file name
       if (glob_matches(folder, parts[i])) return true;
     return false;
   }
   if (pattern.find('/') != std::string_view::npos) return glob_matches(pattern, path);
-  for (const std::string_view part : components(path))
+  for (const std::string_view part : path_components(path))
     if (glob_matches(pattern, part)) return true;
   return false;
 }
@@ -75,6 +63,19 @@ const std::string* first_match(const std::vector<std::string>& patterns, std::st
   for (const std::string& pattern : patterns)
     if (path_matches(pattern, path)) return &pattern;
   return nullptr;
+}
+
+std::vector<std::string_view> path_components(std::string_view path) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const std::size_t slash = path.find('/', start);
+    const std::size_t end = slash == std::string_view::npos ? path.size() : slash;
+    if (end > start) parts.push_back(path.substr(start, end - start));
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  return parts;
 }
 
 }  // namespace hydra::guard

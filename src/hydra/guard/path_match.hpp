@@ -29,4 +29,7 @@ const std::string* first_match(const std::vector<std::string>& patterns, std::st
 /// for path_matches).
 bool glob_matches(std::string_view pattern, std::string_view text);
 
+/// The non-empty '/'-separated parts of `path` ("/a//b/" -> {"a", "b"}).
+std::vector<std::string_view> path_components(std::string_view path);
+
 }  // namespace hydra::guard

@@ -1,6 +1,7 @@
 // The detectors that compare the baseline's and the candidate's tests: their
 // definitions (ctest --show-only=json-v1) and their results.
 #include <hydra/guard/guard.hpp>
+#include <hydra/guard/path_match.hpp>
 
 #include <algorithm>
 #include <map>
@@ -10,23 +11,11 @@
 namespace hydra::guard {
 namespace {
 
-std::vector<std::string_view> components(std::string_view path) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    const std::size_t slash = path.find('/', start);
-    const std::size_t end = slash == std::string_view::npos ? path.size() : slash;
-    if (end > start) parts.push_back(path.substr(start, end - start));
-    if (slash == std::string_view::npos) break;
-    start = slash + 1;
-  }
-  return parts;
-}
 
 /// `path` without its last `drop` components ("/a/b/c", 1 -> "/a/b").
 std::string leading_part(std::string_view path, std::size_t keep) {
   std::string out = !path.empty() && path.front() == '/' ? "/" : "";
-  const auto parts = components(path);
+  const auto parts = path_components(path);
   for (std::size_t i = 0; i < keep && i < parts.size(); ++i) {
     if (i > 0) out += '/';
     out += parts[i];
@@ -136,8 +125,8 @@ std::pair<std::string, std::string> infer_build_roots(
     const std::string& before = baseline.working_directory;
     const std::string& after = found->second->working_directory;
     if (before.empty() || after.empty() || before == after) continue;
-    const auto before_parts = components(before);
-    const auto after_parts = components(after);
+    const auto before_parts = path_components(before);
+    const auto after_parts = path_components(after);
     std::size_t common = 0;
     while (common < before_parts.size() && common < after_parts.size() &&
            before_parts[before_parts.size() - 1 - common] ==

@@ -1,4 +1,5 @@
 #include <hydra/report/contract.hpp>
+#include <hydra/report/text.hpp>
 
 #include <hydra/error.hpp>
 
@@ -275,6 +276,23 @@ ContractView read_contract(const json& contract) {
     view.candidates.push_back(std::move(candidate));
   }
   return view;
+}
+
+std::string baseline_sentence(const BaselineView& baseline) {
+  std::string text = "Baseline: ";
+  if (!baseline.build_passed) {
+    text += "build unknown";
+  } else {
+    text += *baseline.build_passed ? "build passed" : "build failed";
+    if (baseline.build_seconds) text += " in " + format_number(*baseline.build_seconds, 1) + " s";
+  }
+  text += baseline.has_tests ? ", tests " + std::to_string(baseline.tests_passed) + "/" +
+                                   std::to_string(baseline.tests_total) + " passed"
+                             : ", no tests recorded";
+  text += baseline.has_lint ? ", lint " + std::to_string(baseline.lint_errors) + " errors and " +
+                                  std::to_string(baseline.lint_warnings) + " warnings"
+                            : ", lint did not run";
+  return text + ".";
 }
 
 }  // namespace hydra::report

@@ -127,4 +127,8 @@ const nlohmann::json& array_at(const nlohmann::json& object, const char* key);
 /// Object at `object[key]`, an empty object when absent or not an object.
 const nlohmann::json& object_at(const nlohmann::json& object, const char* key);
 
+/// One sentence about the baseline for people ("Baseline: build passed in
+/// 2.2 s, tests 9/10 passed, lint 0 errors and 2 warnings."), unescaped.
+std::string baseline_sentence(const BaselineView& baseline);
+
 }  // namespace hydra::report

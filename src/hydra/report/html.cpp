@@ -23,22 +23,6 @@ std::string badge(bool mergeable) {
   return mergeable ? "<span class=\"badge ok\">✓ mergeable</span>" : "<span class=\"badge bad\">✗ not mergeable</span>";
 }
 
-std::string baseline_html(const BaselineView& baseline) {
-  std::string text = "Baseline: ";
-  if (!baseline.build_passed) {
-    text += "build unknown";
-  } else {
-    text += *baseline.build_passed ? "build passed" : "build failed";
-    if (baseline.build_seconds) text += " in " + format_number(*baseline.build_seconds, 1) + " s";
-  }
-  text += baseline.has_tests ? ", tests " + std::to_string(baseline.tests_passed) + "/" +
-                                   std::to_string(baseline.tests_total) + " passed"
-                             : ", no tests recorded";
-  text += baseline.has_lint ? ", lint " + std::to_string(baseline.lint_errors) + " errors and " +
-                                  std::to_string(baseline.lint_warnings) + " warnings"
-                            : ", lint did not run";
-  return escape_html(text + ".");
-}
 
 /// Horizontal bars of every candidate's total, green when mergeable.
 std::string ranking_chart(const ContractView& view) {
@@ -214,7 +198,7 @@ std::string render_html(const nlohmann::json& contract) {
   html += "<header>\n<h1>HydraScore report</h1>\n<p class=\"meta\">";
   if (!view.run_id.empty()) html += "Run <code>" + escape_html(view.run_id) + "</code> · ";
   html += std::to_string(view.candidates.size()) + (view.candidates.size() == 1 ? " candidate" : " candidates");
-  if (view.baseline) html += " · " + baseline_html(*view.baseline);
+  if (view.baseline) html += " · " + escape_html(baseline_sentence(*view.baseline));
   html += "</p>\n</header>\n";
 
   bool any_failure = false;
