@@ -55,8 +55,8 @@ class LoopProject {
   }
 
   fs::path repository() const { return scratch_.path() / "textstats"; }
-  /// Outside the repository: capture's diff refuses excluded trees that git
-  /// ignores (capture::diff_against), so the output does not live in build/.
+  /// The loop's output, kept outside the repository (the tree must end
+  /// byte-identical, and the ignored build/ folder untouched).
   fs::path out() const { return scratch_.path() / "loop"; }
 
   hydra::capture::ProcessResult loop(const std::string& improver, std::vector<std::string> arguments,

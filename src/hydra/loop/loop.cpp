@@ -220,14 +220,7 @@ class LoopRunner {
     capture_request.lint = request_.settings.metric == Metric::composite;
     if (number == 0) capture_request.config = request_.config;
     else capture_request.baseline_run = out_ / state_.baseline_run;  // iteration 0's config, never the candidate's
-    const capture::CaptureOutcome captured = capture::capture(capture_request);
-    if (!captured.build_passed && fs::exists(build_dir_ / "CMakeCache.txt") && !fs::exists(build_dir_ / "build.ninja") &&
-        !fs::exists(build_dir_ / "Makefile")) {
-      // A configure that failed leaves a cache but no build system, and
-      // capture only configures a tree without a cache: start afresh next time.
-      std::error_code ec;
-      fs::remove_all(build_dir_, ec);
-    }
+    capture::capture(capture_request);
 
     const config::Config config = run::load_config(capture_request.out);
     const model::Run run = run::load(capture_request.out, config);
