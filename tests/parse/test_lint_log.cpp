@@ -7,6 +7,7 @@
 
 #include <hydra/error.hpp>
 #include <hydra/parse/lint_log.hpp>
+#include <hydra/util/xxh64.hpp>
 
 #include "parse/parse_fixtures.hpp"
 
@@ -28,25 +29,33 @@ const std::string sources = "/tmp/hydra-parse-record/src-tree/src/";
 const LintFinding& find(const std::vector<LintFinding>& findings, const std::string& file,
                         std::uint32_t line, std::uint32_t column) {
   for (const auto& finding : findings)
-    if (finding.file == file && finding.line == line && finding.column == column) return finding;
+    if (finding.file() == file && finding.line() == line && finding.column() == column) return finding;
   FAIL("no finding at " << file << ":" << line << ":" << column);
   throw;  // unreachable
 }
 
 std::size_t count_severity(const std::vector<LintFinding>& findings, Severity severity) {
-  return hydra::test::count_if(findings, [severity](const LintFinding& f) { return f.severity == severity; });
+  return hydra::test::count_if(findings, [severity](const LintFinding& f) { return f.severity() == severity; });
 }
 
 /// The fingerprint's definition (docs/parsers.md), written out apart from
 /// the parser's own byte assembly: xxh64 (seed 0) over
 /// tool 0x1F file 0x1F checks-joined-by-"," 0x1F message 0x1F source_line.
 std::string reference_fingerprint(const LintFinding& finding) {
-  std::string bytes = finding.tool + '\x1f' + finding.file + '\x1f';
-  for (std::size_t i = 0; i < finding.checks.size(); ++i) bytes += (i ? "," : "") + finding.checks[i];
-  bytes += '\x1f' + finding.message + '\x1f' + finding.source_line;
+  std::string bytes = std::string(finding.tool()) + '\x1f' + std::string(finding.file()) + '\x1f';
+  const auto checks = finding.checks();
+  for (std::size_t i = 0; i < checks.size(); ++i) bytes += (i ? "," : "") + std::string(checks[i]);
+  bytes += '\x1f' + std::string(finding.message()) + '\x1f' + std::string(finding.source_line());
   char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hydra::parse::xxh64(bytes)));
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hydra::util::xxh64(bytes)));
   return hex;
+}
+
+/// The finding's check names, as strings.
+Strings checks_of(const LintFinding& finding) {
+  Strings names;
+  for (const auto name : finding.checks()) names.emplace_back(name);
+  return names;
 }
 
 hydra::InputError error_of(const std::string& log) {
@@ -72,25 +81,25 @@ TEST_CASE("parse_clang_tidy reads clang-tidy output", "[parse]") {
     CHECK(count_severity(findings, Severity::warning) == 11);
 
     const auto& division = find(findings, sources + "geometry.hpp", 13, 25);
-    CHECK(division.tool == "clang-tidy");
-    CHECK(division.severity == Severity::error);
-    CHECK(division.checks == Strings{"bugprone-integer-division"});  // "-warnings-as-errors" dropped
-    CHECK(division.message == "result of integer division used in a floating point context; possible loss of precision");
-    CHECK(division.source_line == "doubleratio=1.0*(numerator/denominator);");
-    CHECK(division.fingerprint == reference_fingerprint(division));
+    CHECK(division.tool() == "clang-tidy");
+    CHECK(division.severity() == Severity::error);
+    CHECK(checks_of(division) == Strings{"bugprone-integer-division"});  // "-warnings-as-errors" dropped
+    CHECK(division.message() == "result of integer division used in a floating point context; possible loss of precision");
+    CHECK(division.source_line() == "doubleratio=1.0*(numerator/denominator);");
+    CHECK(division.fingerprint_hex() == reference_fingerprint(division));
 
     const auto& magic = find(findings, sources + "area.cpp", 5, 16);
-    CHECK(magic.checks == Strings{"cppcoreguidelines-avoid-magic-numbers", "readability-magic-numbers"});
-    CHECK(magic.source_line == "if(scaled>100){");
+    CHECK(checks_of(magic) == Strings{"cppcoreguidelines-avoid-magic-numbers", "readability-magic-numbers"});
+    CHECK(magic.source_line() == "if(scaled>100){");
 
     // A fix-it line after the caret line is not the source line.
     const auto& nullptr_finding = find(findings, sources + "geometry.hpp", 17, 35);
-    CHECK(nullptr_finding.source_line == "inlineint*no_pointer(){return0;}");
+    CHECK(nullptr_finding.source_line() == "inlineint*no_pointer(){return0;}");
 
     std::set<std::string> fingerprints;
     for (const auto& finding : findings) {
-      CHECK(finding.fingerprint.size() == 16);
-      fingerprints.insert(finding.fingerprint);
+      CHECK(finding.fingerprint_hex().size() == 16);
+      fingerprints.insert(finding.fingerprint_hex());
     }
     CHECK(fingerprints.size() == findings.size());
   }
@@ -115,12 +124,12 @@ TEST_CASE("parse_clang_tidy strips ANSI colour", "[parse]") {
   REQUIRE(colour.size() == plain.size());
   for (std::size_t i = 0; i < plain.size(); ++i) {
     CAPTURE(i);
-    CHECK(colour[i].file == plain[i].file);
-    CHECK(colour[i].line == plain[i].line);
-    CHECK(colour[i].message == plain[i].message);
-    CHECK(colour[i].checks == plain[i].checks);
-    CHECK(colour[i].source_line == plain[i].source_line);
-    CHECK(colour[i].fingerprint == plain[i].fingerprint);
+    CHECK(colour[i].file() == plain[i].file());
+    CHECK(colour[i].line() == plain[i].line());
+    CHECK(colour[i].message() == plain[i].message());
+    CHECK(colour[i].joined_checks() == plain[i].joined_checks());
+    CHECK(colour[i].source_line() == plain[i].source_line());
+    CHECK(colour[i].fingerprint_hex() == plain[i].fingerprint_hex());
   }
 }
 
@@ -131,17 +140,17 @@ TEST_CASE("parse_clang_tidy reads location-less errors and skips summaries", "[p
   // "N warnings and M errors generated." are not findings.
   REQUIRE(findings.size() == 3);
   const auto& unknown = find(findings, "", 0, 0);
-  CHECK(unknown.severity == Severity::error);
-  CHECK(unknown.message == "unknown argument: '-fconcepts-diagnostics-depth=2'");
-  CHECK(unknown.checks == Strings{"clang-diagnostic-error"});
-  CHECK(unknown.source_line.empty());
+  CHECK(unknown.severity() == Severity::error);
+  CHECK(unknown.message() == "unknown argument: '-fconcepts-diagnostics-depth=2'");
+  CHECK(checks_of(unknown) == Strings{"clang-diagnostic-error"});
+  CHECK(unknown.source_line().empty());
 
   // Location-less without a check list.
   const auto job = parse_clang_tidy("error: unable to handle compilation, expected exactly one compiler job in ''\n",
                                     "tidy.log");
   REQUIRE(job.size() == 1);
-  CHECK(job[0].checks.empty());
-  CHECK(job[0].message == "unable to handle compilation, expected exactly one compiler job in ''");
+  CHECK(job[0].joined_checks().empty());
+  CHECK(job[0].message() == "unable to handle compilation, expected exactly one compiler job in ''");
 
   // An empty log is valid and has no findings.
   CHECK(parse_clang_tidy("", "tidy.log").empty());
@@ -153,20 +162,23 @@ TEST_CASE("parse_clang_tidy keeps a source line that looks like a diagnostic", "
       "a.cpp:3:1: warning: label at end [check-a]\r\nerror: return 1;\r\n^\r\nb.cpp:1:2: warning: w [check-b]\r\n",
       "tidy.log");
   REQUIRE(findings.size() == 2);
-  CHECK(findings[0].source_line == "error:return1;");
-  CHECK(findings[1].file == "b.cpp");
-  CHECK(findings[1].source_line.empty());
+  CHECK(findings[0].source_line() == "error:return1;");
+  CHECK(findings[1].file() == "b.cpp");
+  CHECK(findings[1].source_line().empty());
 }
 
 TEST_CASE("fingerprint ignores the line number and whitespace", "[parse]") {
-  LintFinding finding;
-  finding.tool = "clang-tidy";
-  finding.file = "src/a.cpp";
-  finding.checks = {"bugprone-x", "cert-y"};
-  finding.message = "message";
-  finding.source_line = "intx=0;";
-  const std::string original = hydra::parse::fingerprint(finding);
-  CHECK(original == reference_fingerprint(finding));
+  LintFinding::Parts parts;
+  parts.tool = "clang-tidy";
+  parts.file = "src/a.cpp";
+  parts.line = 12;
+  parts.checks = "bugprone-x,cert-y";
+  parts.message = "message";
+  parts.source_line = "intx=0;";
+  const std::string original = LintFinding(parts).fingerprint_hex();
+  CHECK(original == reference_fingerprint(LintFinding(parts)));
+  parts.line = 40;  // the line number is not part of it
+  CHECK(LintFinding(parts).fingerprint_hex() == original);
   // xxh64 of "clang-tidy\x1fsrc/a.cpp\x1fbugprone-x,cert-y\x1fmessage\x1fintx=0;", computed
   // apart with xxHash's own tool:
   //   printf 'clang-tidy\x1fsrc/a.cpp\x1fbugprone-x,cert-y\x1fmessage\x1fintx=0;' | xxhsum -H1
@@ -177,10 +189,10 @@ TEST_CASE("fingerprint ignores the line number and whitespace", "[parse]") {
   const auto original_place = parse_clang_tidy("x.cpp:99:7: warning: m [c]\n      int x=0;\n      ^\n", "a.log");
   REQUIRE(moved.size() == 1);
   REQUIRE(original_place.size() == 1);
-  CHECK(moved[0].fingerprint == original_place[0].fingerprint);
+  CHECK(moved[0].fingerprint_hex() == original_place[0].fingerprint_hex());
 
-  finding.message = "other message";
-  CHECK(hydra::parse::fingerprint(finding) != original);
+  parts.message = "other message";
+  CHECK(LintFinding(parts).fingerprint_hex() != original);
 }
 
 TEST_CASE("parse_compiler_warnings reads GCC build logs", "[parse]") {
@@ -190,20 +202,20 @@ TEST_CASE("parse_compiler_warnings reads GCC build logs", "[parse]") {
   // ninja's lines are not findings.
   REQUIRE(findings.size() == 4);
   const auto& sign = find(findings, sources + "warnings.cpp", 6, 21);
-  CHECK(sign.tool == "compiler");
-  CHECK(sign.checks == Strings{"-Wsign-compare"});
+  CHECK(sign.tool() == "compiler");
+  CHECK(checks_of(sign) == Strings{"-Wsign-compare"});
   // GCC's "    6 |" gutter is not part of the source line.
-  CHECK(sign.source_line == "for(inti=0;i<values.size();++i){");
-  CHECK(sign.fingerprint == reference_fingerprint(sign));
+  CHECK(sign.source_line() == "for(inti=0;i<values.size();++i){");
+  CHECK(sign.fingerprint_hex() == reference_fingerprint(sign));
 
   const auto& fallthrough = find(findings, sources + "warnings.cpp", 11, 13);
-  CHECK(fallthrough.checks == Strings{"-Wimplicit-fallthrough"});  // "-Wimplicit-fallthrough=" without "="
-  CHECK(fallthrough.message == "this statement may fall through");
+  CHECK(checks_of(fallthrough) == Strings{"-Wimplicit-fallthrough"});  // "-Wimplicit-fallthrough=" without "="
+  CHECK(fallthrough.message() == "this statement may fall through");
 
   const auto& strict = find(findings, sources + "strict.cpp", 2, 7);
-  CHECK(strict.severity == Severity::error);
-  CHECK(strict.checks == Strings{"-Wunused-variable"});  // from "-Werror=unused-variable"
-  CHECK(strict.source_line == "intleftover=7;");
+  CHECK(strict.severity() == Severity::error);
+  CHECK(checks_of(strict) == Strings{"-Wunused-variable"});  // from "-Werror=unused-variable"
+  CHECK(strict.source_line() == "intleftover=7;");
 }
 
 TEST_CASE("parse_compiler_warnings reads Clang build logs", "[parse]") {
@@ -213,11 +225,11 @@ TEST_CASE("parse_compiler_warnings reads Clang build logs", "[parse]") {
   // [-Wignored-optimization-argument]": 2 + 1 + 2 = 5.
   REQUIRE(findings.size() == 5);
   const auto& strict = find(findings, sources + "strict.cpp", 2, 7);
-  CHECK(strict.severity == Severity::error);
-  CHECK(strict.checks == Strings{"-Wunused-variable"});  // from "-Werror,-Wunused-variable"
-  CHECK(strict.source_line == "intleftover=7;");
+  CHECK(strict.severity() == Severity::error);
+  CHECK(checks_of(strict) == Strings{"-Wunused-variable"});  // from "-Werror,-Wunused-variable"
+  CHECK(strict.source_line() == "intleftover=7;");
   CHECK(count_severity(findings, Severity::error) == 2);
-  const auto location_less = hydra::test::count_if(findings, [](const LintFinding& f) { return f.file.empty(); });
+  const auto location_less = hydra::test::count_if(findings, [](const LintFinding& f) { return f.file().empty(); });
   CHECK(location_less == 2);
 }
 
@@ -232,32 +244,14 @@ TEST_CASE("parse_compiler_warnings ignores build-tool lines and flagless warning
         "a.c:3: warning: column-less [-Wfoo]\n",
         "build.log");
     REQUIRE(findings.size() == 2);
-    CHECK(findings[0].line == 3);
-    CHECK(findings[0].column == 0);
-    CHECK(findings[1].severity == Severity::error);
-    CHECK(findings[1].checks.empty());
+    CHECK(findings[0].line() == 3);
+    CHECK(findings[0].column() == 0);
+    CHECK(findings[1].severity() == Severity::error);
+    CHECK(findings[1].joined_checks().empty());
   }
   SECTION("bad input") {
     CHECK_THROWS_AS(parse_compiler_warnings(std::string("\0", 1), "build.log"), hydra::InputError);
   }
-}
-
-TEST_CASE("xxh64 matches xxHash's reference tool", "[parse]") {
-  // Each value printed by `printf '%s' TEXT | xxhsum -H1` (xxHash 0.8.1). The
-  // lengths cover every step of the algorithm: the 1-byte, 4-byte and 8-byte
-  // tails and the 32-byte stripes.
-  using hydra::parse::xxh64;
-  CHECK(xxh64("") == 0xef46db3751d8e999ULL);
-  CHECK(xxh64("a") == 0xd24ec4f1a98c6e5bULL);
-  CHECK(xxh64("abc") == 0x44bc2cf5ad770999ULL);
-  CHECK(xxh64("abcd") == 0xde0327b0d25d92ccULL);
-  CHECK(xxh64("abcdefg") == 0x1860940e2902822dULL);
-  CHECK(xxh64("abcdefgh") == 0x3ad351775b4634b7ULL);
-  CHECK(xxh64("0123456789abcdefghijklmnopqrstu") == 0x80adfc1d42020f39ULL);    // 31 bytes
-  CHECK(xxh64("0123456789abcdefghijklmnopqrstuv") == 0xbf7c9dbe16b5c6e2ULL);   // 32 bytes
-  CHECK(xxh64("0123456789abcdefghijklmnopqrstuvw") == 0xe97423e605e2f3b4ULL);  // 33 bytes
-  CHECK(xxh64("The quick brown fox jumps over the lazy dog; the quick brown fox jumps over the lazy dog again!!") ==
-        0x9ac7867e1f5c370fULL);  // 96 bytes
 }
 
 namespace {
@@ -266,10 +260,10 @@ namespace {
 std::vector<std::string> describe(const std::vector<LintFinding>& findings) {
   std::vector<std::string> out;
   for (const auto& f : findings) {
-    std::string text = f.tool + "|" + f.file + "|" + std::to_string(f.line) + "|" + std::to_string(f.column) + "|" +
-                       std::string(hydra::model::to_string(f.severity)) + "|" + f.message + "|";
-    for (const auto& check : f.checks) text += check + ";";
-    out.push_back(text + "|" + f.source_line + "|" + f.fingerprint);
+    std::string text = std::string(f.tool()) + "|" + std::string(f.file()) + "|" + std::to_string(f.line()) + "|" +
+                       std::to_string(f.column()) + "|" + std::string(hydra::model::to_string(f.severity())) + "|" +
+                       std::string(f.message()) + "|" + std::string(f.joined_checks());
+    out.push_back(text + "|" + std::string(f.source_line()) + "|" + f.fingerprint_hex());
   }
   return out;
 }
@@ -401,5 +395,52 @@ TEST_CASE("parse_clang_tidy_file reads the file mapped into memory", "[parse]") 
       CHECK(error.file() == directory.path().string());
       CHECK_THAT(error.message(), Catch::Contains("directory"));
     }
+  }
+}
+
+TEST_CASE("LintFinding keeps its parts apart in one text", "[parse]") {
+  LintFinding::Parts parts;
+  parts.tool = "clang-tidy";
+  parts.file = "/src/project/a.cpp";
+  parts.line = 7;
+  parts.column = 3;
+  parts.severity = Severity::error;
+  parts.message = "use nullptr";
+  parts.checks = "modernize-use-nullptr,hicpp-use-nullptr";
+  parts.source_line = "int*p=0;";
+  LintFinding finding(parts);
+  CHECK(finding.tool() == "clang-tidy");
+  CHECK(finding.file() == "/src/project/a.cpp");
+  CHECK(finding.line() == 7);
+  CHECK(finding.column() == 3);
+  CHECK(finding.severity() == Severity::error);
+  CHECK(finding.message() == "use nullptr");
+  CHECK(checks_of(finding) == Strings{"modernize-use-nullptr", "hicpp-use-nullptr"});
+  CHECK(finding.source_line() == "int*p=0;");
+  CHECK(finding.fingerprint_bytes() ==
+        "clang-tidy\x1f/src/project/a.cpp\x1fmodernize-use-nullptr,hicpp-use-nullptr\x1fuse nullptr\x1fint*p=0;");
+  CHECK(finding.fingerprint_hex() == reference_fingerprint(finding));
+
+  SECTION("set_file replaces the file and the fingerprint follows") {
+    const std::string before = finding.fingerprint_hex();
+    finding.set_file(finding.file().substr(std::string_view("/src/project/").size()));  // a view into itself
+    CHECK(finding.file() == "a.cpp");
+    CHECK(finding.message() == "use nullptr");
+    CHECK(finding.line() == 7);
+    CHECK(checks_of(finding) == Strings{"modernize-use-nullptr", "hicpp-use-nullptr"});
+    CHECK(finding.source_line() == "int*p=0;");
+    CHECK(finding.fingerprint_hex() != before);
+    parts.file = "a.cpp";
+    CHECK(finding.fingerprint() == LintFinding(parts).fingerprint());
+  }
+  SECTION("empty parts") {
+    const LintFinding empty;
+    CHECK(empty.tool().empty());
+    CHECK(empty.file().empty());
+    CHECK(empty.checks().empty());
+    CHECK(empty.message().empty());
+    CHECK(empty.source_line().empty());
+    CHECK(empty.fingerprint() == LintFinding(LintFinding::Parts{}).fingerprint());
+    CHECK(empty.fingerprint_bytes() == "\x1f\x1f\x1f\x1f");
   }
 }

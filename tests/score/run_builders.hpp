@@ -28,24 +28,26 @@ inline void add_tests(std::vector<model::TestCase>& tests, const std::string& pr
   }
 }
 
-/// A clang-tidy finding identified by `fingerprint` (the scoring matches by it).
-inline model::LintFinding make_finding(const std::string& fingerprint, model::Severity severity,
+/// A clang-tidy finding identified by `name`: its message is "finding <name>",
+/// so findings of different names have different fingerprints (the scoring
+/// matches by fingerprint).
+inline model::LintFinding make_finding(const std::string& name, model::Severity severity,
                                        const std::string& file = "src/a.cpp",
                                        const std::string& tool = "clang-tidy") {
-  model::LintFinding finding;
-  finding.tool = tool;
-  finding.file = file;
-  finding.line = 1;
-  finding.column = 1;
-  finding.severity = severity;
-  finding.message = "finding " + fingerprint;
-  finding.checks = {"bugprone-example"};
-  finding.fingerprint = fingerprint;
-  return finding;
+  model::LintFinding::Parts parts;
+  parts.tool = tool;
+  parts.file = file;
+  parts.line = 1;
+  parts.column = 1;
+  parts.severity = severity;
+  const std::string message = "finding " + name;
+  parts.message = message;
+  parts.checks = "bugprone-example";
+  return model::LintFinding(parts);
 }
 
 /// `errors` error findings and `warnings` warning findings with distinct
-/// fingerprints starting with `prefix`.
+/// names starting with `prefix`.
 inline std::vector<model::LintFinding> make_findings(const std::string& prefix, int errors,
                                                      int warnings) {
   std::vector<model::LintFinding> findings;

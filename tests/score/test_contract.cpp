@@ -118,7 +118,8 @@ TEST_CASE("to_contract produces the documented output contract", "[score]") {
                                                   {"labels", json::array()},
                                                   {"duration_seconds", 0.0}});
     REQUIRE(second["lint"]["resolved"].size() == 1);
-    CHECK(second["lint"]["resolved"][0]["fingerprint"] == "be1");
+    CHECK(second["lint"]["resolved"][0]["message"] == "finding be1");
+    CHECK(second["lint"]["resolved"][0]["fingerprint"].get<std::string>().size() == 16);
     CHECK(second["lint"]["resolved"][0]["severity"] == "error");
     CHECK(second["lint"]["introduced"].empty());
   }

@@ -253,10 +253,10 @@ TEST_CASE("score_lint follows the seed formula", "[score]") {
     CHECK(by_fingerprint.score == 87);
     CHECK(by_fingerprint.evidence["mode"] == "fingerprint");
     REQUIRE(changes.introduced.size() == 2);
-    CHECK(changes.introduced[0].fingerprint == "y");
-    CHECK(changes.introduced[1].fingerprint == "w");
+    CHECK(changes.introduced[0].message() == "finding y");
+    CHECK(changes.introduced[1].message() == "finding w");
     REQUIRE(changes.resolved.size() == 1);
-    CHECK(changes.resolved[0].fingerprint == "z");
+    CHECK(changes.resolved[0].message() == "finding z");
 
     score::LintChanges count_changes;
     const auto by_count = score::score_lint(defaults, baseline, candidate, &count_changes);

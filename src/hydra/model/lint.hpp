@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,19 +13,73 @@ enum class Severity { warning, error };
 /// "warning" or "error".
 std::string_view to_string(Severity severity) noexcept;
 
-/// One diagnostic. Identified across runs by `fingerprint`, which hashes the
-/// tool, file, checks, message and the whitespace-stripped source line, never
-/// the line number (so moved code is not "new").
-struct LintFinding {
-  std::string tool;        ///< "clang-tidy" or "compiler"
-  std::string file;        ///< as printed (made relative to the source root by the caller if wanted); empty when location-less
-  std::uint32_t line = 0;  ///< 1-based; 0 when location-less
-  std::uint32_t column = 0;
-  Severity severity = Severity::warning;
-  std::string message;
-  std::vector<std::string> checks;  ///< e.g. {"bugprone-branch-clone"} or {"-Wunused-variable"}; "-warnings-as-errors" is dropped
-  std::string source_line;          ///< the quoted source line with all whitespace removed; empty if none printed
-  std::string fingerprint;          ///< 16 lower-case hex digits, stable across runs and machines
+/// One diagnostic. Identified across runs by its fingerprint, which hashes
+/// the tool, file, checks, message and the whitespace-stripped source line,
+/// never the line number (so moved code is not "new").
+///
+/// A value type whose text lives in one allocation: a large log gives a
+/// million of these, and six strings each made building them the larger part
+/// of parsing (bench/README.md). That text is the fingerprint's input,
+/// `tool 0x1F file 0x1F checks-joined-by-"," 0x1F message 0x1F source_line`.
+class LintFinding {
+ public:
+  /// What a finding is made of.
+  struct Parts {
+    std::string_view tool;  ///< "clang-tidy" or "compiler"
+    std::string_view file;  ///< as printed (the caller may make it relative); empty when location-less
+    std::uint32_t line = 0;    ///< 1-based; 0 when location-less
+    std::uint32_t column = 0;  ///< 1-based; 0 when not printed
+    Severity severity = Severity::warning;
+    std::string_view message;
+    /// Check names joined by ",", e.g. "bugprone-branch-clone" or
+    /// "-Wunused-variable"; empty when none. No name is empty or holds a comma.
+    std::string_view checks;
+    std::string_view source_line;  ///< the quoted source line with all whitespace removed; empty if none printed
+  };
+
+  /// An empty finding (every text part empty).
+  LintFinding();
+  /// Throws hydra::Error when the parts together exceed 4 GiB.
+  explicit LintFinding(const Parts& parts);
+
+  std::string_view tool() const noexcept { return std::string_view(text_).substr(0, tool_end_); }
+  std::string_view file() const noexcept { return part(tool_end_, file_end_); }
+  std::uint32_t line() const noexcept { return line_; }
+  std::uint32_t column() const noexcept { return column_; }
+  Severity severity() const noexcept { return severity_; }
+  std::string_view message() const noexcept { return part(checks_end_, message_end_); }
+  /// The check names joined by ","; empty when none.
+  std::string_view joined_checks() const noexcept { return part(file_end_, checks_end_); }
+  /// The check names, in the order printed.
+  std::vector<std::string_view> checks() const;
+  std::string_view source_line() const noexcept { return part(message_end_, static_cast<std::uint32_t>(text_.size())); }
+
+  /// xxh64 (seed 0) of fingerprint_bytes(): stable across runs and machines.
+  std::uint64_t fingerprint() const noexcept { return fingerprint_; }
+  /// fingerprint() as 16 lower-case hex digits, as the JSON output shows it.
+  std::string fingerprint_hex() const;
+  /// `tool 0x1F file 0x1F checks 0x1F message 0x1F source_line`.
+  std::string_view fingerprint_bytes() const noexcept { return text_; }
+
+  /// Replaces the file (e.g. made relative to the source root); the
+  /// fingerprint follows.
+  void set_file(std::string_view file);
+
+ private:
+  /// The text between the separator at `separator` and `end`.
+  std::string_view part(std::uint32_t separator, std::uint32_t end) const noexcept {
+    return std::string_view(text_).substr(separator + 1, end - separator - 1);
+  }
+
+  std::string text_;  ///< fingerprint_bytes()
+  std::uint32_t tool_end_ = 0;     ///< offsets of the four 0x1F separators in text_
+  std::uint32_t file_end_ = 1;
+  std::uint32_t checks_end_ = 2;
+  std::uint32_t message_end_ = 3;
+  std::uint32_t line_ = 0;
+  std::uint32_t column_ = 0;
+  Severity severity_ = Severity::warning;
+  std::uint64_t fingerprint_ = 0;
 };
 
 }  // namespace hydra::model

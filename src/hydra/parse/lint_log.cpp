@@ -11,6 +11,7 @@
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/mapped_file.hpp>
+#include <hydra/util/xxh64.hpp>
 
 namespace hydra::parse {
 namespace {
@@ -22,125 +23,12 @@ enum class LogKind { clang_tidy, compiler };
 
 constexpr std::size_t npos = std::string_view::npos;
 
-// --- XXH64 (xxHash's specification, doc/xxhash_spec.md) ---------------------
-
-constexpr std::uint64_t xxh_prime_1 = 0x9E3779B185EBCA87ULL;
-constexpr std::uint64_t xxh_prime_2 = 0xC2B2AE3D27D4EB4FULL;
-constexpr std::uint64_t xxh_prime_3 = 0x165667B19E3779F9ULL;
-constexpr std::uint64_t xxh_prime_4 = 0x85EBCA77C2B2AE63ULL;
-constexpr std::uint64_t xxh_prime_5 = 0x27D4EB2F165667C5ULL;
-
-/// Little-endian reads, whatever the machine's byte order.
-std::uint64_t read_little_endian_64(const unsigned char* bytes) {
-  std::uint64_t value;
-  std::memcpy(&value, bytes, sizeof value);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  value = __builtin_bswap64(value);
-#endif
-  return value;
-}
-
-std::uint32_t read_little_endian_32(const unsigned char* bytes) {
-  std::uint32_t value;
-  std::memcpy(&value, bytes, sizeof value);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  value = __builtin_bswap32(value);
-#endif
-  return value;
-}
-
-std::uint64_t rotate_left(std::uint64_t value, int bits) { return (value << bits) | (value >> (64 - bits)); }
-
-std::uint64_t xxh64_round(std::uint64_t accumulator, std::uint64_t input) {
-  accumulator += input * xxh_prime_2;
-  return rotate_left(accumulator, 31) * xxh_prime_1;
-}
-
-std::uint64_t xxh64_merge_round(std::uint64_t accumulator, std::uint64_t lane) {
-  accumulator ^= xxh64_round(0, lane);
-  return accumulator * xxh_prime_1 + xxh_prime_4;
-}
-
-/// XXH64 of `bytes` with `seed`.
-std::uint64_t xxh64_with_seed(std::string_view bytes, std::uint64_t seed) noexcept {
-  const auto* input = reinterpret_cast<const unsigned char*>(bytes.data());
-  const std::size_t length = bytes.size();
-  const unsigned char* const end = input + length;
-  std::uint64_t hash;
-  if (length >= 32) {
-    std::uint64_t lane_1 = seed + xxh_prime_1 + xxh_prime_2;
-    std::uint64_t lane_2 = seed + xxh_prime_2;
-    std::uint64_t lane_3 = seed;
-    std::uint64_t lane_4 = seed - xxh_prime_1;
-    for (; end - input >= 32; input += 32) {
-      lane_1 = xxh64_round(lane_1, read_little_endian_64(input));
-      lane_2 = xxh64_round(lane_2, read_little_endian_64(input + 8));
-      lane_3 = xxh64_round(lane_3, read_little_endian_64(input + 16));
-      lane_4 = xxh64_round(lane_4, read_little_endian_64(input + 24));
-    }
-    hash = rotate_left(lane_1, 1) + rotate_left(lane_2, 7) + rotate_left(lane_3, 12) + rotate_left(lane_4, 18);
-    hash = xxh64_merge_round(hash, lane_1);
-    hash = xxh64_merge_round(hash, lane_2);
-    hash = xxh64_merge_round(hash, lane_3);
-    hash = xxh64_merge_round(hash, lane_4);
-  } else {
-    hash = seed + xxh_prime_5;
-  }
-  hash += length;
-  for (; end - input >= 8; input += 8) {
-    hash ^= xxh64_round(0, read_little_endian_64(input));
-    hash = rotate_left(hash, 27) * xxh_prime_1 + xxh_prime_4;
-  }
-  if (end - input >= 4) {
-    hash ^= std::uint64_t{read_little_endian_32(input)} * xxh_prime_1;
-    hash = rotate_left(hash, 23) * xxh_prime_2 + xxh_prime_3;
-    input += 4;
-  }
-  for (; input < end; ++input) {
-    hash ^= *input * xxh_prime_5;
-    hash = rotate_left(hash, 11) * xxh_prime_1;
-  }
-  hash ^= hash >> 33;
-  hash *= xxh_prime_2;
-  hash ^= hash >> 29;
-  hash *= xxh_prime_3;
-  hash ^= hash >> 32;
-  return hash;
-}
-
-std::string to_hex(std::uint64_t value) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i) {
-    out[static_cast<std::size_t>(i)] = digits[value & 0xF];
-    value >>= 4;
-  }
-  return out;
-}
-
-/// The bytes fingerprint() hashes: `tool 0x1F file 0x1F checks-joined-by-","
-/// 0x1F message 0x1F source_line`, into `bytes`.
-void fingerprint_bytes(const LintFinding& finding, std::string& bytes) {
-  bytes.assign(finding.tool);
-  bytes += '\x1f';
-  bytes += finding.file;
-  bytes += '\x1f';
-  for (std::size_t i = 0; i < finding.checks.size(); ++i) {
-    if (i > 0) bytes += ',';
-    bytes += finding.checks[i];
-  }
-  bytes += '\x1f';
-  bytes += finding.message;
-  bytes += '\x1f';
-  bytes += finding.source_line;
-}
-
 /// Two findings are the same diagnostic printed twice (a header's finding
 /// seen from two translation units) when file, line, column, checks and
 /// message agree.
 bool same_identity(const LintFinding& a, const LintFinding& b) {
-  return a.line == b.line && a.column == b.column && a.file == b.file && a.message == b.message &&
-         a.checks == b.checks;
+  return a.line() == b.line() && a.column() == b.column() && a.file() == b.file() && a.message() == b.message() &&
+         a.joined_checks() == b.joined_checks();
 }
 
 // --- Text checks -------------------------------------------------------------
@@ -533,7 +421,6 @@ struct PendingDiagnostic {
   std::string identity_bytes;  ///< `file 0x1F checks-joined-by-"," 0x1F message`
   std::size_t file_length = 0;
   std::size_t checks_length = 0;
-  std::size_t check_count = 0;
   std::uint32_t line = 0;
   std::uint32_t column = 0;
   Severity severity = Severity::warning;
@@ -551,19 +438,8 @@ struct PendingDiagnostic {
 
   /// See same_identity.
   bool same_identity_as(const LintFinding& finding) const {
-    if (finding.line != line || finding.column != column || finding.checks.size() != check_count ||
-        finding.file != file() || finding.message != message())
-      return false;
-    std::string_view rest = checks();
-    for (const std::string& check : finding.checks) {
-      if (rest.substr(0, check.size()) != check) return false;
-      rest.remove_prefix(check.size());
-      if (!rest.empty()) {
-        if (rest.front() != ',') return false;
-        rest.remove_prefix(1);
-      }
-    }
-    return rest.empty();
+    return finding.line() == line && finding.column() == column && finding.file() == file() &&
+           finding.message() == message() && finding.joined_checks() == checks();
   }
 };
 
@@ -675,14 +551,13 @@ class PartReader {
       identity += checks_[i];
     }
     pending.checks_length = identity.size() - pending.file_length - 1;
-    pending.check_count = check_count;
     identity += '\x1f';
     identity.append(diagnostic.message);
     pending.line = diagnostic.line;
     pending.column = diagnostic.column;
     pending.severity = diagnostic.severity;
     assign_without_whitespace(pending.source_line, source_line);
-    pending.identity_hash = xxh64_with_seed(identity, (std::uint64_t{diagnostic.line} << 32) | diagnostic.column);
+    pending.identity_hash = util::xxh64(identity, (std::uint64_t{diagnostic.line} << 32) | diagnostic.column);
     out_.identities.prefetch(pending.identity_hash);
   }
 
@@ -699,28 +574,16 @@ class PartReader {
     });
     if (!added) return;
 
-    LintFinding& finding = findings.emplace_back();
-    finding.tool = kind_ == LogKind::compiler ? "compiler" : "clang-tidy";
-    finding.file.assign(pending.file());
-    finding.line = pending.line;
-    finding.column = pending.column;
-    finding.severity = pending.severity;
-    finding.message.assign(pending.message());
-    finding.checks.reserve(pending.check_count);
-    std::string_view checks = pending.checks();
-    for (std::size_t i = 0; i < pending.check_count; ++i) {
-      const std::size_t comma = std::min(checks.find(','), checks.size());
-      finding.checks.emplace_back(checks.substr(0, comma));
-      checks.remove_prefix(std::min(comma + 1, checks.size()));
-    }
-    finding.source_line = pending.source_line;
-    // The fingerprint's bytes: tool 0x1F identity bytes 0x1F source line.
-    bytes_.assign(finding.tool);
-    bytes_ += '\x1f';
-    bytes_ += pending.identity_bytes;
-    bytes_ += '\x1f';
-    bytes_ += pending.source_line;
-    finding.fingerprint = to_hex(xxh64(bytes_));
+    LintFinding::Parts parts;
+    parts.tool = kind_ == LogKind::compiler ? "compiler" : "clang-tidy";
+    parts.file = pending.file();
+    parts.line = pending.line;
+    parts.column = pending.column;
+    parts.severity = pending.severity;
+    parts.message = pending.message();
+    parts.checks = pending.checks();
+    parts.source_line = pending.source_line;
+    findings.emplace_back(parts);
     out_.identity_hashes.push_back(pending.identity_hash);
   }
 
@@ -740,7 +603,6 @@ class PartReader {
   PartResult& out_;
   std::array<std::string, 3> scratch_;
   std::vector<std::string> checks_;  ///< normalised checks of the current line (reused)
-  std::string bytes_;                ///< the current finding's fingerprint bytes (reused)
   std::array<PendingDiagnostic, dedup_window> pending_ring_;  ///< diagnostics not added yet, oldest first from first_pending_
   std::size_t first_pending_ = 0;
   std::size_t pending_ = 0;
@@ -883,14 +745,6 @@ std::vector<LintFinding> parse_log(std::string_view log, const std::string& sour
 }
 
 }  // namespace
-
-std::uint64_t xxh64(std::string_view bytes) noexcept { return xxh64_with_seed(bytes, 0); }
-
-std::string fingerprint(const model::LintFinding& finding) {
-  std::string bytes;
-  fingerprint_bytes(finding, bytes);
-  return to_hex(xxh64(bytes));
-}
 
 std::vector<model::LintFinding> parse_clang_tidy(std::string_view log, const std::string& source_name) {
   return parse_log(log, source_name, LogKind::clang_tidy, LintParseOptions{});

@@ -44,14 +44,4 @@ std::vector<model::LintFinding> parse_compiler_warnings(std::string_view log, co
 /// Reads `file` (memory-mapped) and parses it with parse_compiler_warnings.
 std::vector<model::LintFinding> parse_compiler_warnings_file(const std::filesystem::path& file);
 
-/// The fingerprint of a finding: 16 lower-case hex digits of xxh64 (seed 0)
-/// over `tool 0x1F file 0x1F checks-joined-by-"," 0x1F message 0x1F source_line`
-/// (never the line number).
-std::string fingerprint(const model::LintFinding& finding);
-
-/// XXH64 of `bytes` with seed 0, as xxHash specifies it (the input read as
-/// little-endian words whatever the machine's byte order; `xxhsum -H1`
-/// prints the same value): the hash under fingerprint().
-std::uint64_t xxh64(std::string_view bytes) noexcept;
-
 }  // namespace hydra::parse

@@ -330,21 +330,18 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     if (source_root.empty()) return;
     const std::string prefix = source_root.back() == '/' ? source_root : source_root + "/";
     for (auto& finding : findings) {
-      if (finding.file.rfind(prefix, 0) == 0) {
-        finding.file = finding.file.substr(prefix.size());
-        finding.fingerprint = parse::fingerprint(finding);
-      }
+      if (finding.file().rfind(prefix, 0) == 0) finding.set_file(finding.file().substr(prefix.size()));
     }
   };
   if (!lint_logs.empty()) {
     std::vector<model::LintFinding> findings;
-    std::set<std::tuple<std::string, std::uint32_t, std::uint32_t, std::string>> seen;
+    std::set<std::tuple<std::string, std::uint32_t, std::uint32_t, std::string>> seen;  // file, line, column, checks 0x1F message
     auto merge = [&](std::vector<model::LintFinding> parsed) {
       relativize(parsed);
       for (auto& finding : parsed) {
-        std::string checks;
-        for (const auto& check : finding.checks) checks += check + ",";
-        if (seen.emplace(finding.file, finding.line, finding.column, checks + finding.message).second)
+        if (seen.emplace(finding.file(), finding.line(), finding.column(),
+                         std::string(finding.joined_checks()) + '\x1f' + std::string(finding.message()))
+                .second)
           findings.push_back(std::move(finding));
       }
     };

@@ -32,8 +32,8 @@ json signals_json(const model::Run& run) {
     std::map<std::string, int> by_tool;
     int errors = 0, warnings = 0;
     for (const auto& finding : *run.lint) {
-      ++by_tool[finding.tool];
-      (finding.severity == model::Severity::error ? errors : warnings) += 1;
+      ++by_tool[std::string(finding.tool())];
+      (finding.severity() == model::Severity::error ? errors : warnings) += 1;
     }
     out["lint"] = {{"errors", errors}, {"warnings", warnings}, {"by_tool", by_tool}};
   } else {

@@ -54,7 +54,7 @@ json baseline_summary(const config::Config& config, const model::Run& baseline) 
     std::uint64_t errors = 0;
     std::uint64_t warnings = 0;
     for (const auto& finding : counted_findings(config, *baseline.lint)) {
-      (finding.severity == model::Severity::error ? errors : warnings) += 1;
+      (finding.severity() == model::Severity::error ? errors : warnings) += 1;
     }
     summary["lint"] = {{"errors", errors}, {"warnings", warnings}};
   } else {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 namespace hydra::score {
@@ -139,27 +140,17 @@ void apply_weight(Dimension& dimension, double weight) {
   }
 }
 
-/// Identity of a finding for matching across runs: its fingerprint, or its
-/// content when a fingerprint is missing.
-std::string finding_identity(const model::LintFinding& finding) {
-  if (!finding.fingerprint.empty()) return finding.fingerprint;
-  std::string identity = finding.tool + '\n' + finding.file + '\n' + finding.message + '\n' +
-                         finding.source_line;
-  for (const auto& check : finding.checks) identity += '\n' + check;
-  return identity;
-}
-
 /// Candidate findings with no baseline counterpart, and baseline findings
 /// with no candidate counterpart (multiset difference by identity).
 LintChanges diff_findings(const std::vector<model::LintFinding>& baseline,
                           const std::vector<model::LintFinding>& candidate) {
   LintChanges changes;
-  std::map<std::string, std::size_t> baseline_count;
-  std::map<std::string, std::size_t> candidate_count;
-  for (const auto& finding : baseline) ++baseline_count[finding_identity(finding)];
-  for (const auto& finding : candidate) ++candidate_count[finding_identity(finding)];
+  std::unordered_map<std::uint64_t, std::size_t> baseline_count;
+  std::unordered_map<std::uint64_t, std::size_t> candidate_count;
+  for (const auto& finding : baseline) ++baseline_count[finding.fingerprint()];
+  for (const auto& finding : candidate) ++candidate_count[finding.fingerprint()];
   for (const auto& finding : candidate) {
-    std::size_t& available = baseline_count[finding_identity(finding)];
+    std::size_t& available = baseline_count[finding.fingerprint()];
     if (available > 0) {
       --available;
     } else {
@@ -167,7 +158,7 @@ LintChanges diff_findings(const std::vector<model::LintFinding>& baseline,
     }
   }
   for (const auto& finding : baseline) {
-    std::size_t& available = candidate_count[finding_identity(finding)];
+    std::size_t& available = candidate_count[finding.fingerprint()];
     if (available > 0) {
       --available;
     } else {
@@ -182,7 +173,7 @@ std::pair<std::uint64_t, std::uint64_t> count_severities(
   std::uint64_t errors = 0;
   std::uint64_t warnings = 0;
   for (const auto& finding : findings) {
-    (finding.severity == model::Severity::error ? errors : warnings) += 1;
+    (finding.severity() == model::Severity::error ? errors : warnings) += 1;
   }
   return {errors, warnings};
 }
@@ -206,12 +197,12 @@ const char* mode_name(config::Lint::Match match) {
 /// Matches a finding's file against a pattern. An absolute path (clang-tidy
 /// prints them) also matches when any trailing part of it, starting at a
 /// folder boundary, matches.
-bool finding_file_matches(const std::string& pattern, const std::string& file) {
+bool finding_file_matches(const std::string& pattern, std::string_view file) {
   if (config::path_matches(pattern, file)) return true;
   if (file.empty() || file.front() != '/') return false;
-  for (std::size_t slash = file.find('/'); slash != std::string::npos;
+  for (std::size_t slash = file.find('/'); slash != std::string_view::npos;
        slash = file.find('/', slash + 1)) {
-    if (config::path_matches(pattern, std::string_view(file).substr(slash + 1))) return true;
+    if (config::path_matches(pattern, file.substr(slash + 1))) return true;
   }
   return false;
 }
@@ -312,10 +303,10 @@ std::vector<model::LintFinding> counted_findings(const config::Config& config,
   std::vector<model::LintFinding> counted;
   std::size_t dropped = 0;
   for (const auto& finding : findings) {
-    if (finding.tool == "compiler" && !config.lint.compiler_warnings) continue;
+    if (finding.tool() == "compiler" && !config.lint.compiler_warnings) continue;
     const bool is_excluded =
         std::any_of(config.lint.exclude.begin(), config.lint.exclude.end(),
-                    [&](const std::string& pattern) { return finding_file_matches(pattern, finding.file); });
+                    [&](const std::string& pattern) { return finding_file_matches(pattern, finding.file()); });
     if (is_excluded) {
       ++dropped;
       continue;
@@ -669,15 +660,15 @@ Ranking rank(const config::Config& config, const model::Run& baseline,
 }
 
 nlohmann::json to_json(const model::LintFinding& finding) {
-  return {{"tool", finding.tool},
-          {"file", finding.file},
-          {"line", finding.line},
-          {"column", finding.column},
-          {"severity", model::to_string(finding.severity)},
-          {"message", finding.message},
-          {"checks", finding.checks},
-          {"source_line", finding.source_line},
-          {"fingerprint", finding.fingerprint}};
+  return {{"tool", finding.tool()},
+          {"file", finding.file()},
+          {"line", finding.line()},
+          {"column", finding.column()},
+          {"severity", model::to_string(finding.severity())},
+          {"message", finding.message()},
+          {"checks", finding.checks()},
+          {"source_line", finding.source_line()},
+          {"fingerprint", finding.fingerprint_hex()}};
 }
 
 nlohmann::json to_json(const model::TestCase& test) {
