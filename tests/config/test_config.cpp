@@ -4,6 +4,8 @@
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 
+#include "config/key_error.hpp"
+
 #include <string>
 
 namespace config = hydra::config;
@@ -15,17 +17,7 @@ const std::string fixtures = std::string(HYDRA_FIXTURES_DIR) + "/config";
 /// Parses `text` expecting an InputError that names `key_path` at `line`:`column`.
 void require_input_error(const std::string& text, const std::string& key_path,
                          std::uint64_t line, std::uint64_t column) {
-  CAPTURE(text);
-  try {
-    config::parse(text, "hydra.toml");
-    FAIL("expected hydra::InputError");
-  } catch (const hydra::InputError& error) {
-    CAPTURE(error.what());
-    CHECK(error.file() == "hydra.toml");
-    CHECK(error.message().rfind(key_path + ": ", 0) == 0);
-    CHECK(error.line() == line);
-    CHECK(error.column() == column);
-  }
+  hydra::test::require_key_error(&config::parse, text, key_path, line, column);
 }
 
 }  // namespace

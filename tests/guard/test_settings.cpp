@@ -5,6 +5,8 @@
 #include <hydra/error.hpp>
 #include <hydra/guard/settings.hpp>
 
+#include "config/key_error.hpp"
+
 namespace guard = hydra::guard;
 
 namespace {
@@ -12,17 +14,7 @@ namespace {
 /// Parses `text` expecting an InputError that names `key_path` at `line`:`column`.
 void require_input_error(const std::string& text, const std::string& key_path,
                          std::uint64_t line, std::uint64_t column) {
-  CAPTURE(text);
-  try {
-    guard::parse_anti_gaming(text, "hydra.toml");
-    FAIL("expected hydra::InputError");
-  } catch (const hydra::InputError& error) {
-    CAPTURE(error.what());
-    CHECK(error.file() == "hydra.toml");
-    CHECK(error.message().rfind(key_path + ": ", 0) == 0);
-    CHECK(error.line() == line);
-    CHECK(error.column() == column);
-  }
+  hydra::test::require_key_error(&guard::parse_anti_gaming, text, key_path, line, column);
 }
 
 }  // namespace
@@ -65,9 +57,9 @@ protected_config_files = []
     require_input_error("[anti_gaming]\nassertion_penalty = \"2\"\n", "anti_gaming.assertion_penalty", 2, 21);
     require_input_error("[anti_gaming]\nfail_gate_on_tampering = 1\n", "anti_gaming.fail_gate_on_tampering", 2, 26);
     require_input_error("[anti_gaming]\ntest_file_globs = \"tests/\"\n", "anti_gaming.test_file_globs", 2, 19);
-    require_input_error("[anti_gaming]\ntest_file_globs = [\"tests/\", 3]\n", "anti_gaming.test_file_globs", 2, 30);
-    require_input_error("[anti_gaming]\nprotected_config_files = [\"\"]\n", "anti_gaming.protected_config_files", 2, 27);
-    require_input_error("[anti_gaming]\nassertion_patterns = [\"CHECK(\"]\n", "anti_gaming.assertion_patterns", 2, 23);
+    require_input_error("[anti_gaming]\ntest_file_globs = [\"tests/\", 3]\n", "anti_gaming.test_file_globs[1]", 2, 30);
+    require_input_error("[anti_gaming]\nprotected_config_files = [\"\"]\n", "anti_gaming.protected_config_files[0]", 2, 27);
+    require_input_error("[anti_gaming]\nassertion_patterns = [\"CHECK(\"]\n", "anti_gaming.assertion_patterns[0]", 2, 23);
     require_input_error("anti_gaming = 3\n", "anti_gaming", 1, 15);
 
     try {

@@ -7,7 +7,7 @@ using hydra::InputError;
 using hydra::loop::Metric;
 using hydra::loop::parse_loop_settings;
 
-TEST_CASE("parse_loop_table reads the [loop] table of hydra.toml", "[loop]") {
+TEST_CASE("parse_loop_settings reads the [loop] table of hydra.toml", "[loop]") {
   SECTION("valid input") {
     const auto settings = parse_loop_settings(R"([loop]
 max_iterations = 4
@@ -43,15 +43,15 @@ paths = ["src", "include/textstats"]
     };
     const Case cases[] = {
         {"[loop]\nmax_iteration = 3\n", "loop.max_iteration: unknown key", 2, 1},
-        {"[loop]\nmax_iterations = 0\n", "loop.max_iterations: must be an integer in [1, 100000]", 2, 18},
-        {"[loop]\nstuck_after = \"3\"\n", "loop.stuck_after: expected an integer", 2, 15},
-        {"[loop]\nmetric = \"mean\"\n", "loop.metric: must be \"pass_rate\" or \"composite\", got \"mean\"", 2, 10},
-        {"[loop]\nimprover_timeout_seconds = -1\n", "loop.improver_timeout_seconds: must be a finite number in (0, inf)", 2, 28},
-        {"[loop]\nimprover_timeout_seconds = nan\n", "loop.improver_timeout_seconds: must be a finite number in (0, inf)", 2, 28},
-        {"[loop]\npaths = [\"src\", 3]\n", "loop.paths: expected an array of strings", 2, 17},
-        {"[loop]\npaths = [\"../outside\"]\n", "loop.paths: \"../outside\" must be a relative path inside the source tree", 2, 10},
-        {"[loop]\npaths = [\"/abs\"]\n", "loop.paths: \"/abs\" must be a relative path inside the source tree", 2, 10},
-        {"loop = 3\n", "loop: expected a table", 1, 8},
+        {"[loop]\nmax_iterations = 0\n", "loop.max_iterations: must be between 1 and 100000, got 0", 2, 18},
+        {"[loop]\nstuck_after = \"3\"\n", "loop.stuck_after: expected an integer, got a string", 2, 15},
+        {"[loop]\nmetric = \"mean\"\n", "loop.metric: must be one of \"pass_rate\", \"composite\", got \"mean\"", 2, 10},
+        {"[loop]\nimprover_timeout_seconds = -1\n", "loop.improver_timeout_seconds: must be greater than 0, got -1", 2, 28},
+        {"[loop]\nimprover_timeout_seconds = nan\n", "loop.improver_timeout_seconds: expected a finite number", 2, 28},
+        {"[loop]\npaths = [\"src\", 3]\n", "loop.paths[1]: expected a string, got an integer", 2, 17},
+        {"[loop]\npaths = [\"../outside\"]\n", "loop.paths[0]: \"../outside\" must be a relative path inside the source tree", 2, 10},
+        {"[loop]\npaths = [\"/abs\"]\n", "loop.paths[0]: \"/abs\" must be a relative path inside the source tree", 2, 10},
+        {"loop = 3\n", "loop: expected a table, got an integer", 1, 8},
         {"[loop\n", nullptr, 1, 0},
     };
     for (const auto& item : cases) {

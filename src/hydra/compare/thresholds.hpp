@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include <hydra/config/table_reader.hpp>
+
 namespace hydra::compare {
 
 struct Thresholds {
@@ -16,6 +18,9 @@ struct Thresholds {
   /// Any drop in a task's objective pass rate or passed checks is a hard regression.
   bool objective_drop_is_regression = true;
 };
+
+/// Reads the [compare] table itself over `defaults`: see parse_compare_table.
+Thresholds read_compare(config::TableReader& table, Thresholds defaults = {});
 
 /// Reads the [compare] table (min_composite_gain, regression_composite_drop,
 /// objective_drop_is_regression) from hydra.toml text over `defaults`; other

@@ -1,12 +1,13 @@
-// The [eval] and [judge] tables of hydra.toml. A small reader of its own until
-// the main config validator (hydra::config) takes these tables over; every
-// other table is left to that validator. Reference: docs/compare.md.
+// The [eval] and [judge] tables of hydra.toml. config::parse validates them
+// with read_eval_tables along with the rest of the file. Reference:
+// docs/compare.md.
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <string_view>
 
+#include <hydra/config/table_reader.hpp>
 #include <hydra/eval/composite.hpp>
 #include <hydra/eval/judge.hpp>
 
@@ -16,6 +17,10 @@ struct EvalTables {
   EvalSettings eval;
   JudgeSettings judge;
 };
+
+/// Reads the [eval] and [judge] tables of the document whose root is `root`:
+/// see parse_eval_tables.
+EvalTables read_eval_tables(config::TableReader& root, const std::filesystem::path& base_directory = {});
 
 /// Reads [eval] (w_obj, w_judge, cost_weight, check_labels, check_regex) and
 /// [judge] (command, timeout_seconds, rubric, rubric_file, template) from

@@ -151,7 +151,7 @@ std::optional<std::string> suppression_kind(std::string_view path, std::string_v
 /// Removed lines of test files (settings.test_file_globs) that hold an
 /// assertion (built-in macros and functions, plus settings.assertion_patterns),
 /// minus added lines of the same file with the same whitespace-stripped text.
-/// Throws hydra::Error for an invalid extra pattern (parse_anti_gaming_table
+/// Throws hydra::Error for an invalid extra pattern (read_anti_gaming
 /// rejects those first).
 std::vector<RemovedAssertion> find_removed_assertions(const Settings& settings,
                                                       const parse::DiffLines& diff);

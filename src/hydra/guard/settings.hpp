@@ -6,20 +6,20 @@
 #include <string_view>
 #include <vector>
 
-#include <toml++/toml.h>
+#include <hydra/config/table_reader.hpp>
 
 #include <hydra/guard/settings_types.hpp>
 
 namespace hydra::guard {
 
-/// Reads the [anti_gaming] table itself (`table`; keys suppression_weight,
+/// Reads the [anti_gaming] table itself (keys suppression_weight,
 /// assertion_penalty, test_tampering_is_regression, fail_gate_on_tampering,
 /// assertion_patterns, test_file_globs, protected_config_files); absent keys
-/// keep their defaults. Throws hydra::InputError naming `source_name`,
+/// keep their defaults. Throws hydra::InputError naming the file,
 /// "anti_gaming.<key>" and the node's line:column for unknown keys, wrong
 /// types, negative or non-finite weights, empty patterns and invalid regular
 /// expressions.
-Settings parse_anti_gaming_table(const toml::table& table, const std::string& source_name);
+Settings read_anti_gaming(config::TableReader& table);
 
 /// Reads the [anti_gaming] table of hydra.toml text (`toml_text`); other
 /// tables are ignored; no table gives the defaults. Throws hydra::InputError

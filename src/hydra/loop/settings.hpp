@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include <toml++/toml.h>
+#include <hydra/config/table_reader.hpp>
 
 namespace hydra::loop {
 
@@ -30,18 +30,18 @@ struct LoopSettings {
   std::vector<std::string> paths;
 };
 
-/// Reads the [loop] table `loop_table` (max_iterations, stuck_after, metric,
+/// Reads the [loop] table itself (max_iterations, stuck_after, metric,
 /// improver, improver_timeout_seconds, paths) over the defaults. Throws
-/// hydra::InputError naming `source_name`, "loop.<key>" and its line:column
+/// hydra::InputError naming the file, "loop.<key>" and its line:column
 /// for unknown keys, wrong types and out-of-range values (max_iterations or
 /// stuck_after below 1, a timeout that is not a positive finite number, a
 /// metric other than "pass_rate"/"composite", an absolute path or one that
 /// leaves the source tree with "..").
-LoopSettings parse_loop_table(const toml::table& loop_table, const std::string& source_name);
+LoopSettings read_loop(config::TableReader& table);
 
 /// Parses hydra.toml text `toml_text` and reads its [loop] table (defaults
 /// when there is none); every other table is left to the config validator.
-/// Throws hydra::InputError for TOML syntax errors and as parse_loop_table.
+/// Throws hydra::InputError for TOML syntax errors and as read_loop.
 LoopSettings parse_loop_settings(std::string_view toml_text, const std::string& source_name);
 
 }  // namespace hydra::loop
