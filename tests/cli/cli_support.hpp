@@ -18,6 +18,7 @@
 
 #include <hydra/capture/process.hpp>
 #include <hydra/util/files.hpp>
+#include "test_paths.hpp"
 
 namespace cli_test {
 

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <vector>
+#include "test_paths.hpp"
 
 using cli_test::run_tool;
 

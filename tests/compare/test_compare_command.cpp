@@ -11,6 +11,7 @@
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
+#include "test_paths.hpp"
 
 using namespace hydra;
 

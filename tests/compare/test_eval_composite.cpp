@@ -10,6 +10,7 @@
 #include <hydra/eval/composite.hpp>
 #include <hydra/run/run_dir.hpp>
 #include <hydra/util/files.hpp>
+#include "test_paths.hpp"
 
 using namespace hydra;
 

@@ -8,6 +8,7 @@
 #include <hydra/error.hpp>
 #include <hydra/run/run_dir.hpp>
 #include <hydra/util/files.hpp>
+#include "test_paths.hpp"
 
 using namespace hydra;
 

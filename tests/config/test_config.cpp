@@ -7,6 +7,7 @@
 #include "config/key_error.hpp"
 
 #include <string>
+#include "test_paths.hpp"
 
 namespace config = hydra::config;
 

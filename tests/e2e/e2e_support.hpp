@@ -11,6 +11,7 @@
 
 #include <hydra/capture/process.hpp>
 #include <hydra/util/files.hpp>
+#include "test_paths.hpp"
 
 namespace e2e {
 

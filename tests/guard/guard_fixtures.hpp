@@ -12,6 +12,7 @@
 #include <hydra/parse/diff_lines.hpp>
 #include <hydra/parse/junit.hpp>
 #include <hydra/util/files.hpp>
+#include "test_paths.hpp"
 
 namespace hydra::test {
 

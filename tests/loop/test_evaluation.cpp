@@ -7,6 +7,7 @@
 #include <hydra/loop/loop.hpp>
 #include <hydra/parse/ctest_json.hpp>
 #include <hydra/parse/junit.hpp>
+#include "test_paths.hpp"
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "e2e/e2e_support.hpp"
+#include "test_paths.hpp"
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include <hydra/util/files.hpp>
+#include "test_paths.hpp"
 
 namespace hydra::test {
 

@@ -9,6 +9,7 @@
 #include <hydra/parse/diff.hpp>
 #include <hydra/parse/diff_lines.hpp>
 #include <hydra/util/files.hpp>
+#include "test_paths.hpp"
 
 using hydra::parse::DiffLines;
 using hydra::parse::FileLines;

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "test_paths.hpp"
 
 namespace report_test {
 

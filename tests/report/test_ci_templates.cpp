@@ -3,6 +3,7 @@
 #include "report/report_fixtures.hpp"
 
 #include <string>
+#include "test_paths.hpp"
 
 namespace {
 

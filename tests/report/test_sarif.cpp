@@ -6,6 +6,7 @@
 #include <hydra/report/report.hpp>
 
 #include <string>
+#include "test_paths.hpp"
 
 using hydra::report::render_sarif;
 using nlohmann::json;

@@ -8,6 +8,7 @@
 
 #include <hydra/capture/process.hpp>
 #include <hydra/error.hpp>
+#include <hydra/template_paths.hpp>
 #include <hydra/util/files.hpp>
 
 namespace hydra::eval {
