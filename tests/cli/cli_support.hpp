@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/capture/process.hpp>
+#include <hydra/util/process.hpp>
 #include <hydra/util/files.hpp>
 #include "test_paths.hpp"
 
@@ -40,13 +40,13 @@ struct ToolResult {
 /// limit only keeps a hanging tool from blocking the suite; nothing asserts
 /// on durations.
 inline ToolResult run_tool(const std::vector<std::string>& arguments, const fs::path& directory) {
-  hydra::capture::ProcessRequest request;
+  hydra::util::ProcessRequest request;
   request.argv = {tool_path.string()};
   request.argv.insert(request.argv.end(), arguments.begin(), arguments.end());
   request.working_directory = directory;
   request.environment["NO_COLOR"] = "1";
   request.timeout = std::chrono::minutes(5);
-  const auto result = hydra::capture::run_process(request);
+  const auto result = hydra::util::run_process(request);
   REQUIRE(result.started);
   REQUIRE_FALSE(result.timed_out);
   return ToolResult{result.exit_code, result.output};

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/capture/process.hpp>
+#include <hydra/util/process.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
@@ -99,10 +99,10 @@ TEST_CASE("the built tool runs compare end to end", "[compare][cli]") {
   write(root / "three.json", task_file(3));
   write(root / "four.json", task_file(4));
   auto tool = [&](std::vector<std::string> arguments) {
-    capture::ProcessRequest request;
+    util::ProcessRequest request;
     request.argv = {HYDRA_TOOL_PATH, "compare"};
     request.argv.insert(request.argv.end(), arguments.begin(), arguments.end());
-    return capture::run_process(request);
+    return util::run_process(request);
   };
   const std::string three = (root / "three.json").string();
   const std::string four = (root / "four.json").string();

@@ -8,7 +8,7 @@
 #include <limits>
 
 #include <hydra/eval/composite.hpp>
-#include <hydra/run/run_dir.hpp>
+#include <hydra/pipeline/run_dir.hpp>
 #include <hydra/util/files.hpp>
 #include "test_paths.hpp"
 
@@ -146,12 +146,12 @@ TEST_CASE("cost_adjustment averages candidate/reference ratios", "[eval]") {
 TEST_CASE("check_outcome counts a recorded run's tests as checks", "[eval]") {
   util::TempDir directory("hydra-eval-test");
   SECTION("valid input") {
-    run::RecordRequest request;
+    pipeline::RecordRequest request;
     request.build_exit_code = 0;
     request.junit_files = {fixtures / "candidate" / "junit.xml"};
     request.ctest_json = fixtures / "candidate" / "ctest.json";
-    run::record(request, directory.path() / "run");
-    const model::Run run = run::load(directory.path() / "run", run::load_config(directory.path() / "run"));
+    pipeline::record(request, directory.path() / "run");
+    const model::Run run = pipeline::load(directory.path() / "run", pipeline::load_config(directory.path() / "run"));
 
     eval::EvalSettings all;
     auto outcome = eval::check_outcome(run, all);
@@ -172,13 +172,13 @@ TEST_CASE("check_outcome counts a recorded run's tests as checks", "[eval]") {
     CHECK(io.total == 1u);
   }
   SECTION("bad input: a failed build") {
-    run::RecordRequest request;
+    pipeline::RecordRequest request;
     request.build_exit_code = recorded_exit_code(fixtures / "broken" / "build-exit-code");
     request.build_log = fixtures / "broken" / "build.log";
     request.ctest_json = fixtures / "broken" / "ctest.json";
-    run::record(request, directory.path() / "broken");
+    pipeline::record(request, directory.path() / "broken");
     const model::Run run =
-        run::load(directory.path() / "broken", run::load_config(directory.path() / "broken"));
+        pipeline::load(directory.path() / "broken", pipeline::load_config(directory.path() / "broken"));
     auto outcome = eval::check_outcome(run, {});
     CHECK(outcome.build_failed);
     CHECK_FALSE(outcome.passed);   // no test results

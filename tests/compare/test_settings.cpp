@@ -1,17 +1,36 @@
-// Tests for the [eval], [judge] (hydra::eval::parse_eval_tables) and
-// [compare] (hydra::compare::parse_compare_table) readers of hydra.toml.
+// Tests for the [eval], [judge] and [compare] tables of hydra.toml, as
+// config::parse reads them (config/module_tables.hpp).
 #include <catch2/catch.hpp>
 
 #include <fstream>
 
-#include <hydra/compare/thresholds.hpp>
+#include <hydra/config/config.hpp>
 #include <hydra/error.hpp>
-#include <hydra/eval/settings.hpp>
 #include <hydra/util/files.hpp>
 
 using namespace hydra;
 
 namespace {
+
+struct EvalTables {
+  config::EvalSettings eval;
+  config::JudgeSettings judge;
+};
+
+EvalTables parse_eval_tables(std::string_view text, const std::string& source_name,
+                             const std::filesystem::path& base_directory = {}) {
+  const config::Config parsed = config::parse(text, source_name, base_directory);
+  return {parsed.eval, parsed.judge};
+}
+
+EvalTables load_eval_tables(const std::filesystem::path& file) {
+  const config::Config loaded = config::load(file);
+  return {loaded.eval, loaded.judge};
+}
+
+config::CompareThresholds parse_compare_table(std::string_view text, const std::string& source_name) {
+  return config::parse(text, source_name).compare;
+}
 
 /// The InputError `parse` throws for `text`; fails the test when none.
 template <typename Parse>
@@ -29,14 +48,14 @@ InputError error_of(Parse parse) {
 
 TEST_CASE("parse_eval_tables reads [eval] and [judge]", "[eval][config]") {
   SECTION("valid input") {
-    const auto defaults = eval::parse_eval_tables("[scoring]\nprofile = 'cmake'\n", "hydra.toml");
+    const auto defaults = parse_eval_tables("[scoring]\nprofile = 'cmake'\n", "hydra.toml");
     CHECK(defaults.eval.objective_weight == 0.6);
     CHECK(defaults.eval.judge_weight == 0.4);
     CHECK(defaults.eval.cost_weight == 0.1);
     CHECK(defaults.judge.command.empty());
     CHECK(defaults.judge.timeout_seconds == 120);
 
-    const auto tables = eval::parse_eval_tables(R"(
+    const auto tables = parse_eval_tables(R"(
 [eval]
 w_obj = 2
 w_judge = 0.5
@@ -65,7 +84,7 @@ template = "prompts/judge.md"
     util::TempDir directory("hydra-settings-test");
     std::ofstream(directory.path() / "rubric.md") << "The rubric.\n";
     std::ofstream(directory.path() / "hydra.toml") << "[judge]\ncommand = 'true'\nrubric_file = 'rubric.md'\n";
-    const auto tables = eval::load_eval_tables(directory.path() / "hydra.toml");
+    const auto tables = load_eval_tables(directory.path() / "hydra.toml");
     CHECK(tables.judge.rubric == "The rubric.\n");
   }
   SECTION("bad input") {
@@ -90,7 +109,7 @@ template = "prompts/judge.md"
              Case{"[eval\n", 1, 6, ""},
          }) {
       CAPTURE(bad.text);
-      const InputError error = error_of([&] { eval::parse_eval_tables(bad.text, "hydra.toml"); });
+      const InputError error = error_of([&] { parse_eval_tables(bad.text, "hydra.toml"); });
       CHECK(error.file() == "hydra.toml");
       CHECK(error.line() == bad.line);
       CHECK(error.column() == bad.column);
@@ -101,12 +120,12 @@ template = "prompts/judge.md"
 
 TEST_CASE("parse_compare_table reads [compare] thresholds", "[compare][config]") {
   SECTION("valid input") {
-    const auto defaults = compare::parse_compare_table("", "hydra.toml");
+    const auto defaults = parse_compare_table("", "hydra.toml");
     CHECK(defaults.min_composite_gain == 0.01);
     CHECK(defaults.regression_composite_drop == 0.05);
     CHECK(defaults.objective_drop_is_regression);
 
-    const auto thresholds = compare::parse_compare_table(
+    const auto thresholds = parse_compare_table(
         "[compare]\nmin_composite_gain = 0.02\nregression_composite_drop = 0\n"
         "objective_drop_is_regression = false\n",
         "hydra.toml");
@@ -115,17 +134,17 @@ TEST_CASE("parse_compare_table reads [compare] thresholds", "[compare][config]")
     CHECK_FALSE(thresholds.objective_drop_is_regression);
   }
   SECTION("bad input") {
-    const InputError unknown = error_of([] { compare::parse_compare_table("[compare]\nmin_gain = 1\n", "c.toml"); });
+    const InputError unknown = error_of([] { parse_compare_table("[compare]\nmin_gain = 1\n", "c.toml"); });
     CHECK(unknown.line() == 2);
     CHECK_THAT(unknown.message(), Catch::Contains("compare.min_gain: unknown key"));
     const InputError negative =
-        error_of([] { compare::parse_compare_table("[compare]\nmin_composite_gain = -0.1\n", "c.toml"); });
+        error_of([] { parse_compare_table("[compare]\nmin_composite_gain = -0.1\n", "c.toml"); });
     CHECK(negative.line() == 2);
     CHECK(negative.column() == 22);
     const InputError not_bool =
-        error_of([] { compare::parse_compare_table("[compare]\nobjective_drop_is_regression = 1\n", "c.toml"); });
+        error_of([] { parse_compare_table("[compare]\nobjective_drop_is_regression = 1\n", "c.toml"); });
     CHECK_THAT(not_bool.message(), Catch::Contains("compare.objective_drop_is_regression: expected a boolean, got an integer"));
-    CHECK_THROWS_AS(compare::validate({-1.0, 0.05, true}), UsageError);
-    CHECK_THROWS_AS(compare::validate({0.01, std::nan(""), true}), UsageError);
+    CHECK_THROWS_AS(config::validate({-1.0, 0.05, true}), UsageError);
+    CHECK_THROWS_AS(config::validate({0.01, std::nan(""), true}), UsageError);
   }
 }

@@ -6,7 +6,7 @@
 
 #include <hydra/compare/task_set.hpp>
 #include <hydra/error.hpp>
-#include <hydra/run/run_dir.hpp>
+#include <hydra/pipeline/run_dir.hpp>
 #include <hydra/util/files.hpp>
 #include "test_paths.hpp"
 
@@ -24,7 +24,7 @@ void write(const std::filesystem::path& file, const std::string& text) {
 /// Records a run directory from the fixture `variant` (reference or candidate).
 void record_run(const std::string& variant, const std::filesystem::path& out, const std::string& task,
                 const std::string& metrics_json = "") {
-  run::RecordRequest request;
+  pipeline::RecordRequest request;
   request.task = task;
   request.build_exit_code = 0;
   request.junit_files = {fixtures / variant / "junit.xml"};
@@ -35,7 +35,7 @@ void record_run(const std::string& variant, const std::filesystem::path& out, co
     write(metrics_file, metrics_json);
     request.metrics = metrics_file;
   }
-  run::record(request, out);
+  pipeline::record(request, out);
 }
 
 InputError parse_error_of(const std::string& text) {

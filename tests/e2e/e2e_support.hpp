@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/capture/process.hpp>
+#include <hydra/util/process.hpp>
 #include <hydra/util/files.hpp>
 #include "test_paths.hpp"
 
@@ -24,15 +24,15 @@ inline const fs::path kModule = kSourceDir / "cmake" / "HydraScore.cmake";
 
 /// Runs a command to completion; output merged. Timeout generous: these are
 /// correctness tests, not timing tests.
-inline hydra::capture::ProcessResult run(std::vector<std::string> argv, const fs::path& directory = {},
+inline hydra::util::ProcessResult run(std::vector<std::string> argv, const fs::path& directory = {},
                                          std::map<std::string, std::string> environment = {}) {
-  hydra::capture::ProcessRequest request;
+  hydra::util::ProcessRequest request;
   request.argv = std::move(argv);
   request.working_directory = directory;
   request.environment = std::move(environment);
   request.environment["NO_COLOR"] = "1";
   request.timeout = std::chrono::minutes(10);
-  return hydra::capture::run_process(request);
+  return hydra::util::run_process(request);
 }
 
 inline void git(const fs::path& directory, std::vector<std::string> arguments) {

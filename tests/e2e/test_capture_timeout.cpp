@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include <hydra/config/config.hpp>
-#include <hydra/run/run_dir.hpp>
+#include <hydra/pipeline/run_dir.hpp>
 
 #include "e2e_support.hpp"
 
@@ -60,7 +60,7 @@ TEST_CASE("a hanging test is killed at the timeout and recorded as failed", "[e2
   REQUIRE(test_step.is_object());
   CHECK(test_step["seconds"].get<double>() < 60.0);  // sanity bound, far above the 8 s budget
 
-  const auto run = hydra::run::load(out, hydra::config::Config{});
+  const auto run = hydra::pipeline::load(out, hydra::config::Config{});
   REQUIRE(run.tests.has_value());
   bool found = false;
   for (const auto& test : *run.tests) {

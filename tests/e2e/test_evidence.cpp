@@ -23,7 +23,7 @@ add_test(NAME tiny.adds COMMAND tiny_test)
   git(source, {"commit", "--quiet", "-m", "tiny"});
 }
 
-hydra::capture::ProcessResult capture(const fs::path& source, const fs::path& out, const fs::path& tree,
+hydra::util::ProcessResult capture(const fs::path& source, const fs::path& out, const fs::path& tree,
                                       std::vector<std::string> extra = {}) {
   std::vector<std::string> argv = {kTool.string(), "capture", "--source", source.string(), "--out", out.string(),
                                    "--build-dir", tree.string(), "--generator", "Ninja", "--jobs", "2"};

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include <hydra/guard/guard.hpp>
-#include <hydra/guard/path_match.hpp>
+#include <hydra/util/path_pattern.hpp>
 
 #include "guard/guard_fixtures.hpp"
 
@@ -327,26 +327,6 @@ TEST_CASE("edits to protected configuration files are found", "[guard]") {
   }
 }
 
-TEST_CASE("path_matches anchors patterns like .gitignore", "[guard]") {
-  SECTION("valid input") {
-    CHECK(guard::path_matches("tests/", "tests/test_count.cpp"));
-    CHECK(guard::path_matches("tests/", "lib/tests/a.cpp"));
-    CHECK(guard::path_matches("test_*.*", "tests/test_count.cpp"));
-    CHECK(guard::path_matches("*_test.*", "src/io_test.cpp"));
-    CHECK(guard::path_matches(".clang-tidy", "src/.clang-tidy"));
-    CHECK(guard::path_matches("cmake/HydraScore*.cmake", "cmake/HydraScoreDemo.cmake"));
-    CHECK(guard::path_matches("hydra-score/", "third_party/hydra-score/cmake/HydraScore.cmake"));
-    CHECK(guard::path_matches("src/**/gen/", "src/a/b/gen/x.cpp"));
-    CHECK(guard::path_matches("./hydra.toml", "hydra.toml"));
-  }
-  SECTION("bad input") {
-    CHECK_FALSE(guard::path_matches("tests/", "tests"));  // a file named "tests", not a folder
-    CHECK_FALSE(guard::path_matches("cmake/HydraScore.cmake", "other/cmake/HydraScore.cmake"));
-    CHECK_FALSE(guard::path_matches("*_test.*", "src/latest.cpp"));
-    CHECK_FALSE(guard::path_matches("cmake/*.cmake", "cmake/sub/x.cmake"));  // `*` stops at "/"
-    CHECK_FALSE(guard::path_matches("", "a"));
-  }
-}
 
 TEST_CASE("to_json gives sorted, deterministic evidence", "[guard]") {
   const guard::Report report = analyze_scenario("test-properties");

@@ -3,7 +3,8 @@
 #include <string>
 
 #include <hydra/error.hpp>
-#include <hydra/guard/settings.hpp>
+#include <hydra/config/config.hpp>
+#include <hydra/guard/guard.hpp>
 
 #include "config/key_error.hpp"
 
@@ -11,17 +12,21 @@ namespace guard = hydra::guard;
 
 namespace {
 
+guard::Settings parse_anti_gaming(std::string_view text, const std::string& source_name) {
+  return hydra::config::parse(text, source_name).anti_gaming;
+}
+
 /// Parses `text` expecting an InputError that names `key_path` at `line`:`column`.
 void require_input_error(const std::string& text, const std::string& key_path,
                          std::uint64_t line, std::uint64_t column) {
-  hydra::test::require_key_error(&guard::parse_anti_gaming, text, key_path, line, column);
+  hydra::test::require_key_error(&parse_anti_gaming, text, key_path, line, column);
 }
 
 }  // namespace
 
 TEST_CASE("parse_anti_gaming reads the [anti_gaming] table", "[guard]") {
   SECTION("valid input") {
-    const guard::Settings defaults = guard::parse_anti_gaming("[scoring]\nprofile = \"cmake\"\n", "hydra.toml");
+    const guard::Settings defaults = parse_anti_gaming("[scoring]\nprofile = \"cmake\"\n", "hydra.toml");
     CHECK(defaults.suppression_weight == 2.0);
     CHECK(defaults.assertion_penalty == 2.0);
     CHECK(defaults.test_tampering_is_regression);
@@ -32,7 +37,7 @@ TEST_CASE("parse_anti_gaming reads the [anti_gaming] table", "[guard]") {
     CHECK(defaults.protected_config_files.at(0) == "hydra.toml");
     CHECK(defaults.protected_config_files.at(1) == ".clang-tidy");
 
-    const guard::Settings parsed = guard::parse_anti_gaming(R"([anti_gaming]
+    const guard::Settings parsed = parse_anti_gaming(R"([anti_gaming]
 suppression_weight = 0
 assertion_penalty = 5.5
 test_tampering_is_regression = false
@@ -63,7 +68,7 @@ protected_config_files = []
     require_input_error("anti_gaming = 3\n", "anti_gaming", 1, 15);
 
     try {
-      guard::parse_anti_gaming("[anti_gaming\n", "hydra.toml");
+      parse_anti_gaming("[anti_gaming\n", "hydra.toml");
       FAIL("expected hydra::InputError");
     } catch (const hydra::InputError& error) {
       CHECK(error.file() == "hydra.toml");

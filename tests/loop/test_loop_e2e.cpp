@@ -60,7 +60,7 @@ class LoopProject {
   /// byte-identical, and the ignored build/ folder untouched).
   fs::path out() const { return scratch_.path() / "loop"; }
 
-  hydra::capture::ProcessResult loop(const std::string& improver, std::vector<std::string> arguments,
+  hydra::util::ProcessResult loop(const std::string& improver, std::vector<std::string> arguments,
                                      std::map<std::string, std::string> environment = {}) const {
     std::vector<std::string> argv = {e2e::kTool.string(), "loop", "--source", repository().string(),
                                      "--out", out().string(), "--improver", "'" + (kImprovers / improver).string() + "'",

@@ -1,11 +1,19 @@
 #include <catch2/catch.hpp>
 
 #include <hydra/error.hpp>
-#include <hydra/loop/settings.hpp>
+#include <hydra/config/config.hpp>
+#include <hydra/loop/loop.hpp>
 
 using hydra::InputError;
 using hydra::loop::Metric;
-using hydra::loop::parse_loop_settings;
+
+namespace {
+
+hydra::config::LoopSettings parse_loop_settings(std::string_view text, const std::string& source_name) {
+  return hydra::config::parse(text, source_name).loop;
+}
+
+}  // namespace
 
 TEST_CASE("parse_loop_settings reads the [loop] table of hydra.toml", "[loop]") {
   SECTION("valid input") {

@@ -15,23 +15,31 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/capture/git.hpp>
-#include <hydra/capture/process.hpp>
+#include <hydra/util/git.hpp>
+#include <hydra/util/process.hpp>
 #include <hydra/config/config.hpp>
 #include <hydra/error.hpp>
 #include <hydra/eval/judge.hpp>
-#include <hydra/eval/settings.hpp>
 #include <hydra/parse/junit.hpp>
 #include <hydra/parse/lint_log.hpp>
-#include <hydra/run/run_dir.hpp>
-#include <hydra/run/signals.hpp>
+#include <hydra/pipeline/run_dir.hpp>
+#include <hydra/pipeline/signals.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/path_pattern.hpp>
 #include <hydra/util/sha256.hpp>
 #include <hydra/version.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
 using nlohmann::json;
+using util::checkout_worktree;
+using util::diff_against;
+using util::find_program;
+using util::is_git_work_tree;
+using util::ProcessRequest;
+using util::ProcessResult;
+using util::resolve_commit;
+using util::run_process;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -115,16 +123,9 @@ std::string tool_version(const std::string& program) {
   return best;
 }
 
-bool is_within(const fs::path& path, const fs::path& directory) {
-  const auto relative = path.lexically_relative(directory);
-  return !relative.empty() && relative.native().rfind("..", 0) != 0;
-}
+using util::is_within;
 
-fs::path absolute_clean(const fs::path& path) {
-  std::error_code ec;
-  fs::path result = fs::weakly_canonical(fs::absolute(path), ec);
-  return ec ? fs::absolute(path).lexically_normal() : result;
-}
+using util::absolute_clean;
 
 json step_json(const std::string& name, const std::vector<std::string>& argv, const ProcessResult& result,
                double timeout_seconds) {
@@ -199,8 +200,7 @@ LintOutcome run_clang_tidy(const fs::path& clang_tidy, const fs::path& source, c
     bool skip = false;
     for (const auto& tree : excluded) skip = skip || is_within(file, tree);
     const std::string relative = file.lexically_relative(source).generic_string();
-    for (const auto& pattern : config.lint.exclude)
-      skip = skip || relative.rfind(pattern, 0) == 0;
+    skip = skip || util::first_match(config.lint.exclude, relative) != nullptr;
     if (!skip) files.insert(file);
   }
   const std::vector<fs::path> units(files.begin(), files.end());
@@ -391,7 +391,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   std::optional<fs::path> config_file = request.config;
   json baseline_manifest;
   if (request.baseline_run) {
-    baseline_manifest = run::read_manifest(*request.baseline_run);
+    baseline_manifest = pipeline::read_manifest(*request.baseline_run);
     if (!config_file && fs::is_regular_file(*request.baseline_run / "hydra.toml"))
       config_file = *request.baseline_run / "hydra.toml";
   } else if (!config_file && request.checkout.empty() && fs::is_regular_file(request.source / "hydra.toml")) {
@@ -440,9 +440,9 @@ CaptureOutcome capture(const CaptureRequest& request) {
           .dump());
   if (request.reuse && fs::is_regular_file(out / "manifest.json")) {
     try {
-      const json manifest = run::read_manifest(out);
+      const json manifest = pipeline::read_manifest(out);
       if (manifest.value("cache_key", std::string()) == cache_key) {
-        run::verify_seal(out);
+        pipeline::verify_seal(out);
         outcome.reused = true;
         outcome.build_passed = manifest.value("build", json::object()).value("exit_code", 1) == 0;
         outcome.summary = out.string() + " is up to date (commit " + source_commit.substr(0, 12) + ")";
@@ -714,7 +714,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
     // now, and its answer is sealed with the run (scoring stays a pure
     // function of stored artifacts). Judging never fails a capture.
     if (config.weights.judge > 0 && config_file && fs::is_regular_file(staged / "diff.patch")) {
-      const eval::JudgeSettings judge = eval::load_eval_tables(*config_file).judge;
+      const eval::JudgeSettings& judge = config.judge;
       if (!judge.command.empty()) {
         progress.start("judge");
         const eval::JudgeOutcome outcome =
@@ -748,11 +748,11 @@ CaptureOutcome capture(const CaptureRequest& request) {
 
     // Parsed summaries, then seal and publish atomically.
     json for_signals = manifest;
-    const model::Run parsed = run::parse_artifacts(staged, for_signals, roles, config.lint.compiler_warnings);
-    util::write_file_atomic(staged / "signals.json", run::signals_json(parsed).dump(2) + "\n");
+    const model::Run parsed = pipeline::parse_artifacts(staged, for_signals, roles, config.lint.compiler_warnings);
+    util::write_file_atomic(staged / "signals.json", pipeline::signals_json(parsed).dump(2) + "\n");
     roles["signals.json"] = "signals";
     manifest["artifact_roles"] = roles;
-    run::seal_and_publish(staged, manifest, out);
+    pipeline::seal_and_publish(staged, manifest, out);
     outcome.build_passed = build_passed;
     outcome.summary = out.string() + ": build " + (build_passed ? "passed" : "FAILED");
     return outcome;

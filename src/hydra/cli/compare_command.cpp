@@ -8,10 +8,9 @@
 #include <hydra/cli/commands.hpp>
 #include <hydra/compare/output.hpp>
 #include <hydra/compare/task_set.hpp>
-#include <hydra/compare/thresholds.hpp>
 #include <hydra/compare/verdict.hpp>
 #include <hydra/error.hpp>
-#include <hydra/eval/settings.hpp>
+#include <hydra/config/config.hpp>
 #include <hydra/util/files.hpp>
 
 namespace hydra::cli {
@@ -36,12 +35,10 @@ int run_compare(const CompareOptions& options) {
   compare::Thresholds thresholds;
   compare::LoadOptions load_options;
   if (!options.config.empty()) {
-    const std::string text = util::read_file(options.config);
-    thresholds = compare::parse_compare_table(text, options.config, thresholds);
-    eval::EvalTables tables = eval::parse_eval_tables(
-        text, options.config, std::filesystem::path(options.config).parent_path());
-    load_options.eval = tables.eval;
-    if (!tables.judge.command.empty()) load_options.judge = tables.judge;
+    const config::Config config = config::load(options.config);
+    thresholds = config.compare;
+    load_options.eval = config.eval;
+    if (!config.judge.command.empty()) load_options.judge = config.judge;
   }
   if (options.min_composite_gain_option->count() > 0)
     thresholds.min_composite_gain = options.min_composite_gain;
@@ -49,7 +46,7 @@ int run_compare(const CompareOptions& options) {
     thresholds.regression_composite_drop = options.regression_composite_drop;
   if (options.objective_drop_option->count() > 0)
     thresholds.objective_drop_is_regression = options.objective_drop_is_regression;
-  compare::validate(thresholds);
+  config::validate(thresholds);
 
   const compare::TaskSet reference = compare::load_task_set(options.reference, load_options);
   const compare::TaskSet candidate = compare::load_task_set(options.candidate, load_options);

@@ -54,7 +54,7 @@ void register_loop(CLI::App& app, int& exit_code) {
     if (config_file.empty() && std::filesystem::is_regular_file(request.source / "hydra.toml"))
       config_file = request.source / "hydra.toml";
     if (!config_file.empty()) {
-      request.settings = loop::parse_loop_settings(util::read_file(config_file), config_file.string());
+      request.settings = config::load(config_file).loop;
       if (!options->config.empty()) request.config = config_file;
     }
     if (!options->improver.empty()) request.settings.improver = options->improver;

@@ -3,7 +3,7 @@
 
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
-#include <hydra/run/run_dir.hpp>
+#include <hydra/pipeline/run_dir.hpp>
 
 namespace hydra::cli {
 
@@ -45,7 +45,7 @@ void register_record(CLI::App& app, int& exit_code) {
   command->add_option("--security-exit", options->security_exit, "Exit code of the security check, if one ran");
   command->add_option("--task", options->task, "Task id (for compare)");
   command->callback([options, &exit_code] {
-    run::RecordRequest request;
+    pipeline::RecordRequest request;
     request.agent = options->agent;
     request.build_exit_code = options->build_exit;
     request.build_seconds = options->build_seconds;
@@ -60,7 +60,7 @@ void register_record(CLI::App& app, int& exit_code) {
     if (!options->config.empty()) request.config = options->config;
     request.security_exit_code = options->security_exit;
     request.task = options->task;
-    run::record(request, options->out);
+    pipeline::record(request, options->out);
     std::cout << "recorded " << options->out << "\n";
     exit_code = static_cast<int>(ExitCode::success);
   });

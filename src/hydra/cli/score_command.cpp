@@ -6,7 +6,7 @@
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/report/report.hpp>
-#include <hydra/run/scoring.hpp>
+#include <hydra/pipeline/scoring.hpp>
 #include <hydra/util/files.hpp>
 
 namespace hydra::cli {
@@ -35,12 +35,12 @@ void register_score(CLI::App& app, int& exit_code) {
   command->add_flag("--no-gate-exit", options->no_gate_exit,
                     "Exit 0 even when the top candidate is not mergeable (reports still say so)");
   command->callback([options, &exit_code] {
-    run::ScoreRequest request;
+    pipeline::ScoreRequest request;
     request.baseline = options->baseline;
     for (const auto& candidate : options->candidates) request.candidates.emplace_back(candidate);
     if (!options->config.empty()) request.config = options->config;
-    const nlohmann::json contract = run::score_runs(request);
-    if (!options->json.empty()) util::write_file_atomic(options->json, run::contract_text(contract));
+    const nlohmann::json contract = pipeline::score_runs(request);
+    if (!options->json.empty()) util::write_file_atomic(options->json, pipeline::contract_text(contract));
     if (!options->markdown.empty()) util::write_file_atomic(options->markdown, report::render_markdown(contract));
     if (!options->html.empty()) util::write_file_atomic(options->html, report::render_html(contract));
     if (!options->sarif.empty()) util::write_file_atomic(options->sarif, report::render_sarif(contract));
@@ -50,7 +50,7 @@ void register_score(CLI::App& app, int& exit_code) {
       terminal.color = report::use_color(STDOUT_FILENO);
       std::cout << report::render_terminal(contract, terminal);
     }
-    exit_code = static_cast<int>(run::top_candidate_mergeable(contract) || options->no_gate_exit
+    exit_code = static_cast<int>(pipeline::top_candidate_mergeable(contract) || options->no_gate_exit
                                      ? ExitCode::success
                                                                          : ExitCode::not_mergeable);
   });
@@ -62,7 +62,7 @@ void register_replay(CLI::App& app, int& exit_code) {
   auto target = std::make_shared<std::string>();
   command->add_option("RUN_OR_SCORE", *target, "A score JSON written by `score --json`, or a run directory")->required();
   command->callback([target, &exit_code] {
-    const run::ReplayResult result = run::replay(*target);
+    const pipeline::ReplayResult result = pipeline::replay(*target);
     if (result.matches) {
       std::cout << "replay: " << *target << ": " << result.detail << "\n";
       exit_code = static_cast<int>(ExitCode::success);

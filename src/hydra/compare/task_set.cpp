@@ -10,7 +10,7 @@
 
 #include <hydra/error.hpp>
 #include <hydra/parse/json_error.hpp>
-#include <hydra/run/run_dir.hpp>
+#include <hydra/pipeline/run_dir.hpp>
 #include <hydra/util/files.hpp>
 
 namespace hydra::compare {
@@ -227,8 +227,8 @@ std::vector<TaskResult> parse_task_file(std::string_view json_text, const std::s
 }
 
 TaskResult load_run_task(const fs::path& run_dir, const LoadOptions& options) {
-  const json manifest = run::read_manifest(run_dir);
-  const model::Run run = run::load(run_dir, run::load_config(run_dir));
+  const json manifest = pipeline::read_manifest(run_dir);
+  const model::Run run = pipeline::load(run_dir, pipeline::load_config(run_dir));
 
   TaskResult task;
   task.source = run_dir.string();

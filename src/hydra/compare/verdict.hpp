@@ -10,11 +10,14 @@
 #include <vector>
 
 #include <hydra/compare/task_set.hpp>
-#include <hydra/compare/thresholds.hpp>
+#include <hydra/config/settings.hpp>
 #include <hydra/error.hpp>
 #include <hydra/eval/composite.hpp>
 
 namespace hydra::compare {
+
+/// The comparator's thresholds ([compare], read by config::parse).
+using Thresholds = config::CompareThresholds;
 
 enum class Verdict { improved, neutral, regressed };
 

@@ -1,12 +1,7 @@
 #include <hydra/config/config.hpp>
 
-#include <hydra/compare/thresholds.hpp>
+#include <hydra/config/module_tables.hpp>
 #include <hydra/config/table_reader.hpp>
-#include <hydra/eval/settings.hpp>
-#include <hydra/guard/settings.hpp>
-#include <hydra/loop/settings.hpp>
-
-#include <fnmatch.h>
 
 #include <algorithm>
 #include <array>
@@ -128,11 +123,6 @@ std::string_view match_name(Lint::Match match) {
   return match == Lint::Match::fingerprint ? "fingerprint" : "count";
 }
 
-std::string_view strip_dot_slash(std::string_view text) {
-  while (text.size() >= 2 && text[0] == '.' && text[1] == '/') text.remove_prefix(2);
-  return text;
-}
-
 }  // namespace
 
 const std::vector<Profile>& builtin_profiles() {
@@ -157,14 +147,14 @@ const Profile& find_profile(std::string_view name) {
 
 namespace {
 
-/// Tables owned by other modules. config::parse checks them with those
-/// modules' readers, so a hydra.toml is validated in one place and an error
-/// in any table names its key and line:column, whoever reads it later.
-void validate_module_tables(TableReader& root, const std::filesystem::path& base_directory, Config& config) {
-  eval::read_eval_tables(root, base_directory);
-  if (auto table = root.table("compare")) compare::read_compare(*table);
-  if (auto table = root.table("anti_gaming")) config.anti_gaming = guard::read_anti_gaming(*table);
-  if (auto table = root.table("loop")) loop::read_loop(*table);
+/// The module tables: read here with the rest of the file, so hydra.toml is
+/// parsed once and an error in any table names its key and line:column.
+void read_module_tables(TableReader& root, const std::filesystem::path& base_directory, Config& config) {
+  if (auto table = root.table("eval")) config.eval = read_eval(*table);
+  if (auto table = root.table("judge")) config.judge = read_judge(*table, base_directory);
+  if (auto table = root.table("compare")) config.compare = read_compare(*table);
+  if (auto table = root.table("anti_gaming")) config.anti_gaming = read_anti_gaming(*table);
+  if (auto table = root.table("loop")) config.loop = read_loop(*table);
 }
 
 Config parse_document(std::string_view toml_text, const std::string& source_name,
@@ -172,8 +162,10 @@ Config parse_document(std::string_view toml_text, const std::string& source_name
 
 }  // namespace
 
-Config parse(std::string_view toml_text, const std::string& source_name) {
-  return parse_document(toml_text, source_name, std::filesystem::current_path());
+Config parse(std::string_view toml_text, const std::string& source_name,
+             const std::filesystem::path& base_directory) {
+  return parse_document(toml_text, source_name,
+                        base_directory.empty() ? std::filesystem::current_path() : base_directory);
 }
 
 namespace {
@@ -187,7 +179,7 @@ Config parse_document(std::string_view toml_text, const std::string& source_name
   for (const auto& section : sections) {
     if (auto table = root.table(section.name)) section.read(*table, config);
   }
-  validate_module_tables(root, base_directory, config);
+  read_module_tables(root, base_directory, config);
   root.reject_unknown_keys();
   return config;
 }
@@ -248,18 +240,5 @@ nlohmann::json to_json(const Config& config) {
 }
 
 std::string digest(const Config& config) { return util::sha256_hex(to_json(config).dump()); }
-
-bool path_matches(std::string_view pattern, std::string_view path) {
-  pattern = strip_dot_slash(pattern);
-  path = strip_dot_slash(path);
-  if (pattern.empty()) return false;
-  if (pattern.find_first_of("*?[") != std::string_view::npos) {
-    return fnmatch(std::string(pattern).c_str(), std::string(path).c_str(), 0) == 0;
-  }
-  if (pattern.back() == '/') return path.substr(0, pattern.size()) == pattern;
-  if (path == pattern) return true;
-  return path.size() > pattern.size() && path.substr(0, pattern.size()) == pattern &&
-         path[pattern.size()] == '/';
-}
 
 }  // namespace hydra::config

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/guard/settings_types.hpp>
+#include <hydra/config/settings.hpp>
 
 namespace hydra::config {
 
@@ -90,7 +90,11 @@ struct Config {
   Speed speed;
   /// [anti_gaming]: what the anti-gaming detectors look for and what their
   /// findings cost (docs/threat-model.md).
-  guard::Settings anti_gaming;
+  AntiGaming anti_gaming;
+  EvalSettings eval;           ///< [eval] (docs/compare.md)
+  JudgeSettings judge;         ///< [judge] (docs/compare.md)
+  CompareThresholds compare;   ///< [compare] (docs/compare.md)
+  LoopSettings loop;           ///< [loop] (docs/loop.md)
 };
 
 /// Built-in profiles: "cmake" (default), "js-node", "rust", "python".
@@ -102,7 +106,10 @@ const Profile& find_profile(std::string_view name);
 /// Throws hydra::InputError naming the key and its line:column for unknown
 /// keys, wrong types, out-of-range values, negative or all-zero weights, and
 /// TOML syntax errors.
-Config parse(std::string_view toml_text, const std::string& source_name);
+/// Relative paths in the file ([judge] rubric_file, template) resolve against
+/// `base_directory` (empty: the current directory).
+Config parse(std::string_view toml_text, const std::string& source_name,
+             const std::filesystem::path& base_directory = {});
 
 /// Reads and parses a file (throws hydra::InputError if unreadable).
 Config load(const std::filesystem::path& file);
@@ -114,13 +121,5 @@ nlohmann::json to_json(const Config& config);
 /// SHA-256 (64 hex digits) of `to_json(config).dump()`: identifies the
 /// configuration in manifests and in the score output.
 std::string digest(const Config& config);
-
-/// Whether the relative path `path` matches one `pattern` of
-/// `protected_paths` / `lint.exclude`: a pattern ending in "/" matches every
-/// path under that folder; a pattern with a glob character (`*`, `?`, `[`)
-/// is matched with fnmatch (where `*` also crosses "/"); any other pattern
-/// matches the path itself and everything under it. A leading "./" on either
-/// side is ignored.
-bool path_matches(std::string_view pattern, std::string_view path);
 
 }  // namespace hydra::config

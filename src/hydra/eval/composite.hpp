@@ -9,21 +9,14 @@
 #include <string>
 #include <vector>
 
+#include <hydra/config/settings.hpp>
 #include <hydra/model/metrics.hpp>
 #include <hydra/model/run.hpp>
 
 namespace hydra::eval {
 
-/// [eval] settings: the composite's weights and which tests are checks.
-struct EvalSettings {
-  double objective_weight = 0.6;  ///< W_OBJ (`w_obj`)
-  double judge_weight = 0.4;      ///< W_JUDGE (`w_judge`)
-  double cost_weight = 0.1;       ///< COST_WEIGHT (`cost_weight`): magnitude cap of the cost adjustment
-  /// `check_labels`: when non-empty, only tests carrying one of these labels are checks.
-  std::vector<std::string> check_labels;
-  /// `check_regex`: when non-empty, only tests whose name matches (ECMAScript, search) are checks.
-  std::string check_regex;
-};
+/// [eval] settings (read by config::parse).
+using EvalSettings = config::EvalSettings;
 
 /// What a run says about its checks before the reference run is known.
 struct CheckOutcome {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/capture/process.hpp>
+#include <hydra/util/process.hpp>
 #include <hydra/error.hpp>
 #include <hydra/template_paths.hpp>
 #include <hydra/util/files.hpp>
@@ -151,12 +151,12 @@ JudgeOutcome run_judge(const JudgeSettings& settings, const JudgeSubject& subjec
     // stderr goes to its own file so only stdout is parsed as the answer.
     util::TempDir scratch("hydra-judge");
     const std::filesystem::path stderr_file = scratch.path() / "stderr.log";
-    capture::ProcessRequest request;
+    util::ProcessRequest request;
     request.argv = {"/bin/sh", "-c", "exec 2>\"$HYDRA_JUDGE_STDERR\"\n" + settings.command};
     request.environment["HYDRA_JUDGE_STDERR"] = stderr_file.string();
     request.stdin_text = prompt;
     request.timeout = std::chrono::duration<double>(settings.timeout_seconds);
-    const capture::ProcessResult result = capture::run_process(request);
+    const util::ProcessResult result = util::run_process(request);
 
     if (!result.started) return no_score("judge could not start: " + result.error);
     if (result.timed_out)

@@ -10,15 +10,12 @@
 #include <string>
 #include <string_view>
 
+#include <hydra/config/settings.hpp>
+
 namespace hydra::eval {
 
-/// [judge] settings.
-struct JudgeSettings {
-  std::string command;             ///< shell command; empty: no judge
-  double timeout_seconds = 120;    ///< the judge is killed after this
-  std::string rubric;              ///< what the judge grades against (`rubric` or the text of `rubric_file`)
-  std::filesystem::path prompt_template;  ///< empty: the installed templates/judge-prompt.md
-};
+/// [judge] settings (read by config::parse).
+using JudgeSettings = config::JudgeSettings;
 
 /// What the judge said, or why it said nothing.
 struct JudgeOutcome {

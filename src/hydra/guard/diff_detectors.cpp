@@ -9,9 +9,10 @@
 #include <unordered_map>
 
 #include <hydra/error.hpp>
-#include <hydra/guard/path_match.hpp>
+#include <hydra/util/path_pattern.hpp>
 
 namespace hydra::guard {
+using util::first_match;
 namespace {
 
 using std::regex;

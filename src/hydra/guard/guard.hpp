@@ -14,11 +14,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/guard/settings.hpp>
+#include <hydra/config/settings.hpp>
 #include <hydra/model/test.hpp>
 #include <hydra/parse/diff_lines.hpp>
 
 namespace hydra::guard {
+
+/// The [anti_gaming] settings (read by config::parse).
+using Settings = config::AntiGaming;
 
 /// A protected configuration file the change touches.
 struct ConfigEdit {

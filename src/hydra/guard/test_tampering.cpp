@@ -1,7 +1,7 @@
 // The detectors that compare the baseline's and the candidate's tests: their
 // definitions (ctest --show-only=json-v1) and their results.
 #include <hydra/guard/guard.hpp>
-#include <hydra/guard/path_match.hpp>
+#include <hydra/util/path_pattern.hpp>
 
 #include <algorithm>
 #include <map>
@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 namespace hydra::guard {
+using util::path_components;
 namespace {
 
 

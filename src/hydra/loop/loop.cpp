@@ -6,11 +6,11 @@
 #include <iostream>
 
 #include <hydra/capture/capture.hpp>
-#include <hydra/capture/process.hpp>
+#include <hydra/util/process.hpp>
 #include <hydra/error.hpp>
 #include <hydra/loop/snapshot.hpp>
 #include <hydra/report/report.hpp>
-#include <hydra/run/run_dir.hpp>
+#include <hydra/pipeline/run_dir.hpp>
 #include <hydra/score/score.hpp>
 #include <hydra/util/files.hpp>
 
@@ -22,11 +22,7 @@ namespace {
 
 constexpr const char* kStateSchema = "hydra-score/loop-state/1";
 
-fs::path absolute_clean(const fs::path& path) {
-  std::error_code ec;
-  fs::path result = fs::weakly_canonical(fs::absolute(path), ec);
-  return ec ? fs::absolute(path).lexically_normal() : result;
-}
+using util::absolute_clean;
 
 std::string utc_timestamp() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -222,11 +218,11 @@ class LoopRunner {
     else capture_request.baseline_run = out_ / state_.baseline_run;  // iteration 0's config, never the candidate's
     capture::capture(capture_request);
 
-    const config::Config config = run::load_config(capture_request.out);
-    const model::Run run = run::load(capture_request.out, config);
+    const config::Config config = pipeline::load_config(capture_request.out);
+    const model::Run run = pipeline::load(capture_request.out, config);
     std::optional<model::Run> baseline;
     if (request_.settings.metric == Metric::composite)
-      baseline = number == 0 ? run : run::load(out_ / state_.baseline_run, config);
+      baseline = number == 0 ? run : pipeline::load(out_ / state_.baseline_run, config);
     Evaluation evaluation = evaluate(run, request_.settings.metric, baseline ? &*baseline : nullptr, config);
     json report = {{"iteration", number},
                    {"score", evaluation.score},
@@ -272,7 +268,7 @@ class LoopRunner {
     fs::remove(changelog_file, ec);
 
     const Iteration& last = state_.iterations.back();
-    capture::ProcessRequest improver;
+    util::ProcessRequest improver;
     improver.argv = {"/bin/sh", "-c", settings.improver};
     improver.working_directory = source_;
     improver.environment = {{"HYDRA_LOOP_ITERATION", std::to_string(number)},
@@ -284,7 +280,7 @@ class LoopRunner {
     improver.timeout = std::chrono::duration<double>(settings.improver_timeout_seconds);
     improver.output_file = directory / "improver.log";
     say("iteration " + std::to_string(number) + ": running the improver");
-    const capture::ProcessResult result = capture::run_process(improver);
+    const util::ProcessResult result = util::run_process(improver);
 
     std::string changelog;
     if (fs::is_regular_file(changelog_file)) changelog = first_line(util::read_file(changelog_file)).substr(0, 500);

@@ -18,10 +18,14 @@
 
 #include <hydra/config/config.hpp>
 #include <hydra/loop/evaluation.hpp>
-#include <hydra/loop/settings.hpp>
 #include <hydra/model/run.hpp>
 
 namespace hydra::loop {
+
+/// The [loop] settings (read by config::parse) and the metric they name.
+using LoopSettings = config::LoopSettings;
+using Metric = config::LoopMetric;
+using config::to_string;
 
 struct LoopRequest {
   std::filesystem::path source;  ///< the candidate tree the improver changes (inside a git work tree)

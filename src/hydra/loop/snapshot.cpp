@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include <hydra/capture/process.hpp>
+#include <hydra/util/git.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 
@@ -11,46 +11,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct GitResult {
-  int exit_code = -1;
-  std::string output;
-  std::string error_output;
-};
-
-GitResult run_git(const fs::path& directory, const std::vector<std::string>& arguments,
-                  const std::map<std::string, std::string>& environment = {},
-                  const std::optional<std::string>& input = std::nullopt) {
-  capture::ProcessRequest request;
-  request.argv = {"git", "-C", directory.string()};
-  request.argv.insert(request.argv.end(), arguments.begin(), arguments.end());
-  request.environment = environment;
-  request.environment["GIT_TERMINAL_PROMPT"] = "0";
-  request.environment["LC_ALL"] = "C";
-  request.stdin_text = input;
-  request.keep_output_bytes = std::size_t(1) << 30;
-  request.separate_stderr = true;
-  request.timeout = std::chrono::seconds(600);
-  const capture::ProcessResult result = capture::run_process(request);
-  if (!result.started) throw Error("cannot run git: " + result.error);
-  return {result.exit_code, result.output, result.error_output};
-}
-
-GitResult checked_git(const fs::path& directory, const std::vector<std::string>& arguments,
-                      const std::map<std::string, std::string>& environment = {},
-                      const std::optional<std::string>& input = std::nullopt) {
-  GitResult result = run_git(directory, arguments, environment, input);
-  if (result.exit_code != 0) {
-    std::string command = "git";
-    for (const auto& argument : arguments) command += " " + argument;
-    throw Error(command + " failed (exit code " + std::to_string(result.exit_code) + "): " + result.error_output);
-  }
-  return result;
-}
-
-std::string trim(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
-  return text;
-}
+using GitResult = util::ProcessResult;
+using util::checked_git;
+using util::run_git;
+using util::trim;
 
 std::vector<std::string> split_nul(const std::string& text) {
   std::vector<std::string> parts;

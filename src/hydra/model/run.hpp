@@ -56,7 +56,7 @@ struct Run {
   std::optional<double> judge_score0to1;
   std::string judge_detail;
   /// What the anti-gaming detectors found (set when scoring a candidate
-  /// against its baseline; see run::score_runs).
+  /// against its baseline; see pipeline::score_runs).
   Tampering tampering;
 
   /// Problems with the run's data (an artifact failed to parse, a digest is

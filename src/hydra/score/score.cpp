@@ -1,5 +1,7 @@
 #include <hydra/score/score.hpp>
 
+#include <hydra/util/path_pattern.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -198,11 +200,11 @@ const char* mode_name(config::Lint::Match match) {
 /// prints them) also matches when any trailing part of it, starting at a
 /// folder boundary, matches.
 bool finding_file_matches(const std::string& pattern, std::string_view file) {
-  if (config::path_matches(pattern, file)) return true;
+  if (util::path_matches(pattern, file)) return true;
   if (file.empty() || file.front() != '/') return false;
   for (std::size_t slash = file.find('/'); slash != std::string_view::npos;
        slash = file.find('/', slash + 1)) {
-    if (config::path_matches(pattern, file.substr(slash + 1))) return true;
+    if (util::path_matches(pattern, file.substr(slash + 1))) return true;
   }
   return false;
 }
@@ -410,7 +412,7 @@ Dimension score_diff_scope(const config::Config& config, const model::Run& candi
       if (path->empty() || (path == &file.old_path && file.old_path == file.path)) continue;
       const bool hit = std::any_of(limits.protected_paths.begin(), limits.protected_paths.end(),
                                    [&](const std::string& pattern) {
-                                     return config::path_matches(pattern, *path);
+                                     return util::path_matches(pattern, *path);
                                    });
       if (hit) protected_touched.push_back(*path);
     }

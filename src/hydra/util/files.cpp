@@ -135,4 +135,15 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
+std::filesystem::path absolute_clean(const std::filesystem::path& path) {
+  std::error_code error;
+  std::filesystem::path result = std::filesystem::weakly_canonical(std::filesystem::absolute(path), error);
+  return error ? std::filesystem::absolute(path).lexically_normal() : result;
+}
+
+bool is_within(const std::filesystem::path& path, const std::filesystem::path& directory) {
+  const auto relative = path.lexically_relative(directory);
+  return !relative.empty() && relative.native().rfind("..", 0) != 0;
+}
+
 }  // namespace hydra::util

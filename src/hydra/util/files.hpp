@@ -33,6 +33,15 @@ TextPosition position_of(std::string_view text, std::size_t offset);
 /// byte ("binary file") or invalid UTF-8.
 void require_text(std::string_view text, const std::string& source_name);
 
+/// `path` made absolute with symbolic links and "."/".." resolved as far as
+/// it exists (std::filesystem::weakly_canonical); lexically normalized when
+/// that fails.
+std::filesystem::path absolute_clean(const std::filesystem::path& path);
+
+/// True when `path` is `directory` or lies inside it (both already absolute
+/// and clean; compared lexically).
+bool is_within(const std::filesystem::path& path, const std::filesystem::path& directory);
+
 /// A directory removed (recursively) when the object goes out of scope.
 class TempDir {
  public:

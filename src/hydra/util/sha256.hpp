@@ -1,10 +1,10 @@
-// SHA-256 (FIPS 180-4), for sealing run directories and deriving run ids.
+// SHA-256, for sealing run directories and deriving run ids: a thin wrapper
+// over OpenSSL's libcrypto (EVP), which uses the CPU's SHA extensions.
 #pragma once
 
-#include <array>
 #include <cstddef>
-#include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -14,17 +14,17 @@ namespace hydra::util {
 class Sha256 {
  public:
   Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
   void update(std::string_view bytes);
   void update(const void* data, std::size_t size);
   /// Finishes and returns 64 lower-case hex digits. The object is spent after.
   std::string hex_digest();
 
  private:
-  void compress(const std::uint8_t* block);
-  std::array<std::uint32_t, 8> state_;
-  std::array<std::uint8_t, 64> buffer_{};
-  std::size_t buffered_ = 0;
-  std::uint64_t total_bytes_ = 0;
+  struct Context;
+  std::unique_ptr<Context> context_;
 };
 
 /// SHA-256 of `bytes` as 64 hex digits.

@@ -1,4 +1,5 @@
-// XXH64, the 64-bit xxHash: the hash under lint finding fingerprints.
+// XXH64, the 64-bit xxHash (from libxxhash): the hash under lint finding
+// fingerprints.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include <hydra/run/run_dir.hpp>
+#include <hydra/pipeline/run_dir.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -16,12 +16,12 @@
 #include <hydra/parse/junit.hpp>
 #include <hydra/parse/lint_log.hpp>
 #include <hydra/parse/metrics.hpp>
-#include <hydra/run/signals.hpp>
+#include <hydra/pipeline/signals.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/sha256.hpp>
 #include <hydra/version.hpp>
 
-namespace hydra::run {
+namespace hydra::pipeline {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -381,4 +381,4 @@ config::Config load_config(const fs::path& run_dir) {
   return config::Config{};
 }
 
-}  // namespace hydra::run
+}  // namespace hydra::pipeline

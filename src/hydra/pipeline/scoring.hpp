@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace hydra::run {
+namespace hydra::pipeline {
 
 struct ScoreRequest {
   std::filesystem::path baseline;
@@ -45,4 +45,4 @@ struct ReplayResult {
 /// directory, then to the score file's directory.
 ReplayResult replay(const std::filesystem::path& run_or_score);
 
-}  // namespace hydra::run
+}  // namespace hydra::pipeline

@@ -1,4 +1,4 @@
-// Tests for hydra::capture::run_process: exit codes, output, environment,
+// Tests for hydra::util::run_process: exit codes, output, environment,
 // stdin, start failures and the timeout that kills a whole process group.
 #include <catch2/catch.hpp>
 
@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include <hydra/capture/process.hpp>
+#include <hydra/util/process.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 
-using hydra::capture::ProcessRequest;
-using hydra::capture::ProcessResult;
-using hydra::capture::run_process;
+using hydra::util::ProcessRequest;
+using hydra::util::ProcessResult;
+using hydra::util::run_process;
 
 namespace {
 
@@ -223,28 +223,28 @@ TEST_CASE("run_process ends background processes left behind by the child", "[ca
 
 TEST_CASE("find_program looks programs up on PATH", "[capture][process]") {
   SECTION("valid input") {
-    auto shell_path = hydra::capture::find_program("sh");
+    auto shell_path = hydra::util::find_program("sh");
     REQUIRE(shell_path);
     CHECK(shell_path->filename() == "sh");
   }
   SECTION("bad input") {
-    CHECK_FALSE(hydra::capture::find_program("hydra-no-such-command-for-tests"));
-    CHECK_FALSE(hydra::capture::find_program(""));
+    CHECK_FALSE(hydra::util::find_program("hydra-no-such-command-for-tests"));
+    CHECK_FALSE(hydra::util::find_program(""));
   }
 }
 
 TEST_CASE("separate_stderr keeps stderr out of the output", "[capture]") {
-  hydra::capture::ProcessRequest request;
+  hydra::util::ProcessRequest request;
   request.argv = {"/bin/sh", "-c", "echo data; echo warning >&2; echo more"};
   request.separate_stderr = true;
-  const auto result = hydra::capture::run_process(request);
+  const auto result = hydra::util::run_process(request);
   REQUIRE(result.started);
   CHECK(result.exit_code == 0);
   CHECK(result.output == "data\nmore\n");
   CHECK(result.error_output == "warning\n");
 
   request.separate_stderr = false;
-  const auto merged = hydra::capture::run_process(request);
+  const auto merged = hydra::util::run_process(request);
   CHECK(merged.output.find("warning") != std::string::npos);
   CHECK(merged.error_output.empty());
 }

@@ -1,4 +1,4 @@
-#include <hydra/run/scoring.hpp>
+#include <hydra/pipeline/scoring.hpp>
 
 #include <map>
 #include <set>
@@ -8,13 +8,13 @@
 #include <hydra/error.hpp>
 #include <hydra/guard/guard.hpp>
 #include <hydra/parse/diff_lines.hpp>
-#include <hydra/run/run_dir.hpp>
-#include <hydra/run/signals.hpp>
+#include <hydra/pipeline/run_dir.hpp>
+#include <hydra/pipeline/signals.hpp>
 #include <hydra/score/contract.hpp>
 #include <hydra/score/score.hpp>
 #include <hydra/util/files.hpp>
 
-namespace hydra::run {
+namespace hydra::pipeline {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -193,4 +193,4 @@ ReplayResult replay(const fs::path& run_or_score) {
   return result;
 }
 
-}  // namespace hydra::run
+}  // namespace hydra::pipeline

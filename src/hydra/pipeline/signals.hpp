@@ -6,10 +6,10 @@
 
 #include <hydra/model/run.hpp>
 
-namespace hydra::run {
+namespace hydra::pipeline {
 
 /// Counts and outcomes of `run`: build, tests by status, lint by severity and
 /// tool, diff totals, metrics, security. Deterministic (sorted keys).
 nlohmann::json signals_json(const model::Run& run);
 
-}  // namespace hydra::run
+}  // namespace hydra::pipeline

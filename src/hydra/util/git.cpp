@@ -1,27 +1,48 @@
-#include <hydra/capture/git.hpp>
+#include <hydra/util/git.hpp>
 
-#include <hydra/capture/process.hpp>
+#include <hydra/util/process.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 
-namespace hydra::capture {
+namespace hydra::util {
 namespace fs = std::filesystem;
 
 namespace {
 
 ProcessResult git(const fs::path& directory, std::vector<std::string> arguments,
                   std::map<std::string, std::string> environment = {}) {
+  return run_git(directory, arguments, environment);
+}
+
+}  // namespace
+
+ProcessResult run_git(const fs::path& directory, const std::vector<std::string>& arguments,
+                      const std::map<std::string, std::string>& environment,
+                      const std::optional<std::string>& input) {
   ProcessRequest request;
   request.argv = {"git", "-C", directory.string()};
   request.argv.insert(request.argv.end(), arguments.begin(), arguments.end());
-  request.environment = std::move(environment);
+  request.environment = environment;
   request.environment["GIT_TERMINAL_PROMPT"] = "0";
   request.environment["LC_ALL"] = "C";
+  request.stdin_text = input;
   request.keep_output_bytes = std::size_t(1) << 30;
   request.separate_stderr = true;
-  request.timeout = std::chrono::seconds(300);
+  request.timeout = git_timeout;
   ProcessResult result = run_process(request);
   if (!result.started) throw Error("cannot run git: " + result.error);
+  return result;
+}
+
+ProcessResult checked_git(const fs::path& directory, const std::vector<std::string>& arguments,
+                          const std::map<std::string, std::string>& environment,
+                          const std::optional<std::string>& input) {
+  ProcessResult result = run_git(directory, arguments, environment, input);
+  if (result.exit_code != 0) {
+    std::string command = "git";
+    for (const auto& argument : arguments) command += " " + argument;
+    throw Error(command + " failed (exit code " + std::to_string(result.exit_code) + "): " + result.error_output);
+  }
   return result;
 }
 
@@ -29,8 +50,6 @@ std::string trim(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
   return text;
 }
-
-}  // namespace
 
 bool is_git_work_tree(const fs::path& directory) {
   if (!find_program("git")) return false;
@@ -112,4 +131,4 @@ void checkout_worktree(const fs::path& repository, const std::string& commit, co
   if (added.exit_code != 0) throw Error("git worktree add " + path.string() + " failed: " + added.output);
 }
 
-}  // namespace hydra::capture
+}  // namespace hydra::util

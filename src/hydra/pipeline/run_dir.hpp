@@ -25,7 +25,7 @@
 #include <hydra/config/config.hpp>
 #include <hydra/model/run.hpp>
 
-namespace hydra::run {
+namespace hydra::pipeline {
 
 /// What `hydra-score record` turns into a run directory. Paths are copied.
 struct RecordRequest {
@@ -87,4 +87,4 @@ void publish_run_directory(const std::filesystem::path& staged, const std::files
 /// The scoring config stored in the run (hydra.toml), or defaults when none.
 config::Config load_config(const std::filesystem::path& run_dir);
 
-}  // namespace hydra::run
+}  // namespace hydra::pipeline

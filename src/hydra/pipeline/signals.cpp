@@ -1,9 +1,9 @@
-#include <hydra/run/signals.hpp>
+#include <hydra/pipeline/signals.hpp>
 
 #include <map>
 #include <string>
 
-namespace hydra::run {
+namespace hydra::pipeline {
 using nlohmann::json;
 
 json signals_json(const model::Run& run) {
@@ -64,4 +64,4 @@ json signals_json(const model::Run& run) {
   return out;
 }
 
-}  // namespace hydra::run
+}  // namespace hydra::pipeline

@@ -1,4 +1,4 @@
-#include <hydra/capture/process.hpp>
+#include <hydra/util/process.hpp>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -22,7 +22,7 @@
 
 extern char** environ;
 
-namespace hydra::capture {
+namespace hydra::util {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -514,4 +514,4 @@ ProcessResult run_process(const ProcessRequest& request) {
   return result;
 }
 
-}  // namespace hydra::capture
+}  // namespace hydra::util

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace hydra::capture {
+namespace hydra::util {
 
 struct ProcessRequest {
   std::vector<std::string> argv;  ///< argv[0] is looked up on PATH; use {"/bin/sh", "-c", cmd} for a shell command
@@ -54,4 +54,4 @@ ProcessResult run_process(const ProcessRequest& request);
 /// Convenience: the path of `program` on PATH, or nullopt.
 std::optional<std::filesystem::path> find_program(std::string_view program);
 
-}  // namespace hydra::capture
+}  // namespace hydra::util

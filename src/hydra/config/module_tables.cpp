@@ -1,0 +1,114 @@
+#include <hydra/config/module_tables.hpp>
+
+#include <cmath>
+#include <regex>
+
+#include <hydra/error.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::config {
+namespace {
+
+std::filesystem::path resolve(const std::filesystem::path& base, const std::string& path) {
+  std::filesystem::path result(path);
+  if (result.is_relative() && !base.empty()) result = base / result;
+  return result;
+}
+
+}  // namespace
+
+EvalSettings read_eval(TableReader& table) {
+  EvalSettings eval;
+  table.number("w_obj", eval.objective_weight, positive);
+  table.number("w_judge", eval.judge_weight, non_negative);
+  table.number("cost_weight", eval.cost_weight, ratio);
+  table.string_list("check_labels", eval.check_labels);
+  if (const toml::node* node = table.string("check_regex", eval.check_regex)) {
+    try {
+      std::regex check(eval.check_regex, std::regex::ECMAScript);
+    } catch (const std::regex_error& error) {
+      table.fail(*node, "check_regex", std::string("invalid regular expression: ") + error.what());
+    }
+  }
+  table.reject_unknown_keys();
+  return eval;
+}
+
+JudgeSettings read_judge(TableReader& table, const std::filesystem::path& base_directory) {
+  JudgeSettings judge;
+  table.string("command", judge.command);
+  table.number("timeout_seconds", judge.timeout_seconds, positive);
+  const toml::node* rubric = table.string("rubric", judge.rubric);
+  std::string rubric_file;
+  const toml::node* rubric_file_node = table.string("rubric_file", rubric_file);
+  if (!rubric_file.empty()) {
+    if (rubric != nullptr) table.fail(*rubric_file_node, "rubric_file", "give either rubric or rubric_file, not both");
+    judge.rubric = util::read_file(resolve(base_directory, rubric_file));
+  }
+  std::string prompt_template;
+  table.string("template", prompt_template);
+  if (!prompt_template.empty()) judge.prompt_template = resolve(base_directory, prompt_template);
+  table.reject_unknown_keys();
+  return judge;
+}
+
+CompareThresholds read_compare(TableReader& table) {
+  CompareThresholds thresholds;
+  table.number("min_composite_gain", thresholds.min_composite_gain, non_negative);
+  table.number("regression_composite_drop", thresholds.regression_composite_drop, non_negative);
+  table.boolean("objective_drop_is_regression", thresholds.objective_drop_is_regression);
+  table.reject_unknown_keys();
+  return thresholds;
+}
+
+void validate(const CompareThresholds& thresholds) {
+  auto check = [](double value, const char* name) {
+    if (!std::isfinite(value) || value < 0.0) throw UsageError(std::string(name) + " must be a finite number >= 0");
+  };
+  check(thresholds.min_composite_gain, "min_composite_gain");
+  check(thresholds.regression_composite_drop, "regression_composite_drop");
+}
+
+AntiGaming read_anti_gaming(TableReader& table) {
+  AntiGaming settings;
+  table.number("suppression_weight", settings.suppression_weight, non_negative);
+  table.number("assertion_penalty", settings.assertion_penalty, non_negative);
+  table.boolean("test_tampering_is_regression", settings.test_tampering_is_regression);
+  table.boolean("fail_gate_on_tampering", settings.fail_gate_on_tampering);
+  table.string_list("assertion_patterns", settings.assertion_patterns, [](const std::string& pattern) {
+    try {
+      std::regex check(pattern, std::regex::ECMAScript);
+    } catch (const std::regex_error& error) {
+      return std::string("invalid regular expression \"") + pattern + "\": " + error.what();
+    }
+    return std::string();
+  });
+  table.string_list("test_file_globs", settings.test_file_globs);
+  table.string_list("protected_config_files", settings.protected_config_files);
+  table.reject_unknown_keys();
+  return settings;
+}
+
+std::string_view to_string(LoopMetric metric) noexcept {
+  return metric == LoopMetric::composite ? "composite" : "pass_rate";
+}
+
+LoopSettings read_loop(TableReader& table) {
+  LoopSettings settings;
+  table.integer("max_iterations", settings.max_iterations, 1, 100000);
+  table.integer("stuck_after", settings.stuck_after, 1, 100000);
+  table.string("improver", settings.improver);
+  table.choice("metric", settings.metric,
+               {{"pass_rate", LoopMetric::pass_rate}, {"composite", LoopMetric::composite}});
+  table.number("improver_timeout_seconds", settings.improver_timeout_seconds, positive);
+  table.string_list("paths", settings.paths, [](const std::string& path) {
+    const std::filesystem::path normal = std::filesystem::path(path).lexically_normal();
+    if (normal.is_absolute() || normal.native().rfind("..", 0) == 0)
+      return "\"" + path + "\" must be a relative path inside the source tree";
+    return std::string();
+  });
+  table.reject_unknown_keys();
+  return settings;
+}
+
+}  // namespace hydra::config

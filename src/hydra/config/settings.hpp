@@ -1,0 +1,98 @@
+// The settings of hydra.toml's module tables as plain data: [eval], [judge],
+// [compare], [anti_gaming] and [loop]. config::parse reads them with the rest
+// of the file into config::Config; the modules that use them (eval, guard,
+// compare, loop) take these types. Reference: docs/config.md, docs/compare.md,
+// docs/threat-model.md, docs/loop.md.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hydra::config {
+
+/// [eval]: the eval composite's weights and which tests are checks.
+struct EvalSettings {
+  double objective_weight = 0.6;  ///< W_OBJ (`w_obj`)
+  double judge_weight = 0.4;      ///< W_JUDGE (`w_judge`)
+  double cost_weight = 0.1;       ///< COST_WEIGHT (`cost_weight`): magnitude cap of the cost adjustment
+  /// `check_labels`: when non-empty, only tests carrying one of these labels are checks.
+  std::vector<std::string> check_labels;
+  /// `check_regex`: when non-empty, only tests whose name matches (ECMAScript, search) are checks.
+  std::string check_regex;
+};
+
+/// [judge]: the command that grades a change.
+struct JudgeSettings {
+  std::string command;           ///< shell command; empty: no judge
+  double timeout_seconds = 120;  ///< the judge is killed after this
+  std::string rubric;            ///< what the judge grades against (`rubric` or the text of `rubric_file`)
+  std::filesystem::path prompt_template;  ///< empty: the installed templates/judge-prompt.md
+};
+
+/// [compare]: the comparator's thresholds.
+struct CompareThresholds {
+  /// The summed composite deltas must exceed this for `improved`; at or
+  /// below its negative the verdict is `regressed`.
+  double min_composite_gain = 0.01;
+  /// A per-task composite drop larger than this is a hard regression.
+  double regression_composite_drop = 0.05;
+  /// Any drop in a task's objective pass rate or passed checks is a hard regression.
+  bool objective_drop_is_regression = true;
+};
+
+/// Throws hydra::UsageError when a threshold is negative or not finite
+/// (thresholds given on the command line).
+void validate(const CompareThresholds& thresholds);
+
+/// [anti_gaming]: what the anti-gaming detectors look for and what their
+/// findings cost.
+struct AntiGaming {
+  /// Lint points per lint suppression the change adds (like a new warning);
+  /// 0 disables the penalty (suppressions are still reported).
+  double suppression_weight = 2.0;
+  /// Tests-dimension points per assertion line removed from a test file;
+  /// 0 disables the penalty (removals are still reported).
+  double assertion_penalty = 2.0;
+  /// Tampered tests (dropped, disabled, newly skipped, modified) count like
+  /// regressed tests.
+  bool test_tampering_is_regression = true;
+  /// Any tampering (see guard::has_tampering) makes the candidate not mergeable.
+  bool fail_gate_on_tampering = true;
+  /// Extra ECMAScript regular expressions: a removed test-file line matching
+  /// one is an assertion, like the built-in macros.
+  std::vector<std::string> assertion_patterns;
+  /// Which paths are test files (path patterns, util/path_pattern.hpp).
+  std::vector<std::string> test_file_globs = {"test/",   "tests/",  "*_test.*",
+                                              "test_*.*", "*Test.*", "*_tests.*"};
+  /// Configuration a candidate must not edit (path patterns): the scoring
+  /// config, the lint config, and HydraScore's own CMake files or a vendored
+  /// copy of HydraScore.
+  std::vector<std::string> protected_config_files = {
+      "hydra.toml",  ".clang-tidy",  "cmake/HydraScore.cmake", "cmake/HydraScoreConfig.cmake.in",
+      "cmake/HydraScore*.cmake", "hydra-score/"};
+};
+
+/// What the improvement loop scores an iteration by.
+enum class LoopMetric {
+  pass_rate,  ///< mean pass rate over eval cases (docs/loop.md)
+  composite,  ///< the ranking composite against iteration 0, divided by 100
+};
+
+/// "pass_rate" or "composite".
+std::string_view to_string(LoopMetric metric) noexcept;
+
+/// [loop]: the improvement loop's settings (command-line flags override them).
+struct LoopSettings {
+  int max_iterations = 10;  ///< improvement iterations after iteration 0
+  int stuck_after = 3;      ///< consecutive reverts that stop the loop as "stuck"
+  LoopMetric metric = LoopMetric::pass_rate;
+  std::string improver;                      ///< shell command run in the source tree each iteration
+  double improver_timeout_seconds = 1800.0;  ///< a timed-out improver counts as a revert
+  /// Paths (relative to the source tree) the loop snapshots and restores.
+  /// Empty: the whole source tree, except build trees and ignored files.
+  std::vector<std::string> paths;
+};
+
+}  // namespace hydra::config
