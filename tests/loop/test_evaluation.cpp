@@ -156,7 +156,7 @@ TEST_CASE("evaluate scores a captured run", "[loop]") {
   run.build.passed = true;
   run.tests = example_baseline();
   SECTION("valid input") {
-    const Evaluation evaluation = evaluate(run, Metric::pass_rate, nullptr, hydra::config::Config{});
+    const Evaluation evaluation = evaluate(run, Metric::pass_rate, nullptr);
     // (3/4 + 3/3 + 6/7) / 3, as above
     CHECK(evaluation.score == Approx(0.869047619).epsilon(1e-9));
     CHECK(evaluation.failing_tests.size() == 1);
@@ -165,10 +165,10 @@ TEST_CASE("evaluate scores a captured run", "[loop]") {
   SECTION("bad input: a failed build scores 0") {
     run.build.passed = false;
     run.build.reason = "exit code 1";
-    const Evaluation evaluation = evaluate(run, Metric::pass_rate, nullptr, hydra::config::Config{});
+    const Evaluation evaluation = evaluate(run, Metric::pass_rate, nullptr);
     CHECK(evaluation.score == 0.0);
     CHECK(evaluation.cases.empty());
     CHECK(evaluation.summary == "build failed (exit code 1)");
-    CHECK_THROWS_AS(evaluate(run, Metric::composite, nullptr, hydra::config::Config{}), hydra::Error);
+    CHECK_THROWS_AS(evaluate(run, Metric::composite, nullptr), hydra::Error);
   }
 }

@@ -147,6 +147,32 @@ TEST_CASE("loop converges when the improver fixes failing tests one by one", "[l
   }
 }
 
+TEST_CASE("loop reverts a change that deletes the failing test, whatever its pass rate", "[loop][e2e]") {
+  LoopProject project(/*break_tie_order=*/false);
+  SECTION("bad input: the improver deletes tests") {
+    const auto result = project.loop("delete-failing-test.sh", {"--max-iterations", "1"});
+    INFO(result.output);
+    REQUIRE(result.exit_code == 0);
+    const auto rows = project.rows();
+    REQUIRE(rows.size() == 3);
+    check_row(rows[1], "0", "0.869048", "0.869048", "baseline");
+    // Without the two deleted tests every case passes: (edge 2/2 + parsing 3/3
+    // + unit 5/5) / 3 = 1.000000. The change is judged on the one evaluation
+    // path, as `hydra-score score` judges it, and the dropped tests fail the
+    // anti_gaming gate: reverted, not kept.
+    check_row(rows[2], "1", "1.000000", "0.869048", "revert");
+    CHECK(rows[2][5].rfind("rejected: anti_gaming: ", 0) == 0);
+    CHECK(rows[2][5].find("dropped") != std::string::npos);
+    const json report = project.report();
+    CHECK(report["classification"] == "plateau");
+    CHECK(report["kept"] == 0);
+    CHECK(project.git_status().empty());
+    // The judgement is kept beside the iteration, as `score` writes it.
+    const json judged = e2e::read_json(project.out() / "iterations" / "1" / "score.json");
+    CHECK(judged["rankings"][0]["mergeable"] == false);
+  }
+}
+
 TEST_CASE("loop gets stuck and restores the tree exactly when every change is worse", "[loop][e2e]") {
   LoopProject project(/*break_tie_order=*/false);
   const auto start = tree_files(project.repository());

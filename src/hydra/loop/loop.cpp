@@ -10,6 +10,7 @@
 #include <hydra/error.hpp>
 #include <hydra/loop/snapshot.hpp>
 #include <hydra/report/report.hpp>
+#include <hydra/pipeline/evaluate.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/score/score.hpp>
 #include <hydra/util/files.hpp>
@@ -218,16 +219,21 @@ class LoopRunner {
     else capture_request.baseline_run = out_ / state_.baseline_run;  // iteration 0's config, never the candidate's
     capture::capture(capture_request);
 
-    const config::Config config = pipeline::load_config(capture_request.out);
-    const model::Run run = pipeline::load(capture_request.out, config);
-    std::optional<model::Run> baseline;
-    if (request_.settings.metric == Metric::composite)
-      baseline = number == 0 ? run : pipeline::load(out_ / state_.baseline_run, config);
-    Evaluation evaluation = evaluate(run, request_.settings.metric, baseline ? &*baseline : nullptr, config);
+    // The one evaluation path, as `hydra-score score` takes it: this run as a
+    // candidate against iteration 0 (iteration 0 against itself), so the
+    // anti-gaming detectors and gates judge every change the improver keeps.
+    pipeline::ScoreRequest judged_request;
+    judged_request.baseline = number == 0 ? capture_request.out : out_ / state_.baseline_run;
+    judged_request.candidates = {capture_request.out};
+    const pipeline::Evaluation judged = pipeline::evaluate(judged_request);
+    Evaluation evaluation =
+        evaluate(judged.candidates.front(), request_.settings.metric, &judged.ranking.candidates.front());
+    util::write_file_atomic(iteration_dir(number) / "score.json", pipeline::contract_text(judged.contract));
     json report = {{"iteration", number},
                    {"score", evaluation.score},
                    {"metric", std::string(to_string(request_.settings.metric))},
                    {"summary", evaluation.summary},
+                   {"rejected", evaluation.rejected},
                    {"run", capture_request.out.string()},
                    {"failing_tests", evaluation.failing_tests},
                    {"cases", json::array()}};
@@ -308,6 +314,7 @@ class LoopRunner {
         score = evaluation.score;
         cases = evaluation.cases;
         say("iteration " + std::to_string(number) + ": " + evaluation.summary);
+        if (!evaluation.rejected.empty()) reason = "rejected: " + evaluation.rejected;
       } catch (const Error& error) {
         reason = std::string("capture failed: ") + error.what();
       }
@@ -362,8 +369,7 @@ class LoopRunner {
 
 }  // namespace
 
-Evaluation evaluate(const model::Run& run, Metric metric, const model::Run* baseline,
-                    const config::Config& config) {
+Evaluation evaluate(const model::Run& run, Metric metric, const score::Candidate* judged) {
   Evaluation evaluation;
   if (run.tests) {
     evaluation.cases = eval_cases(*run.tests);
@@ -378,10 +384,14 @@ Evaluation evaluate(const model::Run& run, Metric metric, const model::Run* base
   } else if (!run.tests) {
     evaluation.summary = "no test results";
   }
+  if (judged != nullptr) {
+    for (const auto& gate : judged->gates)
+      if (!gate.passed && (gate.name == "anti_gaming" || gate.name == "integrity"))
+        evaluation.rejected += (evaluation.rejected.empty() ? "" : "; ") + gate.name + ": " + gate.detail;
+  }
   if (metric == Metric::composite) {
-    if (baseline == nullptr) throw Error("the composite metric needs a baseline run");
-    const score::Ranking ranking = score::rank(config, *baseline, {run});
-    evaluation.score = ranking.candidates.empty() ? 0.0 : ranking.candidates.front().total / 100.0;
+    if (judged == nullptr) throw Error("the composite metric needs the run scored against iteration 0");
+    evaluation.score = judged->total / 100.0;
   } else {
     evaluation.score = build_passed ? mean_pass_rate(evaluation.cases) : 0.0;
   }

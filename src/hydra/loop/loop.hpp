@@ -18,6 +18,7 @@
 
 #include <hydra/config/config.hpp>
 #include <hydra/loop/evaluation.hpp>
+#include <hydra/score/score.hpp>
 #include <hydra/model/run.hpp>
 
 namespace hydra::loop {
@@ -52,17 +53,19 @@ struct LoopOutcome {
 };
 
 /// The score of one captured run and its eval cases. `metric` chooses the
-/// mean pass rate or the ranking composite (/100) against `baseline`
-/// (required for the composite). A run whose build failed or that recorded
-/// no tests scores 0 with no cases. Pure.
+/// mean pass rate or the ranking composite (/100) of `judged`, the run as
+/// pipeline::evaluate scored it against iteration 0 (required for the
+/// composite). A run whose build failed or that recorded no tests scores 0
+/// with no cases. When `judged` failed the anti_gaming or integrity gate the
+/// evaluation is `rejected` (the loop reverts it whatever its score). Pure.
 struct Evaluation {
   double score = 0.0;
   std::vector<EvalCase> cases;
   std::vector<std::string> failing_tests;  ///< suite::name of tests that did not pass
   std::string summary;                     ///< one line for people
+  std::string rejected;                    ///< why the change may not be kept; empty: it may
 };
-Evaluation evaluate(const model::Run& run, Metric metric, const model::Run* baseline,
-                    const config::Config& config);
+Evaluation evaluate(const model::Run& run, Metric metric, const score::Candidate* judged);
 
 /// Runs (or resumes) the loop until it converges, gets stuck or reaches
 /// max_iterations, and writes every output. Throws hydra::Error when the

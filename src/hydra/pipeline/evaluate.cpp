@@ -1,0 +1,100 @@
+#include <hydra/pipeline/evaluate.hpp>
+
+#include <map>
+#include <set>
+
+#include <hydra/error.hpp>
+#include <hydra/guard/guard.hpp>
+#include <hydra/parse/diff_lines.hpp>
+#include <hydra/pipeline/run_dir.hpp>
+#include <hydra/score/contract.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::pipeline {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+/// Runs the anti-gaming detectors on a candidate's change against the
+/// baseline (docs/threat-model.md) and records what scoring needs.
+model::Tampering detect_tampering(const config::Config& config, const fs::path& candidate_dir,
+                                  const model::Run& baseline, const model::Run& candidate) {
+  model::Tampering tampering;
+  const fs::path diff_file = candidate_dir / "diff.patch";
+  if (!fs::is_regular_file(diff_file)) return tampering;
+  const parse::DiffLines diff = parse::parse_diff_lines(util::read_file(diff_file), diff_file.string());
+  guard::TreeRoots roots;
+  const json baseline_manifest = read_manifest(baseline.path);
+  const json candidate_manifest = read_manifest(candidate_dir);
+  roots.baseline_source = baseline_manifest.value("source_root", std::string());
+  roots.candidate_source = candidate_manifest.value("source_root", std::string());
+  roots.baseline_build = baseline_manifest.value("build_dir", std::string());
+  roots.candidate_build = candidate_manifest.value("build_dir", std::string());
+  // Test definitions and results are compared only when ctest listed the
+  // candidate's tests: a build that failed before ctest ran has dropped
+  // nothing on purpose (the build and tests dimensions already score it).
+  const bool candidate_listed = fs::is_regular_file(candidate_dir / "ctest.json");
+  const std::vector<model::TestDefinition> none;
+  const guard::Report report = guard::analyze(
+      config.anti_gaming, diff, candidate_listed ? baseline.test_definitions : none,
+      candidate_listed ? candidate.test_definitions : none,
+      candidate_listed && baseline.tests ? &*baseline.tests : nullptr,
+      candidate_listed && candidate.tests ? &*candidate.tests : nullptr, roots);
+  tampering.analyzed = true;
+  for (const auto& edit : report.config_edits) tampering.config_edits.push_back(edit.path);
+  tampering.suppressions_added = report.suppressions_added.size();
+  tampering.assertions_removed = report.assertions_removed.size();
+  std::set<std::string> tampered;
+  for (const auto& test : report.tests_tampered)
+    if (test.kind != guard::TamperKind::dropped) tampered.insert(test.name);
+  tampering.tampered_tests = tampered.size();
+  if (config.anti_gaming.fail_gate_on_tampering && guard::has_tampering(report)) {
+    for (const auto& edit : report.config_edits)
+      tampering.gate_reasons.push_back("edits protected configuration " + edit.path + " (" + edit.change + ")");
+    for (const auto& test : report.tests_tampered)
+      tampering.gate_reasons.push_back("test " + test.name + ": " + std::string(guard::to_string(test.kind)) +
+                                       (test.detail.empty() ? "" : " (" + test.detail + ")"));
+    for (const auto& line : report.tests_not_built) tampering.gate_reasons.push_back("tests not built: " + line);
+  }
+  tampering.evidence = guard::to_json(report);
+  return tampering;
+}
+
+}  // namespace
+
+ChosenConfig choose_config(const std::optional<fs::path>& explicit_config, const fs::path& baseline) {
+  if (explicit_config) return {config::load(*explicit_config), explicit_config->generic_string()};
+  if (fs::is_regular_file(baseline / "hydra.toml")) return {load_config(baseline), "baseline"};
+  return {config::Config{}, "defaults"};
+}
+
+Evaluation evaluate(const ScoreRequest& request) {
+  if (request.candidates.empty()) throw UsageError("score needs at least one --candidate");
+  Evaluation evaluation;
+  ChosenConfig chosen = choose_config(request.config, request.baseline);
+  evaluation.config = std::move(chosen.config);
+  const config::Config& config = evaluation.config;
+  evaluation.baseline = load(request.baseline, config);
+  std::map<std::string, std::string> agents;
+  for (const auto& path : request.candidates) {
+    model::Run candidate = load(path, config);
+    candidate.tampering = detect_tampering(config, path, evaluation.baseline, candidate);
+    candidate.path = path.generic_string();
+    if (auto [it, inserted] = agents.emplace(candidate.agent, candidate.path); !inserted)
+      throw UsageError("two candidates are named \"" + candidate.agent + "\": " + it->second + " and " +
+                       candidate.path + " (record them with distinct --agent names)");
+    evaluation.candidates.push_back(std::move(candidate));
+  }
+  evaluation.baseline.path = request.baseline.generic_string();
+  evaluation.ranking = score::rank(config, evaluation.baseline, evaluation.candidates);
+  evaluation.contract = score::to_contract(config, evaluation.baseline, evaluation.ranking);
+  json inputs = {{"baseline", request.baseline.generic_string()},
+                 {"candidates", json::array()},
+                 {"config", chosen.source}};
+  for (const auto& path : request.candidates) inputs["candidates"].push_back(path.generic_string());
+  evaluation.contract["inputs"] = inputs;
+  return evaluation;
+}
+
+}  // namespace hydra::pipeline
