@@ -43,6 +43,9 @@ struct CaptureRequest {
   /// source tree, the build tree and ctest's JUnit directory is read-only,
   /// and TMPDIR points into the build tree. The run records which protection was in force.
   bool sandbox = true;
+  /// The clang-tidy to lint with; nullopt: lint is inactive ("clang-tidy was
+  /// not found"). The command line fills it from HYDRA_SCORE_CLANG_TIDY or PATH.
+  std::optional<std::filesystem::path> clang_tidy;
 };
 
 struct CaptureOutcome {

@@ -1,15 +1,22 @@
 // hydra-score capture: build, test and lint a source tree into a run directory.
 #include <algorithm>
-#include <atomic>
+#include <cstdlib>
 #include <iostream>
-#include <mutex>
 #include <thread>
 
 #include <hydra/capture/capture.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
+#include <hydra/util/process.hpp>
+#include <hydra/util/thread_pool.hpp>
 
 namespace hydra::cli {
+
+std::optional<std::filesystem::path> clang_tidy_program() {
+  if (const char* named = std::getenv("HYDRA_SCORE_CLANG_TIDY"); named != nullptr && *named != '\0')
+    return std::filesystem::path(named);
+  return util::find_program("clang-tidy");
+}
 
 void register_capture(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
@@ -86,25 +93,11 @@ void register_capture(CLI::App& app, int& exit_code) {
       request.reuse = options->reuse;
       request.progress = !options->quiet;
       request.sandbox = !options->no_sandbox;
+      request.clang_tidy = clang_tidy_program();
       requests.push_back(std::move(request));
     }
     std::vector<capture::CaptureOutcome> outcomes(count);
-    std::vector<std::exception_ptr> errors(count);
-    std::atomic<std::size_t> next{0};
-    auto worker = [&] {
-      for (std::size_t i; (i = next++) < count;) {
-        try {
-          outcomes[i] = capture::capture(requests[i]);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      }
-    };
-    std::vector<std::thread> threads;
-    for (unsigned i = 0; i < parallel; ++i) threads.emplace_back(worker);
-    for (auto& thread : threads) thread.join();
-    for (const auto& error : errors)
-      if (error) std::rethrow_exception(error);
+    util::parallel_for(count, parallel, [&](std::size_t i) { outcomes[i] = capture::capture(requests[i]); });
     for (const auto& outcome : outcomes) std::cout << outcome.summary << "\n";
     exit_code = static_cast<int>(ExitCode::success);
   });

@@ -2,6 +2,9 @@
 // (src/hydra/cli/<name>_command.cpp) and registers itself on the app.
 #pragma once
 
+#include <filesystem>
+#include <optional>
+
 #include <CLI/CLI.hpp>
 
 namespace hydra::cli {
@@ -17,5 +20,9 @@ void register_replay(CLI::App& app, int& exit_code);
 void register_capture(CLI::App& app, int& exit_code);
 void register_compare(CLI::App& app, int& exit_code);
 void register_loop(CLI::App& app, int& exit_code);
+
+/// The clang-tidy captures lint with: HYDRA_SCORE_CLANG_TIDY when set (the
+/// CMake module passes its cache variable this way), else clang-tidy on PATH.
+std::optional<std::filesystem::path> clang_tidy_program();
 
 }  // namespace hydra::cli

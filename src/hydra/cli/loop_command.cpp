@@ -65,6 +65,7 @@ void register_loop(CLI::App& app, int& exit_code) {
       request.settings.metric = options->metric == "composite" ? loop::Metric::composite : loop::Metric::pass_rate;
     if (!options->paths.empty()) request.settings.paths = options->paths;
     request.name = options->name;
+    request.clang_tidy = clang_tidy_program();
     request.jobs = options->jobs;
     request.generator = options->generator;
     request.build_config = options->build_config;

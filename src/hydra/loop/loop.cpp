@@ -211,6 +211,7 @@ class LoopRunner {
     capture_request.build_config = request_.build_config;
     capture_request.initial_cache = request_.initial_cache;
     capture_request.cmake_arguments = request_.cmake_arguments;
+    capture_request.clang_tidy = request_.clang_tidy;
     capture_request.exclude = request_.exclude;
     capture_request.exclude.push_back(out_);
     capture_request.progress = request_.progress;

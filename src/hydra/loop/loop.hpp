@@ -44,6 +44,7 @@ struct LoopRequest {
   std::vector<std::string> cmake_arguments;
   std::vector<std::filesystem::path> exclude;  ///< more trees inside the source that are not part of the change
   bool progress = true;
+  std::optional<std::filesystem::path> clang_tidy;  ///< for the composite metric's lint (capture::CaptureRequest)
 };
 
 struct LoopOutcome {

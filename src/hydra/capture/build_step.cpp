@@ -1,0 +1,113 @@
+// The build step: configure the capture's build tree when needed, then build.
+#include <hydra/capture/steps.hpp>
+
+#include <chrono>
+#include <iostream>
+
+#include <hydra/util/files.hpp>
+#include <hydra/util/sha256.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string tail_lines(const std::string& text, int lines) {
+  std::size_t position = text.size();
+  int seen = 0;
+  while (position > 0 && seen <= lines) {
+    position = text.rfind('\n', position - 1);
+    if (position == std::string::npos) return text;
+    ++seen;
+  }
+  return text.substr(position + 1);
+}
+
+}  // namespace
+
+BuildResult run_build(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                      Progress& progress) {
+  const fs::path build_dir = plan.build_dir;
+  const fs::path build_log = staging.directory / "build.log";
+  fs::create_directories(build_dir);
+  // The sandbox's TMPDIR: inside the (writable) build tree, emptied per capture.
+  const fs::path sandbox_tmp = build_dir / ".hydra-tmp";
+  {
+    std::error_code ignored;
+    fs::remove_all(sandbox_tmp, ignored);
+    fs::create_directories(sandbox_tmp);
+  }
+  util::ProcessResult result;
+  std::vector<std::string> argv;
+  const auto started = Clock::now();
+  const double timeout = plan.config.build_timeout_seconds;
+  progress.start("build");
+  // Configure when the tree is new, when its last configure failed, or when
+  // the settings it was configured with changed (the marker holds them).
+  const fs::path configured_marker = build_dir / ".hydra-configured";
+  const std::string configure_settings = util::sha256_hex(
+      json{{"initial_cache", plan.initial_cache_text}, {"generator", request.generator},
+           {"cmake_arguments", request.cmake_arguments}, {"source", plan.source.string()}}
+          .dump());
+  const bool configured = fs::is_regular_file(build_dir / "CMakeCache.txt") && fs::is_regular_file(configured_marker) &&
+                          util::read_file(configured_marker) == configure_settings;
+  if (!configured) {
+    std::error_code ignored;
+    fs::remove(configured_marker, ignored);
+    std::vector<std::string> configure = {plan.cmake.string(), "-S", plan.source.string(), "-B", build_dir.string()};
+    if (!request.generator.empty()) configure.insert(configure.end(), {"-G", request.generator});
+    if (request.initial_cache)
+      configure.insert(configure.end(), {"-C", util::absolute_clean(*request.initial_cache).string()});
+    configure.push_back("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON");
+    configure.push_back("-DHYDRA_SCORE_NESTED=ON");
+    configure.insert(configure.end(), request.cmake_arguments.begin(), request.cmake_arguments.end());
+    util::ProcessRequest process;
+    process.argv = sandbox.wrap(configure, {plan.source, build_dir}, sandbox_tmp);
+    process.output_file = staging.directory / "configure.log";
+    process.timeout = std::chrono::duration<double>(timeout);
+    process.environment["CLICOLOR_FORCE"] = "0";
+    result = util::run_process(process);
+    staging.add("configure.log", "configure_log");
+    staging.step(step_record("configure", configure, result, timeout));
+    if (result.started && result.exit_code == 0 && !result.timed_out)
+      util::write_file_atomic(configured_marker, configure_settings);
+    argv = configure;
+  }
+  if ((result.exit_code == 0 || !result.started) && (result.started || argv.empty())) {
+    argv = {plan.cmake.string(), "--build", build_dir.string(), "--parallel", std::to_string(plan.jobs)};
+    if (!request.build_config.empty()) argv.insert(argv.end(), {"--config", request.build_config});
+    util::ProcessRequest process;
+    process.argv = sandbox.wrap(argv, {plan.source, build_dir}, sandbox_tmp);
+    process.output_file = build_log;
+    const double spent = std::chrono::duration<double>(Clock::now() - started).count();
+    process.timeout = std::chrono::duration<double>(std::max(1.0, timeout - spent));
+    process.on_line = [&](std::string_view line) {
+      if (!line.empty() && line.front() == '[') progress.detail(std::string(line.substr(0, line.find(']') + 1)));
+    };
+    result = util::run_process(process);
+    staging.step(step_record("build", argv, result, timeout));
+  }
+  if (!fs::exists(build_log)) util::write_file_atomic(build_log, "");
+  staging.add("build.log", "build_log");
+
+  BuildResult build;
+  build.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  build.passed = result.started && result.exit_code == 0 && !result.timed_out;
+  build.timed_out = result.timed_out;
+  build.exit_code = result.started ? result.exit_code : 127;
+  staging.manifest["build"] = {{"exit_code", build.exit_code}, {"seconds", build.seconds}, {"timed_out", build.timed_out}};
+  if (build.timed_out) staging.problem("build timed out after " + std::to_string(int(timeout)) + " s");
+  progress.finish(build.passed ? "passed" : (build.timed_out ? "TIMED OUT" : "FAILED"));
+  if (!build.passed && progress.enabled()) {
+    // The end of the log says why; configure.log when the build never started.
+    std::string log = util::read_file(build_log);
+    if (log.empty() && fs::exists(staging.directory / "configure.log"))
+      log = util::read_file(staging.directory / "configure.log");
+    std::cerr << tail_lines(log, 15);
+  }
+  return build;
+}
+
+}  // namespace hydra::capture

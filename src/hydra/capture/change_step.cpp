@@ -1,0 +1,39 @@
+// The change step: the diff against the base commit, and the judge's grade
+// of it when the judge dimension is on (sealed with the run, so scoring stays
+// a pure function of stored artifacts).
+#include <hydra/capture/steps.hpp>
+
+#include <hydra/eval/judge.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/git.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void record_change(const Plan& plan, const CaptureRequest& request, Staging& staging, Progress& progress) {
+  if (plan.in_git && !plan.base_commit.empty()) {
+    const std::string diff =
+        request.checkout.empty() ? util::diff_against(plan.source, plan.base_commit, plan.excluded) : std::string();
+    staging.write("diff.patch", diff, "diff");
+  } else {
+    staging.manifest["diff_inactive_reason"] =
+        plan.in_git ? "the repository has no commit to diff against" : "the source tree is not a git work tree";
+  }
+
+  // Judging never fails a capture: no grade is recorded with its reason.
+  const eval::JudgeSettings& judge = plan.config.judge;
+  if (plan.config.weights.judge <= 0 || !plan.config_file || judge.command.empty() ||
+      !fs::is_regular_file(staging.directory / "diff.patch"))
+    return;
+  progress.start("judge");
+  const eval::JudgeOutcome outcome = eval::run_judge(
+      judge, {request.task.empty() ? request.agent : request.task, util::read_file(staging.directory / "diff.patch")});
+  json answer = {{"rationale", outcome.rationale}};
+  if (outcome.score0to1) answer["score0to1"] = *outcome.score0to1;
+  else answer["failure"] = outcome.failure;
+  staging.write("judge.json", answer.dump(2) + "\n", "judge");
+  progress.finish(outcome.score0to1 ? "graded" : "no grade: " + outcome.failure);
+}
+
+}  // namespace hydra::capture

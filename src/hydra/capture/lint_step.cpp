@@ -1,0 +1,135 @@
+// The lint step: clang-tidy over the translation units of the source tree,
+// one process per unit, in parallel, under one deadline.
+#include <hydra/capture/steps.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <set>
+
+#include <hydra/error.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/path_pattern.hpp>
+#include <hydra/util/thread_pool.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+std::vector<fs::path> lint_units(const json& compile_commands, const fs::path& source, const std::vector<fs::path>& excluded,
+                                 const std::vector<std::string>& lint_exclude) {
+  std::set<fs::path> files;
+  if (!compile_commands.is_array()) return {};
+  for (const auto& entry : compile_commands) {
+    if (!entry.is_object()) continue;
+    const json& file_value = entry.contains("file") ? entry["file"] : json();
+    const json& directory_value = entry.contains("directory") ? entry["directory"] : json();
+    if (!file_value.is_string()) continue;
+    fs::path file = file_value.get<std::string>();
+    if (file.is_relative() && directory_value.is_string()) file = fs::path(directory_value.get<std::string>()) / file;
+    file = util::absolute_clean(file);
+    if (!util::is_within(file, source)) continue;
+    bool skip = false;
+    for (const auto& tree : excluded) skip = skip || util::is_within(file, tree);
+    const std::string relative = file.lexically_relative(source).generic_string();
+    skip = skip || util::first_match(lint_exclude, relative) != nullptr;
+    if (!skip) files.insert(file);
+  }
+  return {files.begin(), files.end()};
+}
+
+LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_passed, Staging& staging,
+                    Progress& progress) {
+  LintResult lint;
+  const fs::path database = plan.build_dir / "compile_commands.json";
+  if (!request.lint) {  // CaptureRequest::lint: the caller asked for no lint step
+    lint.inactive_reason = "lint was not requested for this capture";
+  } else if (!request.clang_tidy || !fs::exists(*request.clang_tidy)) {
+    lint.inactive_reason = "clang-tidy was not found (install it or set HYDRA_SCORE_CLANG_TIDY)";
+  } else if (!build_passed && !fs::is_regular_file(database)) {
+    lint.inactive_reason = "the build failed before compile_commands.json existed";
+  }
+  if (!lint.inactive_reason.empty()) {
+    staging.manifest["lint_inactive_reason"] = lint.inactive_reason;
+    return lint;
+  }
+
+  const fs::path clang_tidy = *request.clang_tidy;
+  progress.start("lint");
+  json commands;
+  if (!fs::is_regular_file(database)) {
+    lint.inactive_reason = "no compile_commands.json in the build tree (set CMAKE_EXPORT_COMPILE_COMMANDS)";
+  } else {
+    try {
+      commands = json::parse(util::read_file(database));
+    } catch (const json::exception& error) {
+      lint.inactive_reason = database.string() + ": cannot be parsed: " + error.what();
+    }
+  }
+  if (!lint.inactive_reason.empty()) {
+    staging.manifest["lint_inactive_reason"] = lint.inactive_reason;
+    progress.finish("skipped");
+    staging.manifest["tools"]["clang-tidy"] = tool_version(clang_tidy.string());
+    return lint;
+  }
+  const std::vector<fs::path> units = lint_units(commands, plan.source, plan.excluded, plan.config.lint.exclude);
+  lint.translation_units = units.size();
+  const double timeout_seconds = plan.config.lint_timeout_seconds;
+  std::vector<util::ProcessResult> results(units.size());
+  std::atomic<std::size_t> done{0};
+  std::atomic<bool> timed_out{false};
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_seconds);
+  const auto started = Clock::now();
+  util::parallel_for(units.size(), plan.jobs, [&](std::size_t index) {
+    const auto remaining = std::chrono::duration<double>(deadline - Clock::now());
+    if (remaining.count() <= 0) {
+      timed_out = true;
+      return;
+    }
+    util::ProcessRequest process;
+    process.argv = {clang_tidy.string(), "-p", plan.build_dir.string(), "--quiet"};
+    if (plan.tidy_config) process.argv.push_back("--config-file=" + plan.tidy_config->string());
+    process.argv.push_back(units[index].string());
+    process.working_directory = plan.build_dir;
+    process.timeout = remaining;
+    process.keep_output_bytes = std::size_t(1) << 30;
+    results[index] = util::run_process(process);
+    if (results[index].timed_out) timed_out = true;
+    progress.detail(std::to_string(++done) + "/" + std::to_string(units.size()) + " files");
+  });
+
+  std::string log;
+  int failed_units = 0;
+  for (const auto& result : results) {
+    log += result.output;
+    if (!result.output.empty() && result.output.back() != '\n') log += '\n';
+    if (result.started && result.exit_code != 0) ++failed_units;
+  }
+  util::ProcessResult summary;
+  summary.started = true;
+  summary.exit_code = failed_units == 0 ? 0 : 1;
+  summary.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  summary.timed_out = timed_out;
+  StepRecord record = step_record(
+      "lint", {clang_tidy.string(), "-p", plan.build_dir.string(), "<" + std::to_string(units.size()) + " translation units>"},
+      summary, timeout_seconds);
+  record.extra = {{"translation_units", units.size()}, {"units_with_errors", failed_units}};
+  staging.step(record);
+  lint.ran = true;
+  lint.complete = !timed_out;
+  if (lint.complete) {
+    fs::create_directories(staging.directory / "lint");
+    staging.write("lint/0.log", log, "lint_log");
+    progress.finish("done");
+  } else {
+    lint.inactive_reason = "lint timed out after " + std::to_string(int(timeout_seconds)) + " s";
+    staging.manifest["lint_inactive_reason"] = lint.inactive_reason;
+    staging.write("lint-partial.log", log, "lint_partial_log");
+    staging.problem(lint.inactive_reason);
+    progress.finish("TIMED OUT");
+  }
+  staging.manifest["tools"]["clang-tidy"] = tool_version(clang_tidy.string());
+  return lint;
+}
+
+}  // namespace hydra::capture

@@ -1,0 +1,135 @@
+// The plan step: what to capture, with which config, against which base, and
+// whether an earlier run directory is still up to date.
+#include <hydra/capture/steps.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <thread>
+
+#include <hydra/error.hpp>
+#include <hydra/pipeline/run_dir.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/git.hpp>
+#include <hydra/util/sha256.hpp>
+#include <hydra/version.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+/// The .clang-tidy that lint uses: the baseline run's copy when there is one.
+std::optional<fs::path> clang_tidy_config(const CaptureRequest& request, const fs::path& source) {
+  if (request.baseline_run) {
+    const fs::path stored = *request.baseline_run / "clang-tidy.yaml";
+    if (fs::is_regular_file(stored)) return stored;
+    return std::nullopt;
+  }
+  if (fs::is_regular_file(source / ".clang-tidy")) return source / ".clang-tidy";
+  return std::nullopt;
+}
+
+}  // namespace
+
+Plan make_plan(const CaptureRequest& request) {
+  Plan plan;
+  const auto cmake = util::find_program("cmake");
+  const auto ctest = util::find_program("ctest");
+  if (!cmake || !ctest) throw Error("capture needs cmake and ctest on PATH", ExitCode::step_failed);
+  plan.cmake = *cmake;
+  plan.ctest = *ctest;
+  plan.jobs = request.jobs > 0 ? request.jobs : std::max(1u, std::thread::hardware_concurrency());
+
+  // The configuration: explicit, else the baseline's, else the tree's. A
+  // worktree checkout reads the config of the commit it captures (check_out).
+  plan.config_file = request.config;
+  json baseline_manifest;
+  if (request.baseline_run) {
+    baseline_manifest = pipeline::read_manifest(*request.baseline_run);
+    if (!plan.config_file && fs::is_regular_file(*request.baseline_run / "hydra.toml"))
+      plan.config_file = *request.baseline_run / "hydra.toml";
+  } else if (!plan.config_file && request.checkout.empty() && fs::is_regular_file(request.source / "hydra.toml")) {
+    plan.config_file = request.source / "hydra.toml";
+  }
+
+  plan.source = util::absolute_clean(request.source);
+  plan.build_dir = util::absolute_clean(request.build_dir);
+  plan.out = util::absolute_clean(request.out);
+  plan.in_git = util::is_git_work_tree(plan.source);
+  if (!request.checkout.empty()) {
+    if (!plan.in_git)
+      throw Error(plan.source.string() + " is not a git work tree; cannot check out " + request.checkout,
+                  ExitCode::usage);
+    plan.source_commit = util::resolve_commit(plan.source, request.checkout);
+  } else if (plan.in_git) {
+    // A repository without commits has no HEAD: nothing to diff against.
+    const auto head = util::run_git(plan.source, {"rev-parse", "--verify", "--quiet", "HEAD^{commit}"});
+    if (head.exit_code == 0) plan.source_commit = util::trim(head.output);
+  }
+  if (!request.base_ref.empty()) plan.base_commit = util::resolve_commit(plan.source, request.base_ref);
+  else if (request.baseline_run) plan.base_commit = baseline_manifest.value("source_commit", std::string());
+  if (plan.base_commit.empty()) plan.base_commit = plan.source_commit;
+
+  // Build trees and HydraScore's own output never count as part of the
+  // change or the lint scope, even inside the source tree.
+  plan.excluded = {plan.build_dir, plan.out};
+  for (const auto& path : request.exclude) plan.excluded.push_back(util::absolute_clean(path));
+
+  if (request.initial_cache) plan.initial_cache_text = util::read_file(*request.initial_cache);
+  if (plan.config_file) plan.config_text = util::read_file(*plan.config_file);
+  std::string tree_diff;
+  if (request.checkout.empty() && plan.in_git && !plan.source_commit.empty() && request.reuse)
+    tree_diff = util::diff_against(plan.source, plan.source_commit, plan.excluded);
+  plan.cache_key = util::sha256_hex(
+      json{{"engine", engine_version}, {"commit", plan.source_commit}, {"checkout", !request.checkout.empty()},
+           {"tree", util::sha256_hex(tree_diff)}, {"config", util::sha256_hex(plan.config_text)},
+           {"initial_cache", util::sha256_hex(plan.initial_cache_text)}, {"generator", request.generator},
+           {"build_config", request.build_config}, {"cmake_arguments", request.cmake_arguments},
+           {"agent", request.agent}, {"base", plan.base_commit}}
+          .dump());
+  plan.tidy_config = clang_tidy_config(request, plan.source);
+  return plan;
+}
+
+std::optional<CaptureOutcome> reusable_run(const Plan& plan, const CaptureRequest& request, std::string& why_not) {
+  if (!request.reuse) {
+    why_not = "reuse was not asked for";
+    return std::nullopt;
+  }
+  if (!fs::is_regular_file(plan.out / "manifest.json")) {
+    why_not = "no run directory yet";
+    return std::nullopt;
+  }
+  try {
+    const json manifest = pipeline::read_manifest(plan.out);
+    if (manifest.value("cache_key", std::string()) != plan.cache_key) {
+      why_not = "the tree, config or settings changed";
+      return std::nullopt;
+    }
+    pipeline::verify_seal(plan.out);
+    CaptureOutcome outcome;
+    outcome.reused = true;
+    outcome.build_passed = manifest.value("build", json::object()).value("exit_code", 1) == 0;
+    outcome.summary = plan.out.string() + " is up to date (commit " + plan.source_commit.substr(0, 12) + ")";
+    return outcome;
+  } catch (const Error& error) {
+    why_not = std::string("the stored run cannot be reused: ") + error.what();
+    return std::nullopt;
+  }
+}
+
+void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {
+  const fs::path worktree = util::absolute_clean(plan.out.parent_path() / "worktrees" / plan.out.filename());
+  progress.start("checkout");
+  util::checkout_worktree(plan.source, plan.source_commit, worktree);
+  progress.finish(plan.source_commit.substr(0, 12));
+  plan.source = worktree;
+  if (!plan.config_file && fs::is_regular_file(plan.source / "hydra.toml")) {
+    plan.config_file = plan.source / "hydra.toml";
+    plan.config_text = util::read_file(*plan.config_file);
+  }
+  if (!request.baseline_run) plan.tidy_config = clang_tidy_config(request, plan.source);
+}
+
+}  // namespace hydra::capture

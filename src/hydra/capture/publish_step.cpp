@@ -1,0 +1,40 @@
+// The publish step: tool versions, artifacts the tools left malformed,
+// parsed summaries, then seal and rename into place.
+#include <hydra/capture/steps.hpp>
+
+#include <hydra/error.hpp>
+#include <hydra/parse/junit.hpp>
+#include <hydra/parse/lint_log.hpp>
+#include <hydra/pipeline/run_dir.hpp>
+#include <hydra/pipeline/signals.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::capture {
+using nlohmann::json;
+
+void publish(const Plan& plan, const config::Config& config, Staging& staging) {
+  staging.manifest["tools"]["cmake"] = tool_version(plan.cmake.string());
+  staging.manifest["tools"]["ctest"] = tool_version(plan.ctest.string());
+  if (plan.in_git) staging.manifest["tools"]["git"] = tool_version("git");
+
+  // An artifact the tools left malformed (a crash mid-write) is kept for
+  // audit but marked unparsable: the run is then never mergeable.
+  json unparsable = json::array();
+  for (const auto& [path, role] : staging.roles.items()) {
+    try {
+      if (role == "junit") parse::parse_junit_file(staging.directory / path);
+      else if (role == "lint_log") parse::parse_clang_tidy_file(staging.directory / path);
+    } catch (const InputError& error) {
+      unparsable.push_back({{"path", path}, {"reason", error.what()}});
+    }
+  }
+  if (!unparsable.empty()) staging.manifest["unparsable_artifacts"] = unparsable;
+
+  const model::Run parsed =
+      pipeline::parse_artifacts(staging.directory, staging.manifest, staging.roles, config.lint.compiler_warnings);
+  staging.write("signals.json", pipeline::signals_json(parsed).dump(2) + "\n", "signals");
+  staging.manifest["artifact_roles"] = staging.roles;
+  pipeline::seal_and_publish(staging.directory, staging.manifest, plan.out);
+}
+
+}  // namespace hydra::capture

@@ -1,0 +1,48 @@
+#include <hydra/capture/sandbox.hpp>
+
+#include <chrono>
+
+#include <hydra/util/process.hpp>
+
+namespace hydra::capture {
+
+std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv,
+                                       const std::vector<std::filesystem::path>& writable,
+                                       const std::filesystem::path& temporary) const {
+  if (!bwrap) return argv;
+  std::vector<std::string> wrapped = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                                      "--die-with-parent"};
+  for (const auto& path : writable) wrapped.insert(wrapped.end(), {"--bind", path.string(), path.string()});
+  wrapped.insert(wrapped.end(), {"--setenv", "TMPDIR", temporary.string()});
+  wrapped.push_back("--");
+  wrapped.insert(wrapped.end(), argv.begin(), argv.end());
+  return wrapped;
+}
+
+Sandbox find_sandbox(bool wanted) {
+  Sandbox sandbox;
+  if (!wanted) {
+    sandbox.description = "none: disabled (--no-sandbox)";
+    return sandbox;
+  }
+  const auto bwrap = util::find_program("bwrap");
+  if (!bwrap) {
+    sandbox.description = "none: bubblewrap (bwrap) is not installed";
+    return sandbox;
+  }
+  util::ProcessRequest probe;
+  probe.argv = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"};
+  probe.timeout = std::chrono::seconds(20);
+  const auto result = util::run_process(probe);
+  if (!result.started || result.exit_code != 0) {
+    const std::string said = result.output + result.error;
+    sandbox.description = "none: bubblewrap cannot create a sandbox here (" + said.substr(0, said.find('\n')) + ")";
+    return sandbox;
+  }
+  sandbox.bwrap = bwrap;
+  sandbox.description =
+      "bubblewrap: everything outside the source tree, the build tree and ctest's JUnit directory read-only";
+  return sandbox;
+}
+
+}  // namespace hydra::capture

@@ -1,0 +1,29 @@
+// The sandbox the tree's own code runs in (configure, build, tests, the
+// security check): bubblewrap, when it is installed and works here.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hydra::capture {
+
+struct Sandbox {
+  std::optional<std::filesystem::path> bwrap;  ///< nullopt: no sandbox (see `description`)
+  std::string description;  ///< recorded in the manifest: which protection was in force
+
+  /// `argv` run with everything but `writable` read-only (still visible, so
+  /// toolchains and dependencies anywhere keep working), TMPDIR pointing at
+  /// `temporary` (writable), and no process surviving hydra-score. Without
+  /// bubblewrap, `argv` unchanged.
+  std::vector<std::string> wrap(const std::vector<std::string>& argv,
+                                const std::vector<std::filesystem::path>& writable,
+                                const std::filesystem::path& temporary) const;
+};
+
+/// Bubblewrap when `wanted`, installed and able to make a sandbox here (a
+/// probe runs `true` in one); otherwise no sandbox and the reason.
+Sandbox find_sandbox(bool wanted);
+
+}  // namespace hydra::capture

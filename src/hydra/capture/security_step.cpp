@@ -1,0 +1,28 @@
+// The security step: `[scoring.gates] security_command`, run in the tree
+// being captured, under the sandbox.
+#include <hydra/capture/steps.hpp>
+
+namespace hydra::capture {
+
+void run_security(const Plan& plan, const Sandbox& sandbox, Staging& staging, Progress& progress) {
+  const std::string& command = plan.config.gates.security_command;
+  if (command.empty()) return;
+  const double timeout = plan.config.lint_timeout_seconds;
+  util::ProcessRequest process;
+  process.argv = sandbox.wrap({"/bin/sh", "-c", command}, {plan.source, plan.build_dir}, plan.build_dir / ".hydra-tmp");
+  process.working_directory = plan.source;
+  process.output_file = staging.directory / "security.log";
+  process.timeout = std::chrono::duration<double>(timeout);
+  progress.start("security");
+  const auto checked = util::run_process(process);
+  staging.add("security.log", "security_log");
+  staging.step(step_record("security", process.argv, checked, timeout));
+  staging.manifest["security"] = {
+      {"ran", true},
+      {"exit_code", checked.started ? checked.exit_code : 127},
+      {"timed_out", checked.timed_out},
+      {"detail", "`" + command + "` " + (checked.timed_out ? "timed out" : "exited " + std::to_string(checked.exit_code))}};
+  progress.finish(checked.exit_code == 0 && !checked.timed_out ? "passed" : "FAILED");
+}
+
+}  // namespace hydra::capture

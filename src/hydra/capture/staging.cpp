@@ -1,0 +1,105 @@
+// The run directory being written: the staging folder next to OUT, the
+// manifest's fixed fields, step records and tool versions.
+#include <hydra/capture/steps.hpp>
+
+#include <cstdlib>
+
+#include <hydra/error.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/version.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json StepRecord::to_json() const {
+  json step = {{"name", name},         {"command", command},     {"started", started},
+               {"exit_code", exit_code}, {"seconds", seconds},     {"timed_out", timed_out},
+               {"timeout_seconds", timeout_seconds}};
+  if (!reason.empty()) step["reason"] = reason;
+  for (const auto& [key, value] : extra.items()) step[key] = value;
+  return step;
+}
+
+StepRecord step_record(const std::string& name, const std::vector<std::string>& argv,
+                       const util::ProcessResult& result, double timeout_seconds) {
+  StepRecord record;
+  record.name = name;
+  for (const auto& argument : argv) record.command += (record.command.empty() ? "" : " ") + argument;
+  record.started = result.started;
+  record.exit_code = result.exit_code;
+  record.seconds = result.seconds;
+  record.timed_out = result.timed_out;
+  record.timeout_seconds = timeout_seconds;
+  if (!result.started) record.reason = result.error;
+  else if (result.timed_out)
+    record.reason = "timed out after " + std::to_string(int(timeout_seconds)) + " s; process group killed";
+  else if (result.exit_code != 0) record.reason = "exit code " + std::to_string(result.exit_code);
+  return record;
+}
+
+void Staging::write(const std::string& relative, const std::string& content, const std::string& role) {
+  util::write_file_atomic(directory / relative, content);
+  roles[relative] = role;
+}
+
+Staging start_staging(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox) {
+  Staging staging;
+  fs::create_directories(plan.out.parent_path());
+  std::string pattern = (plan.out.parent_path() / ("." + plan.out.filename().string() + ".capture-XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw Error("cannot create a staging directory next to " + plan.out.string());
+  staging.directory = pattern;
+  staging.manifest = {{"schema", "hydra-score/run/1"},
+                      {"engine_version", engine_version},
+                      {"agent", request.agent},
+                      {"task", request.task},
+                      {"source_root", plan.source.string()},
+                      {"source_commit", plan.source_commit},
+                      {"build_dir", plan.build_dir.string()},
+                      {"base_commit", plan.base_commit},
+                      {"cache_key", plan.cache_key},
+                      {"config_digest", config::digest(plan.config)},
+                      {"steps", json::array()},
+                      {"problems", json::array()},
+                      {"security", {{"ran", false}, {"detail", "not configured"}}},
+                      {"capture",
+                       {{"generator", request.generator}, {"build_config", request.build_config}, {"jobs", plan.jobs}}},
+                      {"sandbox", sandbox.description}};
+  if (request.agent_seconds) staging.manifest["agent_seconds"] = *request.agent_seconds;
+  try {
+    if (plan.config_file) staging.write("hydra.toml", plan.config_text, "config");
+    if (request.metrics) staging.write("metrics.json", util::read_file(*request.metrics), "metrics");
+    if (plan.tidy_config) staging.write("clang-tidy.yaml", util::read_file(*plan.tidy_config), "clang_tidy_config");
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove_all(staging.directory, ignored);
+    throw;
+  }
+  return staging;
+}
+
+std::string tool_version(const std::string& program) {
+  util::ProcessRequest request;
+  request.argv = {program, "--version"};
+  request.timeout = std::chrono::seconds(20);
+  const auto result = util::run_process(request);
+  if (!result.started || result.exit_code != 0) return "unavailable";
+  // clang-tidy prints a banner line first; keep the line naming the version.
+  const std::string& output = result.output;
+  std::string best = output.substr(0, output.find('\n'));
+  std::size_t start = 0;
+  while (start < output.size()) {
+    const auto end = output.find('\n', start);
+    const std::string line = output.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (line.find("version") != std::string::npos) {
+      best = line;
+      break;
+    }
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  while (!best.empty() && best.front() == ' ') best.erase(best.begin());
+  return best;
+}
+
+}  // namespace hydra::capture

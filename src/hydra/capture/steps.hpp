@@ -1,0 +1,153 @@
+// The steps of a capture, each in its own file, each returning a typed
+// result: plan (what to capture, with which config, against which base),
+// build (configure + build), test (ctest), lint (clang-tidy), security, change
+// (diff and judge), publish (validate, summarize, seal). capture() in
+// capture.cpp runs them in that order. Every step records what it ran in the
+// run's manifest (docs/run-directory.md).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <hydra/capture/capture.hpp>
+#include <hydra/capture/progress.hpp>
+#include <hydra/capture/sandbox.hpp>
+#include <hydra/config/config.hpp>
+#include <hydra/util/process.hpp>
+
+namespace hydra::capture {
+
+/// What a capture resolved before running anything.
+struct Plan {
+  std::filesystem::path source;     ///< absolute; a worktree when the request checks out a commit
+  std::filesystem::path build_dir;  ///< absolute
+  std::filesystem::path out;        ///< absolute
+  bool in_git = false;
+  std::string source_commit;  ///< HEAD (or the checked-out commit); empty outside git or without commits
+  std::string base_commit;    ///< what the diff is taken against
+  std::optional<std::filesystem::path> config_file;  ///< the hydra.toml used; nullopt: defaults
+  std::string config_text;
+  config::Config config;
+  std::string initial_cache_text;
+  std::vector<std::filesystem::path> excluded;  ///< trees that are not part of the change or the lint scope
+  unsigned jobs = 1;
+  std::filesystem::path cmake;
+  std::filesystem::path ctest;
+  std::optional<std::filesystem::path> tidy_config;  ///< the .clang-tidy lint uses (the baseline's, when given)
+  std::string cache_key;  ///< identifies commit, tree, config and settings (CaptureRequest::reuse)
+};
+
+/// Resolves the request: tools, paths, commits, the config (explicit, else
+/// the baseline run's, else the tree's). Throws hydra::Error (exit 8) when
+/// cmake or ctest is missing, or exit 2 for a checkout outside git.
+Plan make_plan(const CaptureRequest& request);
+
+/// The run directory at `plan.out` when it is up to date for `plan` (same
+/// cache key, seal intact); nullopt otherwise, with the reason in `why_not`.
+std::optional<CaptureOutcome> reusable_run(const Plan& plan, const CaptureRequest& request, std::string& why_not);
+
+/// For a request that checks out a commit: makes (or refreshes) its worktree
+/// and points the plan at it, reading the commit's hydra.toml when no other
+/// config was chosen.
+void check_out(Plan& plan, const CaptureRequest& request, Progress& progress);
+
+/// What one process step did, as the manifest's "steps" list records it.
+struct StepRecord {
+  std::string name;
+  std::string command;
+  bool started = false;
+  int exit_code = -1;
+  double seconds = 0.0;
+  bool timed_out = false;
+  double timeout_seconds = 0.0;
+  std::string reason;  ///< why it did not pass; empty when it did
+  nlohmann::json extra = nlohmann::json::object();  ///< step-specific figures (translation units, ...)
+
+  nlohmann::json to_json() const;
+};
+
+/// The record of `result`, which ran `argv` under `timeout_seconds`.
+StepRecord step_record(const std::string& name, const std::vector<std::string>& argv,
+                       const util::ProcessResult& result, double timeout_seconds);
+
+/// The run directory being written: its staging folder, the manifest so far
+/// and the role of every artifact in it.
+struct Staging {
+  std::filesystem::path directory;
+  nlohmann::json manifest = nlohmann::json::object();
+  nlohmann::json roles = nlohmann::json::object();
+
+  /// Writes `content` to `relative` (atomically) and records its role.
+  void write(const std::string& relative, const std::string& content, const std::string& role);
+  /// Records the role of a file a step wrote itself.
+  void add(const std::string& relative, const std::string& role) { roles[relative] = role; }
+  /// Appends a step to the manifest's "steps".
+  void step(const StepRecord& record) { manifest["steps"].push_back(record.to_json()); }
+  /// Appends a problem (the run is then not mergeable).
+  void problem(const std::string& text) { manifest["problems"].push_back(text); }
+};
+
+/// The staging directory for `plan.out` and the manifest's fixed fields.
+Staging start_staging(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox);
+
+/// The first line of `--version` output naming the version, or "unavailable".
+std::string tool_version(const std::string& program);
+
+struct BuildResult {
+  bool passed = false;
+  bool timed_out = false;
+  int exit_code = 127;
+  double seconds = 0.0;
+};
+/// Configures the build tree when it is new, its last configure failed or
+/// its settings changed, then builds; both under the sandbox and the build
+/// timeout. Writes configure.log and build.log.
+BuildResult run_build(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                      Progress& progress);
+
+struct TestResult {
+  bool ran = false;
+  bool timed_out = false;
+  int exit_code = -1;
+  bool junit_written = false;
+};
+/// Lists the tests (ctest --show-only=json-v1) and runs them with JUnit
+/// output, cross-checking the JUnit file with ctest's console verdicts.
+TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                     Progress& progress);
+
+/// The translation units clang-tidy lints: every file of `compile_commands`
+/// (compile_commands.json's entries) inside `source`, outside the `excluded`
+/// trees and not matched by a `lint_exclude` path pattern, sorted. Pure.
+std::vector<std::filesystem::path> lint_units(const nlohmann::json& compile_commands,
+                                              const std::filesystem::path& source,
+                                              const std::vector<std::filesystem::path>& excluded,
+                                              const std::vector<std::string>& lint_exclude);
+
+struct LintResult {
+  bool ran = false;
+  bool complete = false;
+  std::size_t translation_units = 0;
+  std::string inactive_reason;  ///< why the lint dimension has no (complete) log
+};
+/// Runs clang-tidy over the lint units in parallel under the lint timeout;
+/// writes lint/0.log, or lint-partial.log and the reason when incomplete.
+LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_passed, Staging& staging,
+                    Progress& progress);
+
+/// Runs `[scoring.gates] security_command` in the tree when one is set.
+void run_security(const Plan& plan, const Sandbox& sandbox, Staging& staging, Progress& progress);
+
+/// The change against the base commit (diff.patch) and, when the judge
+/// dimension is on, the judge's grade of it (judge.json).
+void record_change(const Plan& plan, const CaptureRequest& request, Staging& staging, Progress& progress);
+
+/// Records tool versions, marks artifacts the tools left malformed, writes
+/// signals.json, then seals the run and renames it into place at `plan.out`.
+void publish(const Plan& plan, const config::Config& config, Staging& staging);
+
+}  // namespace hydra::capture

@@ -1,0 +1,158 @@
+// The test step: list the tests, run them with JUnit output, and believe the
+// JUnit file only where ctest's own console verdicts agree with it.
+#include <hydra/capture/steps.hpp>
+
+#include <cctype>
+#include <map>
+#include <set>
+
+#include <hydra/error.hpp>
+#include <hydra/parse/junit.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// ctest's own per-test verdicts from its console output
+/// ("  3/12 Test  #3: name ......   Passed    0.01 sec"): name -> passed.
+/// Test programs cannot write here: ctest captures their output.
+std::map<std::string, bool> ctest_console_verdicts(const std::string& log) {
+  std::map<std::string, bool> verdicts;
+  std::size_t start = 0;
+  while (start < log.size()) {
+    std::size_t end = log.find('\n', start);
+    if (end == std::string::npos) end = log.size();
+    const std::string_view line(log.data() + start, end - start);
+    start = end + 1;
+    const auto test = line.find(" Test ");
+    const auto hash = line.find('#', test == std::string_view::npos ? 0 : test);
+    const auto colon = line.find(": ", hash == std::string_view::npos ? 0 : hash);
+    if (test == std::string_view::npos || hash == std::string_view::npos || colon == std::string_view::npos) continue;
+    if (line.find('/') == std::string_view::npos || line.find('/') > test) continue;
+    std::string_view rest = line.substr(colon + 2);
+    const auto dots = rest.find(" .");
+    const auto stars = rest.find("***");
+    const auto name_end = std::min(dots, stars);
+    if (name_end == std::string_view::npos) continue;
+    std::string_view name = rest.substr(0, name_end);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    const std::string_view verdict = rest.substr(name_end);
+    verdicts[std::string(name)] =
+        verdict.find("***") == std::string_view::npos && verdict.find(" Passed") != std::string_view::npos;
+  }
+  return verdicts;
+}
+
+/// Cross-checks `tests` (the JUnit file) with ctest's console verdicts; a
+/// JUnit file that disagrees (a test wrote or altered it) is reported, never believed.
+std::vector<std::string> junit_disagreements(const std::vector<model::TestCase>& tests, const std::string& console) {
+  std::vector<std::string> problems;
+  const auto verdicts = ctest_console_verdicts(console);
+  std::set<std::string> seen;
+  for (const auto& test : tests) {
+    seen.insert(test.name);
+    const auto it = verdicts.find(test.name);
+    if (it == verdicts.end()) {
+      problems.push_back("JUnit lists test \"" + test.name + "\" that ctest did not report running");
+    } else if (it->second != (test.status == model::TestStatus::passed)) {
+      problems.push_back("JUnit says test \"" + test.name + "\" " + std::string(model::to_string(test.status)) +
+                         " but ctest reported it " + (it->second ? "passed" : "not passed"));
+    }
+  }
+  for (const auto& [name, passed] : verdicts)
+    if (!seen.count(name)) problems.push_back("ctest ran test \"" + name + "\" but the JUnit file does not list it");
+  return problems;
+}
+
+std::optional<std::string> ctest_progress(std::string_view line) {
+  // "  3/12 Test  #3: name ......   Passed    0.01 sec"
+  std::size_t i = 0;
+  while (i < line.size() && line[i] == ' ') ++i;
+  const std::size_t digits_start = i;
+  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+  if (i == digits_start || i >= line.size() || line[i] != '/') return std::nullopt;
+  const std::size_t slash = i++;
+  const std::size_t total_start = i;
+  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+  if (i == total_start || line.substr(i, 6) != " Test ") return std::nullopt;
+  return std::string(line.substr(digits_start, slash - digits_start)) + "/" +
+         std::string(line.substr(total_start, i - total_start)) + " tests";
+}
+
+}  // namespace
+
+TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                     Progress& progress) {
+  TestResult result;
+  staging.manifest["tests_expected"] = true;
+  const double timeout = plan.config.test_timeout_seconds;
+  const fs::path build_dir = plan.build_dir;
+  fs::create_directories(staging.directory / "junit");
+
+  std::vector<std::string> list_argv = {plan.ctest.string(), "--test-dir", build_dir.string(), "--show-only=json-v1"};
+  if (!request.build_config.empty()) list_argv.insert(list_argv.end(), {"-C", request.build_config});
+  util::ProcessRequest list;
+  list.argv = list_argv;
+  list.separate_stderr = true;
+  list.keep_output_bytes = std::size_t(1) << 30;
+  list.timeout = std::chrono::seconds(120);
+  const auto listed = util::run_process(list);
+  if (listed.started && listed.exit_code == 0) {
+    staging.write("ctest.json", listed.output, "ctest_json");
+  } else {
+    const std::string said = listed.error_output + listed.error;
+    staging.problem("ctest --show-only=json-v1 failed: " + said.substr(0, said.find('\n')));
+  }
+
+  const fs::path junit = staging.directory / "junit" / "0.xml";
+  std::vector<std::string> argv = {plan.ctest.string(), "--test-dir", build_dir.string(), "--output-junit",
+                                   junit.string(), "--parallel", std::to_string(plan.jobs),
+                                   // ctest stops a hanging test at 90% of the step's
+                                   // budget, so it still writes JUnit with that test failed;
+                                   // the step timeout below is the backstop.
+                                   "--timeout", std::to_string(std::max(1, int(timeout * 0.9)))};
+  if (!request.build_config.empty()) argv.insert(argv.end(), {"-C", request.build_config});
+  util::ProcessRequest process;
+  process.argv = sandbox.wrap(argv, {plan.source, build_dir, staging.directory / "junit"}, build_dir / ".hydra-tmp");
+  process.output_file = staging.directory / "test.log";
+  process.timeout = std::chrono::duration<double>(timeout);
+  process.on_line = [&](std::string_view line) {
+    if (auto text = ctest_progress(line)) progress.detail(*text);
+  };
+  progress.start("test");
+  const auto tested = util::run_process(process);
+  staging.add("test.log", "test_log");
+  staging.step(step_record("test", argv, tested, timeout));
+  result.ran = tested.started;
+  result.timed_out = tested.timed_out;
+  result.exit_code = tested.exit_code;
+  if (tested.timed_out) {
+    staging.problem("test step timed out after " + std::to_string(int(timeout)) + " s; process group killed");
+    std::error_code ignored;
+    fs::remove(junit, ignored);  // a partial JUnit would under-count failures
+  }
+  if (fs::is_regular_file(junit) && !tested.timed_out) {
+    // A JUnit file that does not parse is kept and marked unparsable by the
+    // publish step; only a parsed one can be cross-checked.
+    std::vector<model::TestCase> tests;
+    bool parsed = true;
+    try {
+      tests = parse::parse_junit_file(junit);
+    } catch (const InputError&) {
+      parsed = false;
+    }
+    if (parsed)
+      for (auto& problem : junit_disagreements(tests, util::read_file(staging.directory / "test.log")))
+        staging.problem(problem);
+  }
+  result.junit_written = fs::is_regular_file(junit);
+  if (result.junit_written) staging.add("junit/0.xml", "junit");
+  else if (!tested.timed_out)
+    staging.problem("ctest wrote no JUnit file (exit code " + std::to_string(tested.exit_code) + ")");
+  progress.finish(tested.timed_out ? "TIMED OUT" : (tested.exit_code == 0 ? "all passed" : "some failed"));
+  return result;
+}
+
+}  // namespace hydra::capture
