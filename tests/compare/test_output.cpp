@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include <hydra/compare/output.hpp>
+#include <hydra/report/compare.hpp>
 
 using namespace hydra;
 using nlohmann::json;
@@ -13,22 +13,22 @@ namespace {
 
 /// Reference t1 3/4 (composite 0.75), t2 1/1 with judge 0.5 (0.8);
 /// candidate t1 4/4 (1.0), t3 only in the candidate. t2 is dropped.
-compare::Comparison sample() {
-  compare::TaskResult reference_t1;
+eval::Comparison sample() {
+  eval::TaskResult reference_t1;
   reference_t1.id = "t1";
   reference_t1.source = "ref.json";
   reference_t1.checks = {false, 3, 4};
-  compare::TaskResult reference_t2 = reference_t1;
+  eval::TaskResult reference_t2 = reference_t1;
   reference_t2.id = "t2";
   reference_t2.checks = {false, 1, 1};
   reference_t2.judge_score = 0.5;
   reference_t2.judge_rationale = "average";
-  compare::TaskResult candidate_t1 = reference_t1;
+  eval::TaskResult candidate_t1 = reference_t1;
   candidate_t1.source = "cand.json";
   candidate_t1.checks = {false, 4, 4};
-  compare::TaskResult candidate_t3 = candidate_t1;
+  eval::TaskResult candidate_t3 = candidate_t1;
   candidate_t3.id = "t3";
-  return compare::compare_sets({"ref.json", {reference_t1, reference_t2}},
+  return eval::compare_sets({"ref.json", {reference_t1, reference_t2}},
                                {"cand.json", {candidate_t1, candidate_t3}}, {}, {});
 }
 
@@ -36,7 +36,7 @@ compare::Comparison sample() {
 
 TEST_CASE("to_json writes the compare contract", "[compare][output]") {
   SECTION("valid input") {
-    const json output = compare::to_json(sample());
+    const json output = report::to_json(sample());
     CHECK(output["schema"] == "hydra-score/compare/1");
     CHECK(output["verdict"] == "regressed");  // t2 dropped
     CHECK(output["promote"] == false);
@@ -69,17 +69,17 @@ TEST_CASE("to_json writes the compare contract", "[compare][output]") {
     CHECK(output["tasks"][2]["pairing"] == "added");
   }
   SECTION("deterministic") {
-    CHECK(compare::to_json(sample()).dump(2) == compare::to_json(sample()).dump(2));
+    CHECK(report::to_json(sample()).dump(2) == report::to_json(sample()).dump(2));
   }
   SECTION("bad input: non-finite numbers are written as null") {
-    compare::TaskResult reference;
+    eval::TaskResult reference;
     reference.id = "t1";
     reference.checks = {false, 1, 1};
     reference.cost.tokens = 10;
-    compare::TaskResult candidate = reference;
+    eval::TaskResult candidate = reference;
     candidate.cost.tokens = std::nan("");
     const json output =
-        compare::to_json(compare::compare_sets({"r", {reference}}, {"c", {candidate}}, {}, {}));
+        report::to_json(eval::compare_sets({"r", {reference}}, {"c", {candidate}}, {}, {}));
     CHECK(output["tasks"][0]["candidate"]["composite"].is_null());
     CHECK(output["tasks"][0]["deltas"]["composite"].is_null());
     CHECK(output["verdict"] == "regressed");
@@ -88,8 +88,8 @@ TEST_CASE("to_json writes the compare contract", "[compare][output]") {
 }
 
 TEST_CASE("render_table and render_markdown show every task and the verdict", "[compare][output]") {
-  const compare::Comparison comparison = sample();
-  CHECK(compare::render_table(comparison) ==
+  const eval::Comparison comparison = sample();
+  CHECK(report::render_table(comparison) ==
         "task  reference  candidate  delta      objective   status\n"
         "-------------------------------------------------------------\n"  // 4+9+9+9+10+10 column widths + 5*2 spaces
         "t1    0.750000   1.000000   +0.250000  3/4 -> 4/4  ok\n"
@@ -100,10 +100,27 @@ TEST_CASE("render_table and render_markdown show every task and the verdict", "[
         "verdict: regressed (sum of composite deltas +0.250000, min_composite_gain 0.010000, "
         "1 hard regression); promote: no\n");
 
-  const std::string markdown = compare::render_markdown(comparison);
+  const std::string markdown = report::render_markdown(comparison);
   CHECK_THAT(markdown, Catch::StartsWith("# HydraScore compare: regressed\n"));
   CHECK_THAT(markdown, Catch::Contains("| t1 | 0.750000 | 1.000000 | +0.250000 | 3/4 → 4/4 | - | ok |"));
-  CHECK_THAT(markdown, Catch::Contains("## Hard regressions\n\n- `t2`: task missing from the candidate set"));
+  CHECK_THAT(markdown, Catch::Contains("## Hard regressions\n\n- t2: task missing from the candidate set"));
   CHECK_THAT(markdown, Catch::Contains("- Promote: **no**"));
   CHECK_THAT(markdown, Catch::Contains("## Added tasks"));
+}
+
+TEST_CASE("compare output escapes task ids a candidate controls", "[compare][output]") {
+  // A task id with a table pipe, a code-span backtick and a terminal escape
+  // (ESC [ 2 J clears the screen).
+  eval::TaskResult reference;
+  reference.id = "evil|id`\x1b[2J";
+  reference.checks.passed = 1;
+  reference.checks.total = 1;
+  const eval::Comparison comparison = eval::compare_sets({"r", {reference}}, {"c", {}}, {}, {});
+  const std::string table = report::render_table(comparison);
+  CHECK(table.find('\x1b') == std::string::npos);
+  CHECK_THAT(table, Catch::Contains("hard regression: evil|id`?[2J: task missing from the candidate set"));
+  const std::string markdown = report::render_markdown(comparison);
+  CHECK(markdown.find('\x1b') == std::string::npos);
+  CHECK(markdown.find("evil|id") == std::string::npos);  // the pipe would end the table cell
+  CHECK_THAT(markdown, Catch::Contains("| evil\\|id\\`"));
 }

@@ -116,7 +116,7 @@ TEST_CASE("load_task_set reads files, run directories and directories of both", 
     record_run("candidate", root / "set" / "run-alpha", "alpha", R"({"tokens": 1200, "steps": 4})");
     record_run("reference", root / "set" / "beta", "");  // no task id: the directory name
 
-    const compare::TaskSet set = compare::load_task_set(root / "set", {});
+    const eval::TaskSet set = compare::load_task_set(root / "set", {});
     REQUIRE(set.tasks.size() == 3);
     CHECK(set.tasks[0].id == "alpha");  // sorted by id
     CHECK(set.tasks[0].checks.passed == 2u);  // candidate fixture: math.divide failed
@@ -129,18 +129,18 @@ TEST_CASE("load_task_set reads files, run directories and directories of both", 
     REQUIRE(set.find("beta") != nullptr);
     CHECK(set.find("missing") == nullptr);
 
-    const compare::TaskSet single_run = compare::load_task_set(root / "set" / "run-alpha", {});
+    const eval::TaskSet single_run = compare::load_task_set(root / "set" / "run-alpha", {});
     REQUIRE(single_run.tasks.size() == 1);
     CHECK(single_run.tasks[0].id == "alpha");
 
-    const compare::TaskSet single_file = compare::load_task_set(root / "set" / "a.json", {});
+    const eval::TaskSet single_file = compare::load_task_set(root / "set" / "a.json", {});
     REQUIRE(single_file.tasks.size() == 1);
   }
   SECTION("label selection applies to run directories") {
     record_run("candidate", root / "set" / "gamma", "gamma");
     compare::LoadOptions options;
     options.eval.check_labels = {"slow"};
-    const compare::TaskSet set = compare::load_task_set(root / "set", options);
+    const eval::TaskSet set = compare::load_task_set(root / "set", options);
     REQUIRE(set.tasks.size() == 1);
     CHECK(set.tasks[0].checks.passed == 1u);  // io.roundtrip is the only "slow" test
     CHECK(set.tasks[0].checks.total == 1u);
@@ -152,7 +152,7 @@ TEST_CASE("load_task_set reads files, run directories and directories of both", 
     compare::LoadOptions options;
     options.judge = eval::JudgeSettings{};
     options.judge->command = (root / "judge.sh").string();
-    const compare::TaskSet set = compare::load_task_set(root / "set", options);
+    const eval::TaskSet set = compare::load_task_set(root / "set", options);
     REQUIRE(set.tasks.size() == 1);
     CHECK(set.tasks[0].judge_score == 0.6);
     CHECK(set.tasks[0].judge_rationale == "ok");

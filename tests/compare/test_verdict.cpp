@@ -1,4 +1,4 @@
-// Tests for hydra::compare::compare_sets: pairing, deltas, hard regressions,
+// Tests for hydra::eval::compare_sets: pairing, deltas, hard regressions,
 // verdict and promotion. Every number follows
 // shared/seeds/eval-composite-and-verdict.md with the defaults W_OBJ 0.6,
 // W_JUDGE 0.4, COST_WEIGHT 0.1, minCompositeGain 0.01,
@@ -8,16 +8,16 @@
 #include <cmath>
 #include <limits>
 
-#include <hydra/compare/verdict.hpp>
+#include <hydra/eval/verdict.hpp>
 
 using namespace hydra;
-using compare::Verdict;
+using eval::Verdict;
 
 namespace {
 
-compare::TaskResult task(const std::string& id, std::uint64_t passed, std::uint64_t total,
+eval::TaskResult task(const std::string& id, std::uint64_t passed, std::uint64_t total,
                          std::optional<double> judge = std::nullopt) {
-  compare::TaskResult result;
+  eval::TaskResult result;
   result.id = id;
   result.source = "test";
   result.checks.passed = passed;
@@ -26,25 +26,25 @@ compare::TaskResult task(const std::string& id, std::uint64_t passed, std::uint6
   return result;
 }
 
-compare::TaskSet set_of(std::vector<compare::TaskResult> tasks) {
+eval::TaskSet set_of(std::vector<eval::TaskResult> tasks) {
   std::sort(tasks.begin(), tasks.end(),
-            [](const compare::TaskResult& left, const compare::TaskResult& right) { return left.id < right.id; });
+            [](const eval::TaskResult& left, const eval::TaskResult& right) { return left.id < right.id; });
   return {"set", std::move(tasks)};
 }
 
-compare::Comparison run(std::vector<compare::TaskResult> reference, std::vector<compare::TaskResult> candidate,
-                        compare::Thresholds thresholds = {}) {
-  return compare::compare_sets(set_of(std::move(reference)), set_of(std::move(candidate)), thresholds, {});
+eval::Comparison run(std::vector<eval::TaskResult> reference, std::vector<eval::TaskResult> candidate,
+                        eval::Thresholds thresholds = {}) {
+  return eval::compare_sets(set_of(std::move(reference)), set_of(std::move(candidate)), thresholds, {});
 }
 
 }  // namespace
 
 TEST_CASE("round6 rounds to 6 decimals", "[compare][verdict]") {
-  CHECK(compare::round6(0.1234564) == 0.123456);
-  CHECK(compare::round6(0.1234565) == 0.123457);
-  CHECK(compare::round6(0.81 - 0.8) == 0.01);  // 0.010000000000000009 -> 0.01
-  CHECK_FALSE(std::signbit(compare::round6(-1e-9)));  // no "-0"
-  CHECK(std::isnan(compare::round6(std::nan(""))));
+  CHECK(eval::round6(0.1234564) == 0.123456);
+  CHECK(eval::round6(0.1234565) == 0.123457);
+  CHECK(eval::round6(0.81 - 0.8) == 0.01);  // 0.010000000000000009 -> 0.01
+  CHECK_FALSE(std::signbit(eval::round6(-1e-9)));  // no "-0"
+  CHECK(std::isnan(eval::round6(std::nan(""))));
 }
 
 TEST_CASE("compare_sets: improved, neutral and regressed by the summed delta", "[compare][verdict]") {
@@ -58,14 +58,14 @@ TEST_CASE("compare_sets: improved, neutral and regressed by the summed delta", "
     CHECK(result.composite_delta_sum == 0.25);
     CHECK(result.verdict == Verdict::improved);
     CHECK(result.promote);
-    CHECK(compare::exit_code_of(result.verdict) == ExitCode::success);
+    CHECK(eval::exit_code_of(result.verdict) == ExitCode::success);
   }
   SECTION("neutral") {
     auto result = run({task("t1", 3, 4, 0.5)}, {task("t1", 3, 4, 0.5)});
     CHECK(result.composite_delta_sum == 0.0);
     CHECK(result.verdict == Verdict::neutral);
     CHECK_FALSE(result.promote);
-    CHECK(compare::exit_code_of(result.verdict) == ExitCode::neutral);
+    CHECK(eval::exit_code_of(result.verdict) == ExitCode::neutral);
   }
   SECTION("a gain exactly at minCompositeGain is neutral") {
     // reference: (0.6*1 + 0.4*0.5) / 1 = 0.8; candidate: 0.6 + 0.4*0.525 = 0.81
@@ -87,7 +87,7 @@ TEST_CASE("compare_sets: improved, neutral and regressed by the summed delta", "
     CHECK(result.composite_delta_sum == -0.01);
     CHECK(result.hard_regressions.empty());
     CHECK(result.verdict == Verdict::regressed);
-    CHECK(compare::exit_code_of(result.verdict) == ExitCode::regressed);
+    CHECK(eval::exit_code_of(result.verdict) == ExitCode::regressed);
   }
   SECTION("a loss just inside -minCompositeGain is neutral") {
     // candidate: 0.6 + 0.4*0.4775 = 0.791; delta -0.009 > -0.01
@@ -129,7 +129,7 @@ TEST_CASE("compare_sets: a per-task composite drop beyond regressionCompositeDro
     CHECK_FALSE(result.promote);
   }
   SECTION("a wider threshold tolerates the drop") {
-    compare::Thresholds wide;
+    eval::Thresholds wide;
     wide.regression_composite_drop = 0.1;
     auto result = run({task("t1", 1, 1, 0.5), task("t2", 1, 1, 0.5)},
                       {task("t1", 1, 1, 0.3749975), task("t2", 1, 1, 0.75)}, wide);
@@ -148,7 +148,7 @@ TEST_CASE("compare_sets: objective drops are hard regressions", "[compare][verdi
     CHECK(result.hard_regressions[0].reason == "passed checks dropped from 4 to 3");
     CHECK(result.verdict == Verdict::regressed);
 
-    compare::Thresholds off;
+    eval::Thresholds off;
     off.objective_drop_is_regression = false;
     auto tolerated = run({task("t1", 4, 8)}, {task("t1", 3, 4)}, off);
     CHECK(tolerated.hard_regressions.empty());
@@ -165,12 +165,12 @@ TEST_CASE("compare_sets: objective drops are hard regressions", "[compare][verdi
     CHECK(result.hard_regressions[0].reason == "objective pass rate dropped from 0.95 to 0.909091");
     CHECK(result.verdict == Verdict::regressed);
 
-    compare::Thresholds off;
+    eval::Thresholds off;
     off.objective_drop_is_regression = false;
     CHECK(run({task("t1", 19, 20)}, {task("t1", 20, 22, 1.0)}, off).verdict == Verdict::neutral);
   }
   SECTION("a failed candidate build with no test results") {
-    compare::TaskResult broken;
+    eval::TaskResult broken;
     broken.id = "t1";
     broken.checks.build_failed = true;  // passed/total unknown
     // total = max(1, reference total 5) = 5: obj01 = 0/5 = 0, composite 1.0 -> 0.0
@@ -188,7 +188,7 @@ TEST_CASE("compare_sets: dropped and added tasks", "[compare][verdict]") {
     // t1 improves by +0.25 but t2 is missing
     auto result = run({task("t1", 3, 4), task("t2", 1, 1)}, {task("t1", 4, 4)});
     REQUIRE(result.tasks.size() == 2);
-    CHECK(result.tasks[1].pairing == compare::Pairing::dropped);
+    CHECK(result.tasks[1].pairing == eval::Pairing::dropped);
     CHECK_FALSE(result.tasks[1].composite_delta);
     REQUIRE(result.hard_regressions.size() == 1);
     CHECK(result.hard_regressions[0].task == "t2");
@@ -201,7 +201,7 @@ TEST_CASE("compare_sets: dropped and added tasks", "[compare][verdict]") {
     // t1 unchanged; t0 exists only in the candidate (even scoring 0 it does not count)
     auto neutral = run({task("t1", 1, 1)}, {task("t0", 0, 3), task("t1", 1, 1)});
     CHECK(neutral.added_tasks == std::vector<std::string>{"t0"});
-    CHECK(neutral.tasks[0].pairing == compare::Pairing::added);
+    CHECK(neutral.tasks[0].pairing == eval::Pairing::added);
     CHECK(neutral.composite_delta_sum == 0.0);
     CHECK(neutral.hard_regressions.empty());
     CHECK(neutral.verdict == Verdict::neutral);

@@ -6,9 +6,9 @@
 #include <string>
 
 #include <hydra/cli/commands.hpp>
-#include <hydra/compare/output.hpp>
+#include <hydra/report/compare.hpp>
 #include <hydra/compare/task_set.hpp>
-#include <hydra/compare/verdict.hpp>
+#include <hydra/eval/verdict.hpp>
 #include <hydra/error.hpp>
 #include <hydra/config/config.hpp>
 #include <hydra/util/files.hpp>
@@ -32,7 +32,7 @@ struct CompareOptions {
 
 int run_compare(const CompareOptions& options) {
   // Defaults, then the config file's [compare]/[eval]/[judge] tables, then flags.
-  compare::Thresholds thresholds;
+  eval::Thresholds thresholds;
   compare::LoadOptions load_options;
   if (!options.config.empty()) {
     const config::Config config = config::load(options.config);
@@ -48,17 +48,17 @@ int run_compare(const CompareOptions& options) {
     thresholds.objective_drop_is_regression = options.objective_drop_is_regression;
   config::validate(thresholds);
 
-  const compare::TaskSet reference = compare::load_task_set(options.reference, load_options);
-  const compare::TaskSet candidate = compare::load_task_set(options.candidate, load_options);
-  const compare::Comparison comparison =
-      compare::compare_sets(reference, candidate, thresholds, load_options.eval);
+  const eval::TaskSet reference = compare::load_task_set(options.reference, load_options);
+  const eval::TaskSet candidate = compare::load_task_set(options.candidate, load_options);
+  const eval::Comparison comparison =
+      eval::compare_sets(reference, candidate, thresholds, load_options.eval);
 
   if (!options.json_out.empty())
-    util::write_file_atomic(options.json_out, compare::to_json(comparison).dump(2) + "\n");
+    util::write_file_atomic(options.json_out, report::to_json(comparison).dump(2) + "\n");
   if (!options.markdown_out.empty())
-    util::write_file_atomic(options.markdown_out, compare::render_markdown(comparison));
-  std::cout << compare::render_table(comparison) << std::flush;
-  return static_cast<int>(compare::exit_code_of(comparison.verdict));
+    util::write_file_atomic(options.markdown_out, report::render_markdown(comparison));
+  std::cout << report::render_table(comparison) << std::flush;
+  return static_cast<int>(eval::exit_code_of(comparison.verdict));
 }
 
 }  // namespace

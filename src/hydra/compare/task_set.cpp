@@ -215,12 +215,6 @@ bool is_run_directory(const fs::path& path) {
 
 }  // namespace
 
-const TaskResult* TaskSet::find(std::string_view id) const {
-  auto found = std::lower_bound(tasks.begin(), tasks.end(), id,
-                                [](const TaskResult& task, std::string_view wanted) { return task.id < wanted; });
-  return found != tasks.end() && found->id == id ? &*found : nullptr;
-}
-
 std::vector<TaskResult> parse_task_file(std::string_view json_text, const std::string& source_name) {
   util::require_text(json_text, source_name);
   return TaskFileReader(json_text, source_name).read();

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include <hydra/eval/composite.hpp>
+#include <hydra/eval/task.hpp>
 #include <hydra/eval/judge.hpp>
 #include <hydra/model/metrics.hpp>
 
@@ -18,27 +18,10 @@ namespace hydra::compare {
 /// The schema string a task-result JSON file must carry.
 inline constexpr std::string_view task_file_schema = "hydra-score/tasks/1";
 
-/// One task's result under one configuration.
-struct TaskResult {
-  std::string id;
-  std::string source;  ///< the file or run directory it was read from (for reports)
-  eval::CheckOutcome checks;
-  std::optional<double> judge_score;  ///< nullopt: no judge score
-  std::string judge_rationale;
-  std::string judge_failure;  ///< why a judge that ran gave no score
-  model::AgentMetrics cost;
-  /// Problems with the run's data; any entry is a hard regression (fail closed).
-  std::vector<std::string> integrity_problems;
-};
+/// One task's result and a set of them (plain data, eval/task.hpp).
+using eval::TaskResult;
+using eval::TaskSet;
 
-/// The tasks of one SET, sorted by id; ids are unique.
-struct TaskSet {
-  std::string source;  ///< the SET as given
-  std::vector<TaskResult> tasks;
-
-  /// The task with `id`, or nullptr.
-  const TaskResult* find(std::string_view id) const;
-};
 
 /// How run directories become task results.
 struct LoadOptions {

@@ -9,12 +9,12 @@
 #include <string_view>
 #include <vector>
 
-#include <hydra/compare/task_set.hpp>
+#include <hydra/eval/task.hpp>
 #include <hydra/config/settings.hpp>
 #include <hydra/error.hpp>
 #include <hydra/eval/composite.hpp>
 
-namespace hydra::compare {
+namespace hydra::eval {
 
 /// The comparator's thresholds ([compare], read by config::parse).
 using Thresholds = config::CompareThresholds;
@@ -101,4 +101,4 @@ TaskScore score_task(const TaskResult& task, const TaskResult* reference,
 Comparison compare_sets(const TaskSet& reference, const TaskSet& candidate,
                         const Thresholds& thresholds, const eval::EvalSettings& settings);
 
-}  // namespace hydra::compare
+}  // namespace hydra::eval

@@ -1,13 +1,20 @@
-#include <hydra/compare/output.hpp>
+#include <hydra/report/compare.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
 
+#include <hydra/report/text.hpp>
 #include <hydra/version.hpp>
 
-namespace hydra::compare {
+namespace hydra::report {
+using eval::Comparison;
+using eval::HardRegression;
+using eval::Pairing;
+using eval::TaskComparison;
+using eval::TaskScore;
+
 namespace {
 
 using nlohmann::json;
@@ -130,7 +137,7 @@ std::string render_table(const Comparison& comparison) {
   const std::vector<std::string> header = {"task", "reference", "candidate", "delta", "objective", "status"};
   std::vector<std::vector<std::string>> rows;
   for (const TaskComparison& task : comparison.tasks) {
-    rows.push_back({task.id, fixed(composite_of(task.reference)), fixed(composite_of(task.candidate)),
+    rows.push_back({sanitize_terminal(task.id), fixed(composite_of(task.reference)), fixed(composite_of(task.candidate)),
                     task.composite_delta ? fixed(task.composite_delta, true) : std::string("-"),
                     objective_text(task.reference) + " -> " + objective_text(task.candidate),
                     status_of(task)});
@@ -138,14 +145,14 @@ std::string render_table(const Comparison& comparison) {
   std::vector<std::size_t> widths(header.size());
   for (std::size_t column = 0; column < header.size(); ++column) {
     widths[column] = header[column].size();
-    for (const auto& row : rows) widths[column] = std::max(widths[column], row[column].size());
+    for (const auto& row : rows) widths[column] = std::max(widths[column], display_width(row[column]));
   }
   std::ostringstream out;
   auto print_row = [&](const std::vector<std::string>& row) {
     std::string line;
     for (std::size_t column = 0; column < row.size(); ++column) {
       std::string cell = row[column];
-      if (column + 1 < row.size()) cell.resize(widths[column], ' ');
+      if (column + 1 < row.size()) cell += std::string(widths[column] - display_width(cell), ' ');
       line += (column == 0 ? "" : "  ") + cell;
     }
     out << line << "\n";
@@ -156,10 +163,10 @@ std::string render_table(const Comparison& comparison) {
   out << std::string(total_width, '-') << "\n";
   for (const auto& row : rows) print_row(row);
   for (const HardRegression& regression : comparison.hard_regressions)
-    out << "hard regression: " << regression.task << ": " << regression.reason << "\n";
+    out << "hard regression: " << sanitize_terminal(regression.task) << ": " << sanitize_terminal(regression.reason) << "\n";
   if (!comparison.added_tasks.empty()) {
     out << "added tasks (not in the reference):";
-    for (const std::string& id : comparison.added_tasks) out << " " << id;
+    for (const std::string& id : comparison.added_tasks) out << " " << sanitize_terminal(id);
     out << "\n";
   }
   out << verdict_line(comparison) << "\n";
@@ -167,19 +174,11 @@ std::string render_table(const Comparison& comparison) {
 }
 
 std::string render_markdown(const Comparison& comparison) {
-  auto escape = [](const std::string& text) {
-    std::string escaped;
-    for (char c : text) {
-      if (c == '|') escaped += "\\|";
-      else if (c == '\n') escaped += ' ';
-      else escaped += c;
-    }
-    return escaped;
-  };
+  const auto escape = [](const std::string& text) { return escape_markdown(text); };
   std::ostringstream out;
   out << "# HydraScore compare: " << to_string(comparison.verdict) << "\n\n";
-  out << "- Reference: `" << comparison.reference_source << "`\n";
-  out << "- Candidate: `" << comparison.candidate_source << "`\n";
+  out << "- Reference: " << escape(comparison.reference_source) << "\n";
+  out << "- Candidate: " << escape(comparison.candidate_source) << "\n";
   out << "- Sum of composite deltas: " << fixed(comparison.composite_delta_sum, true)
       << " (min_composite_gain " << fixed(comparison.thresholds.min_composite_gain)
       << ", regression_composite_drop " << fixed(comparison.thresholds.regression_composite_drop)
@@ -200,15 +199,15 @@ std::string render_markdown(const Comparison& comparison) {
   if (!comparison.hard_regressions.empty()) {
     out << "## Hard regressions\n\n";
     for (const HardRegression& regression : comparison.hard_regressions)
-      out << "- `" << regression.task << "`: " << escape(regression.reason) << "\n";
+      out << "- " << escape(regression.task) << ": " << escape(regression.reason) << "\n";
     out << "\n";
   }
   if (!comparison.added_tasks.empty()) {
     out << "## Added tasks\n\nIn the candidate only (listed, not counted in the sum):";
-    for (const std::string& id : comparison.added_tasks) out << " `" << id << "`";
+    for (const std::string& id : comparison.added_tasks) out << " " << escape(id);
     out << "\n\n";
   }
   return out.str();
 }
 
-}  // namespace hydra::compare
+}  // namespace hydra::report

@@ -1,10 +1,10 @@
-#include <hydra/compare/verdict.hpp>
+#include <hydra/eval/verdict.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-namespace hydra::compare {
+namespace hydra::eval {
 namespace {
 
 std::string format_number(double value) {
@@ -185,4 +185,4 @@ Comparison compare_sets(const TaskSet& reference, const TaskSet& candidate,
   return comparison;
 }
 
-}  // namespace hydra::compare
+}  // namespace hydra::eval
