@@ -10,7 +10,20 @@
 
 namespace hydra::capture {
 
-struct CaptureRequest {
+/// How a capture build tree is configured and built: the same for every
+/// capture of one project (baseline, candidates, loop iterations), so the
+/// capture request and the loop request share it, and the command line reads
+/// it with one set of options.
+struct BuildTreeOptions {
+  unsigned jobs = 0;  ///< parallel build/test/lint jobs; 0 = all cores
+  std::string generator;                              ///< cmake -G; empty: cmake's default
+  std::optional<std::filesystem::path> initial_cache; ///< cmake -C script with the user's cache entries
+  std::string build_config;                           ///< multi-config generators: the configuration
+  std::vector<std::string> cmake_arguments;           ///< extra configure arguments (-D...)
+  std::vector<std::filesystem::path> exclude;         ///< trees inside the source that are not part of the change (build trees)
+};
+
+struct CaptureRequest : BuildTreeOptions {
   std::filesystem::path source;     ///< the source tree to capture
   std::filesystem::path out;        ///< the run directory to write
   std::filesystem::path build_dir;  ///< HydraScore's build tree for this capture (created, reused incrementally)
@@ -27,12 +40,6 @@ struct CaptureRequest {
   std::string task;
   std::optional<double> agent_seconds;
   std::optional<std::filesystem::path> metrics;
-  unsigned jobs = 0;  ///< parallel build/test/lint jobs; 0 = all cores
-  std::string generator;                              ///< cmake -G; empty: cmake's default
-  std::optional<std::filesystem::path> initial_cache; ///< cmake -C script with the user's cache entries
-  std::string build_config;                           ///< multi-config generators: the configuration
-  std::vector<std::string> cmake_arguments;           ///< extra configure arguments (-D...)
-  std::vector<std::filesystem::path> exclude;         ///< trees inside the source that are not part of the change (build trees)
   bool reuse = false;  ///< keep `out` when it is up to date (same commit, tree, config, settings)
   bool progress = true;
   /// false: skip the lint step (the run records why), e.g. for the improvement

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include <hydra/error.hpp>
+#include <hydra/pipeline/evaluate.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
@@ -43,15 +44,11 @@ Plan make_plan(const CaptureRequest& request) {
 
   // The configuration: explicit, else the baseline's, else the tree's. A
   // worktree checkout reads the config of the commit it captures (check_out).
-  plan.config_file = request.config;
+  const std::optional<fs::path> tree =
+      request.baseline_run || !request.checkout.empty() ? std::nullopt : std::optional<fs::path>(request.source);
+  plan.config_file = pipeline::find_config_file(request.config, request.baseline_run, tree).file;
   json baseline_manifest;
-  if (request.baseline_run) {
-    baseline_manifest = pipeline::read_manifest(*request.baseline_run);
-    if (!plan.config_file && fs::is_regular_file(*request.baseline_run / "hydra.toml"))
-      plan.config_file = *request.baseline_run / "hydra.toml";
-  } else if (!plan.config_file && request.checkout.empty() && fs::is_regular_file(request.source / "hydra.toml")) {
-    plan.config_file = request.source / "hydra.toml";
-  }
+  if (request.baseline_run) baseline_manifest = pipeline::read_manifest(*request.baseline_run);
 
   plan.source = util::absolute_clean(request.source);
   plan.build_dir = util::absolute_clean(request.build_dir);

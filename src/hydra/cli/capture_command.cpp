@@ -12,6 +12,15 @@
 
 namespace hydra::cli {
 
+void add_build_tree_options(CLI::App& command, capture::BuildTreeOptions& options, const std::string& jobs_help) {
+  command.add_option("--jobs", options.jobs, jobs_help);
+  command.add_option("--generator", options.generator, "CMake generator for the capture's build tree");
+  command.add_option("--initial-cache", options.initial_cache, "cmake -C script with the project's cache entries");
+  command.add_option("--build-config", options.build_config, "Configuration for multi-config generators");
+  command.add_option("--cmake-arg", options.cmake_arguments, "Extra configure argument (repeatable)");
+  command.add_option("--exclude", options.exclude, "A tree inside the source that is not part of the change (repeatable)");
+}
+
 std::optional<std::filesystem::path> clang_tidy_program() {
   if (const char* named = std::getenv("HYDRA_SCORE_CLANG_TIDY"); named != nullptr && *named != '\0')
     return std::filesystem::path(named);
@@ -26,9 +35,8 @@ void register_capture(CLI::App& app, int& exit_code) {
   struct Options {
     std::vector<std::string> sources, outs, agents, build_dirs;
     std::vector<double> agent_seconds;
-    std::string config, baseline_run, base_ref, checkout, metrics, generator, initial_cache, build_config, task;
-    std::vector<std::string> cmake_arguments, exclude;
-    unsigned jobs = 0;
+    std::string config, baseline_run, base_ref, checkout, metrics, task;
+    capture::BuildTreeOptions tree;
     bool reuse = false, quiet = false, no_sandbox = false;
   };
   auto options = std::make_shared<Options>();
@@ -45,12 +53,7 @@ void register_capture(CLI::App& app, int& exit_code) {
   command->add_option("--checkout", options->checkout, "Capture this commit through a git worktree (a baseline at BASE_REF)");
   command->add_option("--metrics", options->metrics, "Agent metrics JSON");
   command->add_option("--task", options->task, "Task id (for compare)");
-  command->add_option("--jobs", options->jobs, "Parallel jobs (default: all cores)");
-  command->add_option("--generator", options->generator, "CMake generator for the capture's build tree");
-  command->add_option("--initial-cache", options->initial_cache, "cmake -C script with the project's cache entries");
-  command->add_option("--build-config", options->build_config, "Configuration for multi-config generators");
-  command->add_option("--cmake-arg", options->cmake_arguments, "Extra configure argument (repeatable)");
-  command->add_option("--exclude", options->exclude, "A tree inside the source that is not part of the change (repeatable)");
+  add_build_tree_options(*command, options->tree, "Parallel jobs (default: all cores)");
   command->add_flag("--reuse", options->reuse, "Keep an up-to-date run directory instead of capturing again");
   command->add_flag("--quiet", options->quiet, "No progress output");
   command->add_flag("--no-sandbox", options->no_sandbox,
@@ -66,11 +69,12 @@ void register_capture(CLI::App& app, int& exit_code) {
     per_source(options->build_dirs, "--build-dir");
     per_source(options->agent_seconds, "--agent-seconds");
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned jobs = options->jobs > 0 ? options->jobs : cores;
+    const unsigned jobs = options->tree.jobs > 0 ? options->tree.jobs : cores;
     const unsigned parallel = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(count)));
     std::vector<capture::CaptureRequest> requests;
     for (std::size_t i = 0; i < count; ++i) {
       capture::CaptureRequest request;
+      static_cast<capture::BuildTreeOptions&>(request) = options->tree;
       request.source = options->sources[i];
       request.out = options->outs[i];
       request.agent = options->agents.empty() ? std::filesystem::path(options->outs[i]).filename().string()
@@ -85,11 +89,6 @@ void register_capture(CLI::App& app, int& exit_code) {
       if (!options->metrics.empty()) request.metrics = options->metrics;
       request.task = options->task;
       request.jobs = std::max(1u, jobs / parallel);
-      request.generator = options->generator;
-      if (!options->initial_cache.empty()) request.initial_cache = options->initial_cache;
-      request.build_config = options->build_config;
-      request.cmake_arguments = options->cmake_arguments;
-      for (const auto& path : options->exclude) request.exclude.emplace_back(path);
       request.reuse = options->reuse;
       request.progress = !options->quiet;
       request.sandbox = !options->no_sandbox;

@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <hydra/capture/capture.hpp>
+
 namespace hydra::cli {
 
 /// A registration function adds one subcommand to `app`. The subcommand's
@@ -20,6 +22,11 @@ void register_replay(CLI::App& app, int& exit_code);
 void register_capture(CLI::App& app, int& exit_code);
 void register_compare(CLI::App& app, int& exit_code);
 void register_loop(CLI::App& app, int& exit_code);
+
+/// Adds the options of a capture build tree (--jobs, --generator,
+/// --build-config, --initial-cache, --cmake-arg, --exclude) to `command`,
+/// reading into `options`. `jobs_help` says what --jobs runs in parallel.
+void add_build_tree_options(CLI::App& command, capture::BuildTreeOptions& options, const std::string& jobs_help);
 
 /// The clang-tidy captures lint with: HYDRA_SCORE_CLANG_TIDY when set (the
 /// CMake module passes its cache variable this way), else clang-tidy on PATH.

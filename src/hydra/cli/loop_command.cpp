@@ -4,6 +4,7 @@
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/loop/loop.hpp>
+#include <hydra/pipeline/evaluate.hpp>
 #include <hydra/util/files.hpp>
 
 namespace hydra::cli {
@@ -15,11 +16,11 @@ void register_loop(CLI::App& app, int& exit_code) {
       "beats the best so far, else restore the tree exactly from the best snapshot. Resumable.\n"
       "Settings come from the [loop] table of --config (or SOURCE/hydra.toml); flags override them.");
   struct Options {
-    std::string source, out, build_dir, config, name, improver, metric, generator, initial_cache, build_config;
+    std::string source, out, build_dir, config, name, improver, metric;
+    capture::BuildTreeOptions tree;
     std::optional<int> max_iterations, stuck_after;
     std::optional<double> improver_timeout;
-    std::vector<std::string> paths, cmake_arguments, exclude;
-    unsigned jobs = 0;
+    std::vector<std::string> paths;
     bool quiet = false;
   };
   auto options = std::make_shared<Options>();
@@ -38,25 +39,19 @@ void register_loop(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   command->add_option("--path", options->paths, "A path (relative to SOURCE) the loop snapshots and restores (repeatable; default: all of SOURCE)");
   command->add_option("--name", options->name, "Snapshot ref namespace refs/hydra/loop/NAME (default: OUT's directory name)");
-  command->add_option("--jobs", options->jobs, "Parallel build/test jobs of the captures (default: all cores)");
-  command->add_option("--generator", options->generator, "CMake generator of the capture build tree");
-  command->add_option("--build-config", options->build_config, "Configuration for multi-config generators");
-  command->add_option("--initial-cache", options->initial_cache, "cmake -C script with the project's cache entries");
-  command->add_option("--cmake-arg", options->cmake_arguments, "Extra configure argument (repeatable)");
-  command->add_option("--exclude", options->exclude, "A tree inside SOURCE that is not part of the change (repeatable)");
+  add_build_tree_options(*command, options->tree, "Parallel build/test jobs of the captures (default: all cores)");
   command->add_flag("--quiet", options->quiet, "No progress output");
   command->callback([options, &exit_code] {
     loop::LoopRequest request;
+    static_cast<capture::BuildTreeOptions&>(request) = options->tree;
     request.source = options->source;
     request.out = options->out;
     request.build_dir = options->build_dir;
-    std::filesystem::path config_file = options->config;
-    if (config_file.empty() && std::filesystem::is_regular_file(request.source / "hydra.toml"))
-      config_file = request.source / "hydra.toml";
-    if (!config_file.empty()) {
-      request.settings = config::load(config_file).loop;
-      if (!options->config.empty()) request.config = config_file;
-    }
+    std::optional<std::filesystem::path> explicit_config;
+    if (!options->config.empty()) explicit_config = options->config;
+    const pipeline::ConfigFile chosen = pipeline::find_config_file(explicit_config, std::nullopt, request.source);
+    if (chosen.file) request.settings = config::load(*chosen.file).loop;
+    request.config = explicit_config;
     if (!options->improver.empty()) request.settings.improver = options->improver;
     if (options->max_iterations) request.settings.max_iterations = *options->max_iterations;
     if (options->stuck_after) request.settings.stuck_after = *options->stuck_after;
@@ -66,12 +61,6 @@ void register_loop(CLI::App& app, int& exit_code) {
     if (!options->paths.empty()) request.settings.paths = options->paths;
     request.name = options->name;
     request.clang_tidy = clang_tidy_program();
-    request.jobs = options->jobs;
-    request.generator = options->generator;
-    request.build_config = options->build_config;
-    if (!options->initial_cache.empty()) request.initial_cache = options->initial_cache;
-    request.cmake_arguments = options->cmake_arguments;
-    for (const auto& path : options->exclude) request.exclude.emplace_back(path);
     request.progress = !options->quiet;
     const loop::LoopOutcome outcome = loop::run_loop(request);
     std::cout << loop::render_summary(outcome.report);

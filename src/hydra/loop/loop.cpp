@@ -202,17 +202,12 @@ class LoopRunner {
   /// Captures the tree into iterations/N/run and scores it.
   Evaluation capture_and_score(int number) {
     capture::CaptureRequest capture_request;
+    static_cast<capture::BuildTreeOptions&>(capture_request) = request_;
     capture_request.source = source_;
     capture_request.out = iteration_dir(number) / "run";
     capture_request.build_dir = build_dir_;
     capture_request.agent = "iteration-" + std::to_string(number);
-    capture_request.jobs = request_.jobs;
-    capture_request.generator = request_.generator;
-    capture_request.build_config = request_.build_config;
-    capture_request.initial_cache = request_.initial_cache;
-    capture_request.cmake_arguments = request_.cmake_arguments;
     capture_request.clang_tidy = request_.clang_tidy;
-    capture_request.exclude = request_.exclude;
     capture_request.exclude.push_back(out_);
     capture_request.progress = request_.progress;
     capture_request.lint = request_.settings.metric == Metric::composite;

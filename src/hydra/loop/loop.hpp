@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <hydra/capture/capture.hpp>
 #include <hydra/config/config.hpp>
 #include <hydra/loop/evaluation.hpp>
 #include <hydra/score/score.hpp>
@@ -28,7 +29,7 @@ using LoopSettings = config::LoopSettings;
 using Metric = config::LoopMetric;
 using config::to_string;
 
-struct LoopRequest {
+struct LoopRequest : capture::BuildTreeOptions {
   std::filesystem::path source;  ///< the candidate tree the improver changes (inside a git work tree)
   std::filesystem::path out;     ///< the loop's output directory (state, results, reports, runs)
   std::filesystem::path build_dir;  ///< one build tree reused by every capture; empty: OUT/build
@@ -37,12 +38,6 @@ struct LoopRequest {
   std::optional<std::filesystem::path> config;
   LoopSettings settings;
   std::string name;  ///< snapshot refs live under refs/hydra/loop/<name>/; empty: OUT's directory name
-  unsigned jobs = 0;  ///< capture jobs; 0 = all cores
-  std::string generator;
-  std::string build_config;  ///< multi-config generators: the configuration
-  std::optional<std::filesystem::path> initial_cache;
-  std::vector<std::string> cmake_arguments;
-  std::vector<std::filesystem::path> exclude;  ///< more trees inside the source that are not part of the change
   bool progress = true;
   std::optional<std::filesystem::path> clang_tidy;  ///< for the composite metric's lint (capture::CaptureRequest)
 };

@@ -63,10 +63,17 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
 
 }  // namespace
 
+ConfigFile find_config_file(const std::optional<fs::path>& explicit_file, const std::optional<fs::path>& baseline_run,
+                            const std::optional<fs::path>& tree) {
+  if (explicit_file) return {explicit_file, explicit_file->generic_string()};
+  if (baseline_run && fs::is_regular_file(*baseline_run / "hydra.toml")) return {*baseline_run / "hydra.toml", "baseline"};
+  if (tree && fs::is_regular_file(*tree / "hydra.toml")) return {*tree / "hydra.toml", "tree"};
+  return {std::nullopt, "defaults"};
+}
+
 ChosenConfig choose_config(const std::optional<fs::path>& explicit_config, const fs::path& baseline) {
-  if (explicit_config) return {config::load(*explicit_config), explicit_config->generic_string()};
-  if (fs::is_regular_file(baseline / "hydra.toml")) return {load_config(baseline), "baseline"};
-  return {config::Config{}, "defaults"};
+  const ConfigFile chosen = find_config_file(explicit_config, baseline, std::nullopt);
+  return {chosen.file ? config::load(*chosen.file) : config::Config{}, chosen.source};
 }
 
 Evaluation evaluate(const ScoreRequest& request) {

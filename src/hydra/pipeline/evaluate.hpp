@@ -18,6 +18,20 @@
 
 namespace hydra::pipeline {
 
+/// Which hydra.toml a capture, a judgement or the loop uses.
+struct ConfigFile {
+  std::optional<std::filesystem::path> file;  ///< nullopt: the built-in defaults
+  std::string source;  ///< the explicit file's path, "baseline", "tree" or "defaults"
+};
+
+/// The one rule for choosing hydra.toml, first found wins: `explicit_file`;
+/// the copy stored in the run directory `baseline_run` (a candidate is never
+/// scored with its own config); `tree`/hydra.toml (capturing a baseline, or
+/// the loop's iteration 0); else the defaults.
+ConfigFile find_config_file(const std::optional<std::filesystem::path>& explicit_file,
+                            const std::optional<std::filesystem::path>& baseline_run,
+                            const std::optional<std::filesystem::path>& tree);
+
 /// The configuration a judgement uses and where it came from.
 struct ChosenConfig {
   config::Config config;
