@@ -13,11 +13,8 @@ inputs="$build_dir/bench-inputs"
 python=/usr/bin/python3
 
 cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DHYDRA_SCORE_BUILD_TESTS=OFF > /dev/null
-cmake --build "$build_dir" --target hydra_core -j2 > /dev/null
-# The driver is compiled here (bench/CMakeLists.txt builds nothing).
-g++ -std=c++17 -O2 -DNDEBUG -I "$source_dir/src" "$source_dir/bench/parse_bench.cpp" \
-  "$build_dir/libhydra_core.a" -lpugixml -pthread -o "$build_dir/parse_bench"
+  -DHYDRA_SCORE_BUILD_TESTS=ON > /dev/null
+cmake --build "$build_dir" --target hydra_parse_bench -j2 > /dev/null
 
 if [[ ! -f "$inputs/ctest_junit_200k.xml" || ! -f "$inputs/clang_tidy_1000k.log" ]]; then
   echo "generating inputs in $inputs ..."
@@ -40,7 +37,7 @@ printf '%-34s %10s %10s %12s %8s %9s %9s\n' input items "ours (s)" "python (s)" 
 for job in "junit ctest_junit_200k.xml" "tidy clang_tidy_1000k.log"; do
   read -r parser file <<< "$job"
   path="$inputs/$file"
-  read -r items ours ours_mb <<< "$(run_measured "$build_dir/parse_bench" "$parser" "$path" 3)"
+  read -r items ours ours_mb <<< "$(run_measured "$build_dir/bench/hydra_parse_bench" "$parser" "$path" 3)"
   read -r py_items python_seconds python_mb <<< "$(run_measured "$python" "$source_dir/bench/reference_parsers.py" "$parser" "$path" 3)"
   size_mb=$(( $(stat -c %s "$path") / 1000000 ))
   ratio="$(awk -v a="$python_seconds" -v b="$ours" 'BEGIN { printf "%.1fx", a / b }')"

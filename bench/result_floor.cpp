@@ -4,10 +4,8 @@
 // the first, as the parser's merge does. No reading or parsing; the
 // constructor hashes the fingerprint, as it does in the parser.
 //
-// Build and run (after bench/bench_parsers.sh):
-//   g++ -std=c++17 -O2 -DNDEBUG -I src bench/result_floor.cpp build-bench/libhydra_core.a -pthread \
-//     -o build-bench/result_floor
-//   build-bench/result_floor
+// Build and run (after bench/bench_parsers.sh, which configures build-bench):
+//   cmake --build build-bench --target hydra_result_floor && build-bench/bench/hydra_result_floor
 // Prints per run: "build <s> move <s> total <s>"
 #include <chrono>
 #include <cstdio>
