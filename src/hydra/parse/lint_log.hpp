@@ -16,7 +16,7 @@ namespace hydra::parse {
 /// findings, their order and de-duplication are those of a serial parse.
 struct LintParseOptions {
   /// How many parts the log is parsed in, each on its own thread; 0 means
-  /// one per hardware thread, at most 2 (see docs/parsers.md).
+  /// one per hardware thread (see docs/parsers.md).
   std::size_t threads = 0;
   /// Logs smaller than this are parsed on the calling thread only.
   std::size_t min_bytes_per_thread = std::size_t{1} << 20;

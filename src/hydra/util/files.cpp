@@ -1,5 +1,7 @@
 #include <hydra/util/files.hpp>
 
+#include <hydra/util/utf8.hpp>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -86,29 +88,8 @@ TextPosition find_invalid_utf8(std::string_view text) {
       ++i;
       continue;
     }
-    std::size_t length = 0;
-    std::uint32_t code = 0;
-    if ((c & 0xE0) == 0xC0) {
-      length = 2;
-      code = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      length = 3;
-      code = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      length = 4;
-      code = c & 0x07;
-    } else {
-      return position_of(text, i);
-    }
-    if (i + length > size) return position_of(text, i);
-    for (std::size_t k = 1; k < length; ++k) {
-      if ((bytes[i + k] & 0xC0) != 0x80) return position_of(text, i);
-      code = (code << 6) | (bytes[i + k] & 0x3F);
-    }
-    const bool overlong = (length == 2 && code < 0x80) || (length == 3 && code < 0x800) ||
-                          (length == 4 && code < 0x10000);
-    if (overlong || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
-      return position_of(text, i);
+    const std::size_t length = utf8_sequence_length(bytes, i, size);
+    if (length == 0) return position_of(text, i);
     i += length;
   }
   return {};
