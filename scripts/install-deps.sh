@@ -3,16 +3,25 @@
 # (12 "bookworm" or newer). Run as root, or with sudo available.
 set -euo pipefail
 packages=(
-  cmake ninja-build g++ git          # build, and the tools HydraScore drives
-  clang-tidy                         # the lint dimension
+  cmake ninja-build g++ git pkg-config   # build, and the tools HydraScore drives
+  clang-tidy                              # the lint dimension
   nlohmann-json3-dev libtomlplusplus-dev catch2 libpugixml-dev libcli11-dev
-  libssl-dev libxxhash-dev pkg-config   # SHA-256 (libcrypto) and XXH64
-  python3 python3-jsonschema python3-yaml   # SARIF schema and CI-template checks in the tests
-  chromium                           # renders the HTML report in the tests
-  bubblewrap                         # read-only sandbox for candidate steps
+  libssl-dev libxxhash-dev               # SHA-256 (libcrypto) and XXH64
+  python3 python3-yaml                    # CI-template checks in the tests
+  chromium                                # renders the HTML report in the tests
+  bubblewrap                              # read-only sandbox for candidate steps
 )
+# Node.js and npm run Microsoft's SARIF Multitool (the tests validate SARIF
+# with it); a machine that already has them keeps its own.
+command -v npm > /dev/null 2>&1 || packages+=(nodejs npm)
+
 as_root=()
 if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" apt-get update
 "${as_root[@]}" apt-get install -y "${packages[@]}"
+
+sarif_multitool_version=5.7.0
+if ! sarif-multitool --version 2> /dev/null | grep -q "^SARIF Multitool $sarif_multitool_version"; then
+  "${as_root[@]}" npm install --global --no-audit --no-fund "@microsoft/sarif-multitool@$sarif_multitool_version"
+fi

@@ -1,6 +1,6 @@
 // Tests for hydra::eval composite pieces: objective, composite, cost adjustment
 // and the checks of a recorded run. Arithmetic follows
-// shared/seeds/eval-composite-and-verdict.md.
+// docs/compare.md.
 #include <catch2/catch.hpp>
 
 #include <cmath>

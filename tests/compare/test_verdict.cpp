@@ -1,6 +1,6 @@
 // Tests for hydra::eval::compare_sets: pairing, deltas, hard regressions,
 // verdict and promotion. Every number follows
-// shared/seeds/eval-composite-and-verdict.md with the defaults W_OBJ 0.6,
+// docs/compare.md with the defaults W_OBJ 0.6,
 // W_JUDGE 0.4, COST_WEIGHT 0.1, minCompositeGain 0.01,
 // regressionCompositeDrop 0.05, objectiveDropIsRegression true.
 #include <catch2/catch.hpp>

@@ -82,7 +82,8 @@ TEST_CASE("to_contract produces the documented output contract", "[score]") {
     // speed inactive -> (3000 + 3000 + 1500) / 75 = 100
     CHECK(first["rank"] == 1);
     CHECK(first["agent"] == "claude");
-    CHECK(first["run"] == json{{"path", "runs/claude"}, {"digest", "digest-claude"}, {"sandbox", ""}});
+    CHECK(first["run"] == json{{"path", "runs/claude"}, {"digest", "digest-claude"}, {"sandbox", ""},
+                               {"tools", json::object()}});
     CHECK(first["mergeable"] == true);
     CHECK(first["total"] == 100.0);
     CHECK(first["breakdown"] == json{{"build", 100.0}, {"tests", 100.0}, {"lint", nullptr},

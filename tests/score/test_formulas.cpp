@@ -1,5 +1,5 @@
-// Golden tests of the dimension formulas (seed sections 5-6 and DESIGN.md
-// "Decisions"). Every expected number shows its arithmetic.
+// Golden tests of the dimension formulas (docs/formulas.md). Every expected
+// number shows its arithmetic.
 #include <catch2/catch.hpp>
 
 #include <hydra/score/score.hpp>

@@ -1,4 +1,4 @@
-// Gates (seed section 7 and DESIGN.md) and the ranking order.
+// Gates (docs/formulas.md) and the ranking order.
 #include <catch2/catch.hpp>
 
 #include <hydra/score/score.hpp>

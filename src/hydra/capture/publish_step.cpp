@@ -3,6 +3,7 @@
 #include <hydra/capture/steps.hpp>
 
 #include <hydra/error.hpp>
+#include <hydra/parse/compiler_id.hpp>
 #include <hydra/parse/junit.hpp>
 #include <hydra/parse/lint_log.hpp>
 #include <hydra/pipeline/run_dir.hpp>
@@ -10,12 +11,32 @@
 #include <hydra/util/files.hpp>
 
 namespace hydra::capture {
+namespace fs = std::filesystem;
 using nlohmann::json;
+
+namespace {
+
+/// The compiler CMake identified when it configured `build_dir`
+/// (CMakeFiles/<cmake version>/CMake<LANG>Compiler.cmake), e.g. "GNU 12.2.0".
+std::optional<std::string> compiler_identification(const fs::path& build_dir) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(build_dir / "CMakeFiles", error)) {
+    for (const char* name : {"CMakeCXXCompiler.cmake", "CMakeCCompiler.cmake"}) {
+      const fs::path file = entry.path() / name;
+      if (!fs::is_regular_file(file, error)) continue;
+      if (auto compiler = parse::compiler_identification_from_cmake_file(util::read_file(file))) return compiler;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 void publish(const Plan& plan, const config::Config& config, Staging& staging) {
   staging.manifest["tools"]["cmake"] = tool_version(plan.cmake.string());
   staging.manifest["tools"]["ctest"] = tool_version(plan.ctest.string());
   if (plan.in_git) staging.manifest["tools"]["git"] = tool_version("git");
+  if (auto compiler = compiler_identification(plan.build_dir)) staging.manifest["tools"]["compiler"] = *compiler;
 
   // An artifact the tools left malformed (a crash mid-write) is kept for
   // audit but marked unparsable: the run is then never mergeable.

@@ -1,6 +1,6 @@
 // The eval composite of one task run, in [0, 1]: objective checks, an
 // optional judge score and a cost adjustment against the reference run.
-// Normative: shared/seeds/eval-composite-and-verdict.md. Reference: docs/compare.md.
+// Reference: docs/compare.md.
 // Pure functions: no I/O.
 #pragma once
 

@@ -1,6 +1,6 @@
 // The comparator: pairs two task sets by id, scores every task with the eval
 // composite, lists hard regressions and decides the verdict and promotion.
-// Normative: shared/seeds/eval-composite-and-verdict.md. Reference: docs/compare.md.
+// Reference: docs/compare.md.
 // Pure: no I/O.
 #pragma once
 

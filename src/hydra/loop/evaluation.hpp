@@ -1,4 +1,4 @@
-// Pure functions of the improvement loop (seeds/convergence-loop.md): eval
+// Pure functions of the improvement loop (docs/loop.md): eval
 // cases and their pass rates, the mean pass rate, keep/revert, convergence
 // classes, and the loop report. No I/O.
 #pragma once

@@ -1,4 +1,4 @@
-// The improvement loop (seeds/convergence-loop.md): an improver command
+// The improvement loop (docs/loop.md): an improver command
 // changes the source tree, HydraScore captures and scores it, and the change
 // is kept only when the score strictly beats the best so far; otherwise the
 // tree is restored exactly from the best snapshot. Reference: docs/loop.md.

@@ -1,6 +1,7 @@
 // Plain data: one capture of one tree, as scoring sees it.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ struct Run {
   /// Which protection was in force while the tree's code ran ("bubblewrap:
   /// ..." or "none: ..."); empty for recorded runs, which ran nothing.
   std::string sandbox;
+  /// Versions of the tools that made the run ("clang-tidy" -> "Debian LLVM
+  /// version 14.0.6", "compiler" -> "GNU 12.2.0", ...); empty when not recorded.
+  std::map<std::string, std::string> tools;
 
   BuildOutcome build;
 

@@ -18,7 +18,7 @@ std::string_view to_string(TestStatus status) noexcept;
 /// Inverse of `to_string`; nullopt for anything else.
 std::optional<TestStatus> test_status_from_string(std::string_view text) noexcept;
 
-/// One test case. Its identity is `suite` + "::" + `name` (see DESIGN.md,
+/// One test case. Its identity is `suite` + "::" + `name` (see docs/formulas.md,
 /// "Tests: a test's identity is its suite plus name").
 struct TestCase {
   std::string suite;

@@ -11,6 +11,7 @@
 
 #include <hydra/error.hpp>
 #include <hydra/eval/judge.hpp>
+#include <hydra/parse/compiler_id.hpp>
 #include <hydra/parse/ctest_json.hpp>
 #include <hydra/parse/diff.hpp>
 #include <hydra/parse/junit.hpp>
@@ -250,6 +251,9 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   run.agent = manifest.value("agent", std::string("candidate"));
   run.path = run_dir.string();
   run.sandbox = manifest.value("sandbox", std::string());
+  if (const auto tools = manifest.find("tools"); tools != manifest.end() && tools->is_object())
+    for (const auto& [tool, version] : tools->items())
+      if (version.is_string()) run.tools[tool] = version.get<std::string>();
 
   // Roles come from the sealed artifact list (or, while recording, from the staging map).
   std::vector<Artifact> artifacts;
@@ -299,6 +303,9 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       lint_logs.push_back(artifact.path);
     } else if (artifact.role == "build_log") {
       build_log = artifact.path;
+    } else if (artifact.role == "configure_log" && !run.tools.count("compiler")) {
+      // Runs captured before the compiler was recorded: CMake named it when it configured.
+      if (auto compiler = parse::compiler_identification_from_log(util::read_file(file))) run.tools["compiler"] = *compiler;
     } else if (artifact.role == "diff") {
       run.diff = parse::parse_unified_diff_file(file);
     } else if (artifact.role == "metrics") {

@@ -11,6 +11,14 @@ namespace hydra::report {
 
 namespace {
 
+/// The string values of a "tools" object (tool -> version).
+std::map<std::string, std::string> read_tools(const nlohmann::json& tools) {
+  std::map<std::string, std::string> versions;
+  for (const auto& [tool, version] : tools.items())
+    if (version.is_string()) versions[tool] = version.get<std::string>();
+  return versions;
+}
+
 using nlohmann::json;
 
 const json& empty_array() {
@@ -95,6 +103,7 @@ std::optional<BaselineView> read_baseline(const json& baseline) {
   BaselineView view;
   view.agent = text_at(baseline, "agent", "baseline");
   view.path = text_at(baseline, "path");
+  view.tools = read_tools(object_at(baseline, "tools"));
   const json& summary = object_at(baseline, "summary");
   const json& build = object_at(summary, "build");
   if (bool_at(build, "known").value_or(build.contains("passed"))) {
@@ -272,6 +281,7 @@ ContractView read_contract(const json& contract) {
     candidate.introduced_findings = read_findings(array_at(lint, "introduced"));
     candidate.resolved_findings = read_findings(array_at(lint, "resolved"));
     candidate.sandbox = text_at(object_at(ranking, "run"), "sandbox");
+    candidate.tools = read_tools(object_at(object_at(ranking, "run"), "tools"));
     candidate.anti_gaming = read_anti_gaming(object_at(ranking, "anti_gaming"));
     view.candidates.push_back(std::move(candidate));
   }

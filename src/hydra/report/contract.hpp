@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,6 +70,8 @@ struct CandidateView {
   /// Which protection was in force while the candidate's code ran (empty:
   /// not recorded, e.g. a `record`ed run that ran nothing).
   std::string sandbox;
+  /// Versions of the tools that made the candidate's run (run.tools).
+  std::map<std::string, std::string> tools;
   /// The anti-gaming findings, one readable line each ("lint suppression
   /// added: src/a.cpp:12 NOLINT").
   std::vector<std::string> anti_gaming;
@@ -78,6 +81,7 @@ struct CandidateView {
 struct BaselineView {
   std::string agent;
   std::string path;
+  std::map<std::string, std::string> tools;  ///< versions of the tools that made the baseline's run
   std::optional<bool> build_passed;       ///< nullopt when unknown
   std::optional<std::int64_t> build_exit_code;
   std::optional<double> build_seconds;

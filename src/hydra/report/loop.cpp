@@ -82,7 +82,7 @@ std::string classification_title(const std::string& classification) {
   return classification;
 }
 
-/// What the classification means (seeds/convergence-loop.md).
+/// What the classification means (docs/loop.md).
 std::string classification_meaning(const std::string& classification) {
   if (classification == "converged") return "The best score reached 1.0: every expectation passes in every eval case.";
   if (classification == "stuck") {

@@ -3,6 +3,7 @@
 
 #include <hydra/report/contract.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -111,6 +112,28 @@ json make_result(const PendingResult& pending, std::size_t rule_index) {
   return result;
 }
 
+/// The version of `tool` the runs recorded: the first candidate's (in
+/// ranking order) that has one, else the baseline's; empty when none did.
+std::string tool_version(const std::string& tool, const ContractView& view) {
+  for (const auto& candidate : view.candidates)
+    if (const auto found = candidate.tools.find(tool); found != candidate.tools.end()) return found->second;
+  if (view.baseline)
+    if (const auto found = view.baseline->tools.find(tool); found != view.baseline->tools.end()) return found->second;
+  return {};
+}
+
+/// The first word of `version` that starts with a digit ("14.0.6" of
+/// "Debian LLVM version 14.0.6"), or empty.
+std::string numeric_version(const std::string& version) {
+  std::size_t start = 0;
+  while (start < version.size()) {
+    const std::size_t end = std::min(version.find(' ', start), version.size());
+    if (end > start && version[start] >= '0' && version[start] <= '9') return version.substr(start, end - start);
+    start = end + 1;
+  }
+  return {};
+}
+
 json make_run(const std::string& tool, const std::vector<PendingResult>& pending, const ContractView& view) {
   std::set<std::string> rule_ids;
   for (const auto& item : pending) rule_ids.insert(rule_id(*item.finding));
@@ -125,6 +148,12 @@ json make_run(const std::string& tool, const std::vector<PendingResult>& pending
     rules.push_back(std::move(rule));
   }
   json driver = {{"name", tool}, {"rules", rules}};
+  if (const auto version = tool_version(tool, view); !version.empty()) {
+    // SARIF consumers compare versions that start with a number ("14.0.6");
+    // the tool's own words go in fullName ("Debian LLVM version 14.0.6").
+    driver["fullName"] = version;
+    if (const auto number = numeric_version(version); !number.empty()) driver["version"] = number;
+  }
   if (const auto uri = information_uri(tool); !uri.empty()) driver["informationUri"] = uri;
   json results = json::array();
   for (const auto& item : pending) results.push_back(make_result(item, rule_index.at(rule_id(*item.finding))));

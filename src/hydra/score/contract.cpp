@@ -106,7 +106,11 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
   return {
       {"rank", rank},
       {"agent", candidate.agent},
-      {"run", {{"path", candidate.run_path}, {"digest", candidate.run_digest}, {"sandbox", candidate.sandbox}}},
+      {"run",
+       {{"path", candidate.run_path},
+        {"digest", candidate.run_digest},
+        {"sandbox", candidate.sandbox},
+        {"tools", candidate.tools}}},
       {"mergeable", candidate.mergeable},
       {"total", candidate.total},
       {"breakdown", std::move(breakdown)},
@@ -161,6 +165,7 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
        {{"agent", baseline.agent},
         {"path", baseline.path},
         {"digest", baseline.digest},
+        {"tools", baseline.tools},
         {"summary", baseline_summary(config, baseline)}}},
       {"rankings", std::move(rankings)},
   };

@@ -1,8 +1,8 @@
 // Scoring: pure functions from parsed runs to dimension scores, composite,
-// gates and ranking. No I/O. Formulas: ../shared/seeds/hydra-scoring-engine.md
-// and DESIGN.md "Decisions"; reference in docs/formulas.md.
+// gates and ranking. No I/O. Every formula is stated in docs/formulas.md.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +53,7 @@ struct Candidate {
   std::string run_path;
   std::string run_digest;
   std::string sandbox;  ///< protection in force while the candidate's code ran (model::Run::sandbox)
+  std::map<std::string, std::string> tools;  ///< versions of the tools that made the run (model::Run::tools)
   nlohmann::json anti_gaming = nlohmann::json::object();  ///< the anti-gaming detectors' report (model::Tampering::evidence)
   bool mergeable = false;
   double total = 0.0;  ///< composite, rounded to 2 decimals
