@@ -22,6 +22,7 @@ export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" apt-get install -y "${packages[@]}"
 
 sarif_multitool_version=5.7.0
-if ! sarif-multitool --version 2> /dev/null | grep -q "^SARIF Multitool $sarif_multitool_version"; then
+# (It prints its version on stderr.)
+if ! sarif-multitool --version 2>&1 | grep -q "^SARIF Multitool $sarif_multitool_version"; then
   "${as_root[@]}" npm install --global --no-audit --no-fund "@microsoft/sarif-multitool@$sarif_multitool_version"
 fi
