@@ -17,6 +17,7 @@
 
 #include <hydra/capture/git.hpp>
 #include <hydra/capture/process.hpp>
+#include <hydra/capture/staging.hpp>
 #include <hydra/config/config.hpp>
 #include <hydra/error.hpp>
 #include <hydra/eval/judge.hpp>
@@ -473,11 +474,9 @@ CaptureOutcome capture(const CaptureRequest& request) {
 
   const Sandbox sandbox = find_sandbox(request.sandbox);
   fs::create_directories(out.parent_path());
-  const fs::path staged = [&] {
-    std::string pattern = (out.parent_path() / ("." + out.filename().string() + ".capture-XXXXXX")).string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw Error("cannot create a staging directory next to " + out.string());
-    return fs::path(pattern);
-  }();
+  // Locked while this capture runs; stale ones of killed captures go first.
+  const StagingDirectory staging(out);
+  const fs::path staged = staging.path();
   excluded.push_back(staged);
   try {
     json manifest = {{"schema", "hydra-score/run/1"},
