@@ -263,6 +263,10 @@ LintOutcome run_clang_tidy(const fs::path& clang_tidy, const fs::path& source, c
 /// Bubblewrap, when it is installed and works here (user namespaces or root).
 struct Sandbox {
   std::optional<fs::path> bwrap;
+  /// --unshare-pid works here: the step's processes live in a PID namespace
+  /// that ends with the step, so even one that left its process group
+  /// (setsid, a daemon) does not outlive it.
+  bool pid_namespace = false;
   std::string description;  ///< recorded in the manifest: which protection was in force
 
   /// `argv` run with everything but `writable` read-only (still visible, so
@@ -273,6 +277,7 @@ struct Sandbox {
     if (!bwrap) return argv;
     std::vector<std::string> wrapped = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                                         "--die-with-parent"};
+    if (pid_namespace) wrapped.push_back("--unshare-pid");
     for (const auto& path : writable) wrapped.insert(wrapped.end(), {"--bind", path.string(), path.string()});
     wrapped.insert(wrapped.end(), {"--setenv", "TMPDIR", temporary.string()});
     wrapped.push_back("--");
@@ -293,9 +298,14 @@ Sandbox find_sandbox(bool wanted) {
     return sandbox;
   }
   ProcessRequest probe;
-  probe.argv = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"};
+  probe.argv = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--", "true"};
   probe.timeout = std::chrono::seconds(20);
-  const auto result = run_process(probe);
+  auto result = run_process(probe);
+  sandbox.pid_namespace = result.started && result.exit_code == 0;
+  if (!sandbox.pid_namespace) {
+    probe.argv.erase(std::find(probe.argv.begin(), probe.argv.end(), "--unshare-pid"));
+    result = run_process(probe);
+  }
   if (!result.started || result.exit_code != 0) {
     sandbox.description = "none: bubblewrap cannot create a sandbox here (" + first_line(result.output + result.error) + ")";
     return sandbox;
@@ -303,6 +313,7 @@ Sandbox find_sandbox(bool wanted) {
   sandbox.bwrap = bwrap;
   sandbox.description =
       "bubblewrap: everything outside the source tree, the build tree and ctest's JUnit directory read-only";
+  if (sandbox.pid_namespace) sandbox.description += "; no process outlives its step (PID namespace)";
   return sandbox;
 }
 
