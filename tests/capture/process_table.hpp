@@ -86,7 +86,8 @@ inline std::vector<Entry> wait_until_none(const std::function<bool(const Entry&)
 inline std::string describe(const std::vector<Entry>& entries) {
   std::string text;
   for (const auto& entry : entries)
-    text += std::to_string(entry.pid) + " (" + entry.name + "): " + entry.command + "\n";
+    text += std::to_string(entry.pid) + " (" + entry.name + ", state " + entry.state +
+            ", parent " + std::to_string(entry.parent) + "): " + entry.command + "\n";
   return text;
 }
 

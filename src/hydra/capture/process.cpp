@@ -212,6 +212,20 @@ class Watchdog {
     restart();
   }
 
+  /// At exit: closes the socket and waits for the watchdog to leave, so not
+  /// even it outlives a process that ends normally (atexit; exit() from a
+  /// thread that holds the lock skips this, the watchdog then leaves by itself).
+  void stop() noexcept {
+    std::unique_lock lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock() || owner_ != ::getpid() || socket_ < 0) return;
+    ::close(socket_);
+    socket_ = -1;
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+
   /// Stops watching `group` (it is gone). Never throws.
   void forget(pid_t group) noexcept {
     std::lock_guard lock(mutex_);
@@ -251,11 +265,15 @@ class Watchdog {
     ::close(sockets[1]);
     socket_ = sockets[0];
     pid_ = child;
+    if (!stop_at_exit_) stop_at_exit_ = std::atexit(stop_watchdog) == 0;
     for (const pid_t group : watched_)
       if (!send_message(true, group)) throw Error(system_message("cannot reach the process watchdog", errno));
   }
 
+  static void stop_watchdog();
+
   std::mutex mutex_;
+  bool stop_at_exit_ = false;
   pid_t owner_ = ::getpid();  ///< the process the watchdog below belongs to
   int socket_ = -1;
   pid_t pid_ = -1;            ///< the watchdog
@@ -266,6 +284,8 @@ Watchdog& watchdog() {
   static Watchdog* instance = new Watchdog;  // never destroyed: in use until exit
   return *instance;
 }
+
+void Watchdog::stop_watchdog() { watchdog().stop(); }
 
 /// Forgets a watched group when the run is over (after GroupGuard has killed
 /// and reaped it, when that is needed: declare this first).
