@@ -3,10 +3,14 @@
 #include <catch2/catch.hpp>
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <thread>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,6 +18,8 @@
 #include <hydra/util/process.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
+
+#include "capture/process_table.hpp"
 
 using hydra::util::ProcessRequest;
 using hydra::util::ProcessResult;
@@ -32,6 +38,39 @@ std::string read_all(const std::filesystem::path& file) {
   std::ostringstream text;
   text << stream.rdbuf();
   return text.str();
+}
+
+/// Waits (up to 20 s) for `file` to hold a number, then returns it.
+pid_t wait_for_number(const std::filesystem::path& file) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < give_up) {
+    std::ifstream stream(file);
+    pid_t number = 0;
+    if (stream >> number && number > 0) return number;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return 0;
+}
+
+/// A copy of this test process (fork) that runs `body` and exits; the test
+/// kills it as HydraScore might be killed.
+pid_t start_runner(const std::function<void()>& body) {
+  const pid_t runner = ::fork();
+  if (runner == 0) {
+    try {
+      body();
+    } catch (...) {
+      ::_exit(3);
+    }
+    ::_exit(0);
+  }
+  return runner;
+}
+
+/// The watchdog `parent` started, if it runs.
+std::vector<process_table::Entry> watchdogs_of(pid_t parent) {
+  return process_table::live_processes_where(
+      [&](const process_table::Entry& entry) { return entry.parent == parent && entry.name == "hydra-watchdog"; });
 }
 
 }  // namespace
@@ -247,4 +286,102 @@ TEST_CASE("separate_stderr keeps stderr out of the output", "[capture]") {
   const auto merged = hydra::util::run_process(request);
   CHECK(merged.output.find("warning") != std::string::npos);
   CHECK(merged.error_output.empty());
+}
+
+TEST_CASE("a step's whole process group dies with the process that ran it, even by SIGKILL",
+          "[capture][process]") {
+  hydra::util::TempDir directory("hydra-process-test");
+  const std::filesystem::path pid_file = directory.path() / "pid";
+  // The step: a shell (the group leader) with a background and a foreground
+  // child; it writes its process id (= the group id) once they run.
+  const pid_t runner = start_runner([&] {
+    run_process(shell("sleep 100 & echo $$ > '" + pid_file.string() + ".new'; mv '" + pid_file.string() +
+                      ".new' '" + pid_file.string() + "'; sleep 100"));
+  });
+  REQUIRE(runner > 0);
+  const pid_t group = wait_for_number(pid_file);
+  REQUIRE(group > 0);
+  auto in_group = [&](const process_table::Entry& entry) { return entry.group == group; };
+  // The shell and its two sleeps run, and so does the runner's watchdog.
+  CHECK(process_table::live_processes_where(in_group).size() >= 2);
+  const auto watchdogs = watchdogs_of(runner);
+  CHECK(watchdogs.size() == 1);
+  const pid_t watchdog = watchdogs.empty() ? -1 : watchdogs.front().pid;
+
+  REQUIRE(::kill(runner, SIGKILL) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(runner, &status, 0) == runner);
+  CHECK(WIFSIGNALED(status));
+
+  // Within a second nothing of the step is left, and the watchdog is gone too.
+  const auto left = process_table::wait_until_none(
+      [&](const process_table::Entry& entry) { return entry.group == group || entry.pid == watchdog; },
+      std::chrono::milliseconds(1000));
+  INFO(process_table::describe(left));
+  CHECK(left.empty());
+}
+
+TEST_CASE("the watchdog leaves with its process, and a killed watchdog is replaced", "[capture][process]") {
+  hydra::util::TempDir directory("hydra-process-test");
+  const std::filesystem::path first_done = directory.path() / "first";
+  const std::filesystem::path go_on = directory.path() / "go-on";
+  const std::filesystem::path pid_file = directory.path() / "pid";
+  const pid_t runner = start_runner([&] {
+    // One step, then wait (at most 20 s) for the test to kill the watchdog,
+    // then a long step: a new watchdog must watch it.
+    const auto first = run_process(shell("echo $$ > '" + first_done.string() + "'"));
+    if (first.exit_code != 0) ::_exit(4);
+    for (int tick = 0; tick < 2000 && !std::filesystem::exists(go_on); ++tick)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    run_process(shell("echo $$ > '" + pid_file.string() + ".new'; mv '" + pid_file.string() + ".new' '" +
+                      pid_file.string() + "'; sleep 100"));
+  });
+  REQUIRE(runner > 0);
+  REQUIRE(wait_for_number(first_done) > 0);
+  // The step is over; the watchdog stays for the next one.
+  const auto first_watchdogs = watchdogs_of(runner);
+  REQUIRE(first_watchdogs.size() == 1);
+  const pid_t first_watchdog = first_watchdogs.front().pid;
+  REQUIRE(::kill(first_watchdog, SIGKILL) == 0);
+  hydra::util::write_file_atomic(go_on, "");
+
+  const pid_t group = wait_for_number(pid_file);
+  REQUIRE(group > 0);
+  const auto second_watchdogs = watchdogs_of(runner);
+  REQUIRE(second_watchdogs.size() == 1);
+  CHECK(second_watchdogs.front().pid != first_watchdog);
+
+  REQUIRE(::kill(runner, SIGKILL) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(runner, &status, 0) == runner);
+  const pid_t second_watchdog = second_watchdogs.front().pid;
+  const auto left = process_table::wait_until_none(
+      [&](const process_table::Entry& entry) { return entry.group == group || entry.pid == second_watchdog; },
+      std::chrono::milliseconds(1000));
+  INFO(process_table::describe(left));
+  CHECK(left.empty());
+}
+
+TEST_CASE("a process that ends normally takes its watchdog with it", "[capture][process]") {
+  hydra::util::TempDir directory("hydra-process-test");
+  const std::filesystem::path step_done = directory.path() / "done";
+  const std::filesystem::path may_exit = directory.path() / "may-exit";
+  const pid_t runner = start_runner([&] {
+    run_process(shell("echo $$ > '" + step_done.string() + "'"));
+    for (int tick = 0; tick < 2000 && !std::filesystem::exists(may_exit); ++tick)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  });
+  REQUIRE(runner > 0);
+  REQUIRE(wait_for_number(step_done) > 0);
+  const auto watchdogs = watchdogs_of(runner);
+  REQUIRE(watchdogs.size() == 1);
+  const pid_t watchdog = watchdogs.front().pid;
+  hydra::util::write_file_atomic(may_exit, "");
+  int status = 0;
+  REQUIRE(::waitpid(runner, &status, 0) == runner);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  const auto lingering = process_table::wait_until_none(
+      [&](const process_table::Entry& entry) { return entry.pid == watchdog; }, std::chrono::milliseconds(1000));
+  CHECK(lingering.empty());
 }

@@ -25,24 +25,19 @@ CaptureOutcome capture(const CaptureRequest& request) {
                 ExitCode::usage);
 
   const Sandbox sandbox = find_sandbox(request.sandbox);
+  // The staging directory is removed with `staging` unless it was published.
   Staging staging = start_staging(plan, request, sandbox);
   plan.excluded.push_back(staging.directory);
-  try {
-    const BuildResult build = run_build(plan, request, sandbox, staging, progress);
-    if (build.passed) run_tests(plan, request, sandbox, staging, progress);
-    run_lint(plan, request, build.passed, staging, progress);
-    run_security(plan, sandbox, staging, progress);
-    record_change(plan, request, staging, progress);
-    publish(plan, plan.config, staging);
-    CaptureOutcome outcome;
-    outcome.build_passed = build.passed;
-    outcome.summary = plan.out.string() + ": build " + (build.passed ? "passed" : "FAILED");
-    return outcome;
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove_all(staging.directory, ignored);
-    throw;
-  }
+  const BuildResult build = run_build(plan, request, sandbox, staging, progress);
+  if (build.passed) run_tests(plan, request, sandbox, staging, progress);
+  run_lint(plan, request, build.passed, staging, progress);
+  run_security(plan, sandbox, staging, progress);
+  record_change(plan, request, staging, progress);
+  publish(plan, plan.config, staging);
+  CaptureOutcome outcome;
+  outcome.build_passed = build.passed;
+  outcome.summary = plan.out.string() + ": build " + (build.passed ? "passed" : "FAILED");
+  return outcome;
 }
 
 }  // namespace hydra::capture

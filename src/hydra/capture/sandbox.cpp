@@ -1,5 +1,6 @@
 #include <hydra/capture/sandbox.hpp>
 
+#include <algorithm>
 #include <chrono>
 
 #include <hydra/util/process.hpp>
@@ -12,6 +13,7 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv,
   if (!bwrap) return argv;
   std::vector<std::string> wrapped = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                                       "--die-with-parent"};
+  if (pid_namespace) wrapped.push_back("--unshare-pid");
   for (const auto& path : writable) wrapped.insert(wrapped.end(), {"--bind", path.string(), path.string()});
   wrapped.insert(wrapped.end(), {"--setenv", "TMPDIR", temporary.string()});
   wrapped.push_back("--");
@@ -31,9 +33,14 @@ Sandbox find_sandbox(bool wanted) {
     return sandbox;
   }
   util::ProcessRequest probe;
-  probe.argv = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"};
+  probe.argv = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--", "true"};
   probe.timeout = std::chrono::seconds(20);
-  const auto result = util::run_process(probe);
+  auto result = util::run_process(probe);
+  sandbox.pid_namespace = result.started && result.exit_code == 0;
+  if (!sandbox.pid_namespace) {
+    probe.argv.erase(std::find(probe.argv.begin(), probe.argv.end(), "--unshare-pid"));
+    result = util::run_process(probe);
+  }
   if (!result.started || result.exit_code != 0) {
     const std::string said = result.output + result.error;
     sandbox.description = "none: bubblewrap cannot create a sandbox here (" + said.substr(0, said.find('\n')) + ")";
@@ -42,6 +49,7 @@ Sandbox find_sandbox(bool wanted) {
   sandbox.bwrap = bwrap;
   sandbox.description =
       "bubblewrap: everything outside the source tree, the build tree and ctest's JUnit directory read-only";
+  if (sandbox.pid_namespace) sandbox.description += "; no process outlives its step (PID namespace)";
   return sandbox;
 }
 

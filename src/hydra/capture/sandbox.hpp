@@ -11,6 +11,10 @@ namespace hydra::capture {
 
 struct Sandbox {
   std::optional<std::filesystem::path> bwrap;  ///< nullopt: no sandbox (see `description`)
+  /// --unshare-pid works here: the step's processes live in a PID namespace
+  /// that ends with the step, so even one that left its process group
+  /// (setsid, a daemon) does not outlive it.
+  bool pid_namespace = false;
   std::string description;  ///< recorded in the manifest: which protection was in force
 
   /// `argv` run with everything but `writable` read-only (still visible, so

@@ -46,9 +46,9 @@ void Staging::write(const std::string& relative, const std::string& content, con
 Staging start_staging(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox) {
   Staging staging;
   fs::create_directories(plan.out.parent_path());
-  std::string pattern = (plan.out.parent_path() / ("." + plan.out.filename().string() + ".capture-XXXXXX")).string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw Error("cannot create a staging directory next to " + plan.out.string());
-  staging.directory = pattern;
+  // Locked while this capture runs; stale ones of killed captures go first.
+  staging.owner = std::make_shared<StagingDirectory>(plan.out);
+  staging.directory = staging.owner->path();
   staging.manifest = {{"schema", "hydra-score/run/1"},
                       {"engine_version", engine_version},
                       {"agent", request.agent},
@@ -66,15 +66,9 @@ Staging start_staging(const Plan& plan, const CaptureRequest& request, const San
                        {{"generator", request.generator}, {"build_config", request.build_config}, {"jobs", plan.jobs}}},
                       {"sandbox", sandbox.description}};
   if (request.agent_seconds) staging.manifest["agent_seconds"] = *request.agent_seconds;
-  try {
-    if (plan.config_file) staging.write("hydra.toml", plan.config_text, "config");
-    if (request.metrics) staging.write("metrics.json", util::read_file(*request.metrics), "metrics");
-    if (plan.tidy_config) staging.write("clang-tidy.yaml", util::read_file(*plan.tidy_config), "clang_tidy_config");
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove_all(staging.directory, ignored);
-    throw;
-  }
+  if (plan.config_file) staging.write("hydra.toml", plan.config_text, "config");
+  if (request.metrics) staging.write("metrics.json", util::read_file(*request.metrics), "metrics");
+  if (plan.tidy_config) staging.write("clang-tidy.yaml", util::read_file(*plan.tidy_config), "clang_tidy_config");
   return staging;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include <hydra/capture/capture.hpp>
 #include <hydra/capture/progress.hpp>
 #include <hydra/capture/sandbox.hpp>
+#include <hydra/capture/staging_directory.hpp>
 #include <hydra/config/config.hpp>
 #include <hydra/util/process.hpp>
 
@@ -77,6 +79,9 @@ StepRecord step_record(const std::string& name, const std::vector<std::string>& 
 /// The run directory being written: its staging folder, the manifest so far
 /// and the role of every artifact in it.
 struct Staging {
+  /// The locked staging directory (staging_directory.hpp): removed with this
+  /// object unless published; its lock tells later captures it is not stale.
+  std::shared_ptr<StagingDirectory> owner;
   std::filesystem::path directory;
   nlohmann::json manifest = nlohmann::json::object();
   nlohmann::json roles = nlohmann::json::object();

@@ -1,8 +1,11 @@
 #include <hydra/pipeline/run_dir.hpp>
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -86,6 +89,15 @@ void publish_run_directory(const fs::path& staged, const fs::path& out) {
       throw Error(out.string() + ": exists and is not a run directory; refusing to replace it",
                   ExitCode::usage);
     }
+#ifdef RENAME_EXCHANGE
+    // Swap the two in one step (`out` is never missing), then drop the old
+    // run from the staging path, where a crash would leave it for the next
+    // capture to remove (docs/run-directory.md).
+    if (::renameat2(AT_FDCWD, staged.c_str(), AT_FDCWD, out.c_str(), RENAME_EXCHANGE) == 0) {
+      fs::remove_all(staged, ec);
+      return;
+    }
+#endif
     // Move the old run aside, move the new one in, then drop the old one.
     const fs::path trash = make_temporary_sibling(out);
     fs::remove(trash, ec);

@@ -1,5 +1,7 @@
 // Running a child process with a timeout: the whole process group is killed
-// when the time is up, so no process outlives its step.
+// when the time is up, so no process outlives its step. Every group is also
+// watched by a small watchdog process that kills it when this process dies
+// (by SIGKILL too), so no process outlives HydraScore either.
 #pragma once
 
 #include <chrono>
@@ -46,7 +48,9 @@ struct ProcessResult {
 
 /// Runs the process to completion (or timeout). The child runs in a new
 /// process group; on timeout the group gets SIGTERM, then SIGKILL after a
-/// short grace period, and every member is reaped before this returns.
+/// short grace period, and every member is reaped before this returns. If
+/// this process dies meanwhile, the watchdog (forked on first use, one per
+/// process) SIGKILLs the group. Thread-safe: steps may run in parallel.
 /// Never throws for the child's failures; throws hydra::Error only when the
 /// parent cannot set things up (pipe/fork failure, output file not writable).
 ProcessResult run_process(const ProcessRequest& request);
