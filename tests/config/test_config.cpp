@@ -256,6 +256,7 @@ TEST_CASE("to_json lists every key deterministically and digest identifies it", 
         "test_tampering_is_regression": true, "fail_gate_on_tampering": true,
         "assertion_patterns": [],
         "test_file_globs": ["test/", "tests/", "*_test.*", "test_*.*", "*Test.*", "*_tests.*"],
+        "test_paths": [], "private_test_patch": "",
         "protected_config_files": ["hydra.toml", ".clang-tidy", "cmake/HydraScore.cmake",
                                    "cmake/HydraScoreConfig.cmake.in", "cmake/HydraScore*.cmake",
                                    "hydra-score/"]

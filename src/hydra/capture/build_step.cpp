@@ -1,5 +1,6 @@
 // The build step: configure the capture's build tree when needed, then build.
 #include <hydra/capture/steps.hpp>
+#include <hydra/capture/test_files.hpp>
 
 #include <chrono>
 #include <iostream>
@@ -51,7 +52,11 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
       json{{"initial_cache", plan.initial_cache_text}, {"generator", request.generator},
            {"cmake_arguments", request.cmake_arguments}, {"source", plan.source.string()}}
           .dump());
-  const bool configured = fs::is_regular_file(build_dir / "CMakeCache.txt") && fs::is_regular_file(configured_marker) &&
+  // The File API query (test_files.hpp): a tree configured without it is
+  // configured again, so the reply exists.
+  const bool query_added = write_codemodel_query(build_dir);
+  const bool configured = !query_added && fs::is_regular_file(build_dir / "CMakeCache.txt") &&
+                          fs::is_regular_file(configured_marker) &&
                           util::read_file(configured_marker) == configure_settings;
   if (!configured) {
     std::error_code ignored;
@@ -78,6 +83,13 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   if ((result.exit_code == 0 || !result.started) && (result.started || argv.empty())) {
     argv = {plan.cmake.string(), "--build", build_dir.string(), "--parallel", std::to_string(plan.jobs)};
     if (!request.build_config.empty()) argv.insert(argv.end(), {"--config", request.build_config});
+    if (plan.keep_going) {
+      // The native tool's keep-going flag (Ninja: -k 0; Make: -k).
+      const std::string cache = fs::is_regular_file(build_dir / "CMakeCache.txt")
+                                    ? util::read_file(build_dir / "CMakeCache.txt") : std::string();
+      if (cache.find("CMAKE_GENERATOR:INTERNAL=Ninja") != std::string::npos) argv.insert(argv.end(), {"--", "-k", "0"});
+      else if (cache.find("Makefiles") != std::string::npos) argv.insert(argv.end(), {"--", "-k"});
+    }
     util::ProcessRequest process;
     process.argv = sandbox.wrap(argv, {plan.source, build_dir}, sandbox_tmp);
     process.output_file = build_log;

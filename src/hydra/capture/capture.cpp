@@ -5,6 +5,7 @@
 
 #include <hydra/capture/steps.hpp>
 #include <hydra/error.hpp>
+#include <hydra/util/files.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -24,12 +25,21 @@ CaptureOutcome capture(const CaptureRequest& request) {
                     "\" profile run its commands yourself and use `hydra-score record`",
                 ExitCode::usage);
 
-  const Sandbox sandbox = find_sandbox(request.sandbox);
+  Sandbox sandbox = find_sandbox(request.sandbox);
   // The staging directory is removed with `staging` unless it was published.
   Staging staging = start_staging(plan, request, sandbox);
   plan.excluded.push_back(staging.directory);
+  // Evidence the tree's code must not write (docs/threat-model.md): this
+  // run, the runs and reports beside it, the baseline.
+  sandbox.evidence = {staging.directory, plan.out, plan.out.parent_path()};
+  if (request.baseline_run) {
+    const fs::path baseline = util::absolute_clean(*request.baseline_run);
+    sandbox.evidence.push_back(baseline);
+    sandbox.evidence.push_back(baseline.parent_path());
+  }
   const BuildResult build = run_build(plan, request, sandbox, staging, progress);
   if (build.passed) run_tests(plan, request, sandbox, staging, progress);
+  run_held_out(plan, request, sandbox, staging, progress);
   run_lint(plan, request, build.passed, staging, progress);
   run_security(plan, sandbox, staging, progress);
   record_change(plan, request, staging, progress);

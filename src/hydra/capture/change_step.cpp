@@ -11,11 +11,14 @@ namespace hydra::capture {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+std::string change_diff(const Plan& plan, const CaptureRequest& request) {
+  if (!plan.in_git || plan.base_commit.empty() || !request.checkout.empty()) return {};
+  return util::diff_against(plan.source, plan.base_commit, plan.excluded);
+}
+
 void record_change(const Plan& plan, const CaptureRequest& request, Staging& staging, Progress& progress) {
   if (plan.in_git && !plan.base_commit.empty()) {
-    const std::string diff =
-        request.checkout.empty() ? util::diff_against(plan.source, plan.base_commit, plan.excluded) : std::string();
-    staging.write("diff.patch", diff, "diff");
+    staging.write("diff.patch", change_diff(plan, request), "diff");
   } else {
     staging.manifest["diff_inactive_reason"] =
         plan.in_git ? "the repository has no commit to diff against" : "the source tree is not a git work tree";

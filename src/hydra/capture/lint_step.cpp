@@ -1,6 +1,7 @@
 // The lint step: clang-tidy over the translation units of the source tree,
 // one process per unit, in parallel, under one deadline.
 #include <hydra/capture/steps.hpp>
+#include <hydra/capture/lint_view.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -73,6 +74,8 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
     return lint;
   }
   const std::vector<fs::path> units = lint_units(commands, plan.source, plan.excluded, plan.config.lint.exclude);
+  // What clang-tidy sees and which findings count (lint_view.hpp).
+  const LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view");
   lint.translation_units = units.size();
   const double timeout_seconds = plan.config.lint_timeout_seconds;
   std::vector<util::ProcessResult> results(units.size());
@@ -87,8 +90,8 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
       return;
     }
     util::ProcessRequest process;
-    process.argv = {clang_tidy.string(), "-p", plan.build_dir.string(), "--quiet"};
-    if (plan.tidy_config) process.argv.push_back("--config-file=" + plan.tidy_config->string());
+    process.argv = {clang_tidy.string(), "-p", view.database_dir.string(), "--quiet"};
+    process.argv.insert(process.argv.end(), view.options.begin(), view.options.end());
     process.argv.push_back(units[index].string());
     process.working_directory = plan.build_dir;
     process.timeout = remaining;
@@ -100,18 +103,25 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
 
   std::string log;
   int failed_units = 0;
+  std::size_t outside_scope = 0;
   for (const auto& result : results) {
-    log += result.output;
-    if (!result.output.empty() && result.output.back() != '\n') log += '\n';
+    std::size_t dropped = 0;
+    const std::string output = filter_lint_log(result.output, view.scope, &dropped);
+    outside_scope += dropped;
+    log += output;
+    if (!output.empty() && output.back() != '\n') log += '\n';
     if (result.started && result.exit_code != 0) ++failed_units;
   }
+  json view_record = view.to_json();
+  view_record["findings_outside_scope"] = outside_scope;
+  staging.manifest["lint_view"] = std::move(view_record);
   util::ProcessResult summary;
   summary.started = true;
   summary.exit_code = failed_units == 0 ? 0 : 1;
   summary.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   summary.timed_out = timed_out;
   StepRecord record = step_record(
-      "lint", {clang_tidy.string(), "-p", plan.build_dir.string(), "<" + std::to_string(units.size()) + " translation units>"},
+      "lint", {clang_tidy.string(), "-p", view.database_dir.string(), "<" + std::to_string(units.size()) + " translation units>"},
       summary, timeout_seconds);
   record.extra = {{"translation_units", units.size()}, {"units_with_errors", failed_units}};
   staging.step(record);

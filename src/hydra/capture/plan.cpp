@@ -23,7 +23,7 @@ namespace {
 /// The .clang-tidy that lint uses: the baseline run's copy when there is one.
 std::optional<fs::path> clang_tidy_config(const CaptureRequest& request, const fs::path& source) {
   if (request.baseline_run) {
-    const fs::path stored = *request.baseline_run / "clang-tidy.yaml";
+    const fs::path stored = util::absolute_clean(*request.baseline_run / "clang-tidy.yaml");
     if (fs::is_regular_file(stored)) return stored;
     return std::nullopt;
   }

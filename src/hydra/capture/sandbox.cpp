@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
 
 namespace hydra::capture {
@@ -15,6 +16,26 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv,
                                       "--die-with-parent"};
   if (pid_namespace) wrapped.push_back("--unshare-pid");
   for (const auto& path : writable) wrapped.insert(wrapped.end(), {"--bind", path.string(), path.string()});
+  // Evidence inside a writable tree is mounted read-only over it, then the
+  // writable paths inside the evidence are mounted writable again (bubblewrap
+  // applies mounts in order).
+  std::vector<std::filesystem::path> protected_paths;
+  for (const auto& path : evidence) {
+    std::error_code error;
+    if (!std::filesystem::exists(path, error)) continue;
+    const bool inside_writable = std::any_of(writable.begin(), writable.end(), [&](const auto& tree) {
+      return util::is_within(path, tree);
+    });
+    if (!inside_writable) continue;  // read-only already
+    protected_paths.push_back(path);
+    wrapped.insert(wrapped.end(), {"--ro-bind", path.string(), path.string()});
+  }
+  for (const auto& path : writable) {
+    const bool inside_evidence = std::any_of(protected_paths.begin(), protected_paths.end(), [&](const auto& tree) {
+      return util::is_within(path, tree);
+    });
+    if (inside_evidence) wrapped.insert(wrapped.end(), {"--bind", path.string(), path.string()});
+  }
   wrapped.insert(wrapped.end(), {"--setenv", "TMPDIR", temporary.string()});
   wrapped.push_back("--");
   wrapped.insert(wrapped.end(), argv.begin(), argv.end());

@@ -16,6 +16,10 @@ struct Sandbox {
   /// (setsid, a daemon) does not outlive it.
   bool pid_namespace = false;
   std::string description;  ///< recorded in the manifest: which protection was in force
+  /// HydraScore's evidence (run directories, reports, the staging directory):
+  /// read-only inside the sandbox even where it lies inside a writable tree
+  /// (a build tree inside the source tree); writable paths inside it stay writable.
+  std::vector<std::filesystem::path> evidence;
 
   /// `argv` run with everything but `writable` read-only (still visible, so
   /// toolchains and dependencies anywhere keep working), TMPDIR pointing at

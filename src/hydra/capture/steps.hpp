@@ -41,6 +41,9 @@ struct Plan {
   std::filesystem::path ctest;
   std::optional<std::filesystem::path> tidy_config;  ///< the .clang-tidy lint uses (the baseline's, when given)
   std::string cache_key;  ///< identifies commit, tree, config and settings (CaptureRequest::reuse)
+  /// Build as much as can be built when a target fails (the held-out runs:
+  /// a test that does not build must not keep the others from running).
+  bool keep_going = false;
 };
 
 /// Resolves the request: tools, paths, commits, the config (explicit, else
@@ -144,8 +147,20 @@ struct LintResult {
 LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_passed, Staging& staging,
                     Progress& progress);
 
+/// The held-out runs of a capture (docs/threat-model.md, "Held-out
+/// evaluation"): the baseline's tests (and the private test patch) on the
+/// candidate's code, and the candidate's new tests on the baseline's code,
+/// each built in a tree of its own only when the change needs it. Writes
+/// held-out/ and on-baseline/ and the manifest's "held_out" record.
+void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                  Progress& progress);
+
 /// Runs `[scoring.gates] security_command` in the tree when one is set.
 void run_security(const Plan& plan, const Sandbox& sandbox, Staging& staging, Progress& progress);
+
+/// The change's diff against the base commit, as diff.patch records it;
+/// empty outside git, without a base commit, or for a commit checkout.
+std::string change_diff(const Plan& plan, const CaptureRequest& request);
 
 /// The change against the base commit (diff.patch) and, when the judge
 /// dimension is on, the judge's grade of it (judge.json).

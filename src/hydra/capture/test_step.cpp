@@ -1,6 +1,7 @@
 // The test step: list the tests, run them with JUnit output, and believe the
 // JUnit file only where ctest's own console verdicts agree with it.
 #include <hydra/capture/steps.hpp>
+#include <hydra/capture/test_files.hpp>
 
 #include <cctype>
 #include <map>
@@ -9,9 +10,11 @@
 #include <hydra/error.hpp>
 #include <hydra/parse/junit.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/git.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
+using nlohmann::json;
 
 namespace {
 
@@ -101,6 +104,17 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   const auto listed = util::run_process(list);
   if (listed.started && listed.exit_code == 0) {
     staging.write("ctest.json", listed.output, "ctest_json");
+    // Which files hold the tests (test_files.hpp): the held-out runs of later
+    // captures take them from the other side of the change.
+    json listed_json;
+    try {
+      listed_json = json::parse(listed.output);
+    } catch (const json::exception&) {
+      listed_json = json::object();  // the publish step reports the malformed ctest.json
+    }
+    const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
+    staging.write("test-files.json", find_test_files(plan.source, build_dir, top, listed_json).to_json().dump(1) + "\n",
+                  "test_files");
   } else {
     const std::string said = listed.error_output + listed.error;
     staging.problem("ctest --show-only=json-v1 failed: " + said.substr(0, said.find('\n')));

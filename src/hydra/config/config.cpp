@@ -234,6 +234,8 @@ nlohmann::json to_json(const Config& config) {
       {"fail_gate_on_tampering", guard.fail_gate_on_tampering},
       {"assertion_patterns", guard.assertion_patterns},
       {"test_file_globs", guard.test_file_globs},
+      {"test_paths", guard.test_paths},
+      {"private_test_patch", guard.private_test_patch},
       {"protected_config_files", guard.protected_config_files},
   };
   return json{{"scoring", std::move(scoring)}, {"anti_gaming", std::move(anti_gaming)}};

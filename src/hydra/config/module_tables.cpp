@@ -84,6 +84,8 @@ AntiGaming read_anti_gaming(TableReader& table) {
     return std::string();
   });
   table.string_list("test_file_globs", settings.test_file_globs);
+  table.string_list("test_paths", settings.test_paths);
+  table.string("private_test_patch", settings.private_test_patch);
   table.string_list("protected_config_files", settings.protected_config_files);
   table.reject_unknown_keys();
   return settings;

@@ -66,6 +66,13 @@ struct AntiGaming {
   /// Which paths are test files (path patterns, util/path_pattern.hpp).
   std::vector<std::string> test_file_globs = {"test/",   "tests/",  "*_test.*",
                                               "test_*.*", "*Test.*", "*_tests.*"};
+  /// More test files (path patterns) for the held-out runs, besides those
+  /// the codemodel names and `test_file_globs` (docs/threat-model.md).
+  std::vector<std::string> test_paths;
+  /// A patch (as `git diff` prints it) of private tests, outside the source
+  /// tree, that the held-out runs apply before building; empty: none.
+  /// A relative path is relative to the captured source tree (`--source`).
+  std::string private_test_patch;
   /// Configuration a candidate must not edit (path patterns): the scoring
   /// config, the lint config, and HydraScore's own CMake files or a vendored
   /// copy of HydraScore.

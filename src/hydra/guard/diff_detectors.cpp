@@ -169,19 +169,38 @@ std::optional<std::string> suppression_kind(std::string_view path, std::string_v
   return std::nullopt;
 }
 
-std::vector<Suppression> find_added_suppressions(const parse::DiffLines& diff) {
+namespace {
+
+/// The added suppressions of `diff`; with `region_ends`, also the added
+/// NOLINTEND lines (kind "NOLINTEND"), which close a region but suppress
+/// nothing by themselves.
+std::vector<Suppression> added_suppressions(const parse::DiffLines& diff, bool region_ends) {
+  static const regex nolint_end(R"(\bNOLINTEND\b)", ecma);
   std::vector<Suppression> found;
   for (const parse::FileLines& file : diff.files) {
     if (file.added.empty() || is_document(file.path)) continue;
     TextCounts removed = stripped_counts(file.removed);
     for (const parse::ChangedLine& line : file.added) {
       auto kind = suppression_kind(file.path, line.text);
+      if (!kind && region_ends && line.text.find("NOLINTEND") != std::string::npos &&
+          std::regex_search(line.text, nolint_end))
+        kind = "NOLINTEND";
       if (!kind) continue;
       if (take(removed, parse::strip_whitespace(line.text))) continue;  // moved or re-indented
       found.push_back(Suppression{file.path, line.number, trimmed(line.text), std::move(*kind)});
     }
   }
   return found;
+}
+
+}  // namespace
+
+std::vector<Suppression> find_added_suppressions(const parse::DiffLines& diff) {
+  return added_suppressions(diff, false);
+}
+
+std::vector<Suppression> find_added_suppression_markers(const parse::DiffLines& diff) {
+  return added_suppressions(diff, true);
 }
 
 // ---- removed assertions ------------------------------------------------------

@@ -148,6 +148,11 @@ std::vector<ConfigEdit> find_config_edits(const Settings& settings, const parse:
 /// (elsewhere `-w` is too common an option of other tools).
 std::vector<Suppression> find_added_suppressions(const parse::DiffLines& diff);
 
+/// find_added_suppressions plus the added lines holding a NOLINTEND marker
+/// (kind "NOLINTEND"): every added line lint must see without its
+/// suppression (capture's lint view strips them; docs/threat-model.md).
+std::vector<Suppression> find_added_suppression_markers(const parse::DiffLines& diff);
+
 /// The suppression kind of one line (`text`) of the file `path`, or nullopt.
 std::optional<std::string> suppression_kind(std::string_view path, std::string_view text);
 

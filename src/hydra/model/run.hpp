@@ -2,11 +2,13 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <hydra/model/diff.hpp>
+#include <hydra/model/held_out.hpp>
 #include <hydra/model/lint.hpp>
 #include <hydra/model/metrics.hpp>
 #include <hydra/model/tampering.hpp>
@@ -47,6 +49,11 @@ struct Run {
   /// the baseline has tests, in which case the candidate scores 0).
   std::optional<std::vector<TestCase>> tests;
   std::vector<TestDefinition> test_definitions;  ///< from ctest --show-only=json-v1; may be empty
+  /// Test name -> the files it depends on (test-files.json; relative to the
+  /// work tree's top level); empty when not recorded.
+  std::map<std::string, std::set<std::string>> test_files;
+  /// The capture's held-out runs (mode "none" when there are none).
+  HeldOut held_out;
 
   /// nullopt: lint did not run; `lint_inactive_reason` says why.
   std::optional<std::vector<LintFinding>> lint;

@@ -5,6 +5,7 @@
 
 #include <hydra/error.hpp>
 #include <hydra/guard/guard.hpp>
+#include <hydra/guard/held_out.hpp>
 #include <hydra/parse/diff_lines.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/score/contract.hpp>
@@ -83,10 +84,21 @@ Evaluation evaluate(const ScoreRequest& request) {
   evaluation.config = std::move(chosen.config);
   const config::Config& config = evaluation.config;
   evaluation.baseline = load(request.baseline, config);
+  // The code under test never judges itself (docs/threat-model.md): the
+  // baseline's tests as judged (with the private tests, when configured),
+  // and each candidate's tests as its held-out runs judged them.
+  const auto baseline_tests = guard::judged_baseline_tests(evaluation.baseline);
   std::map<std::string, std::string> agents;
   for (const auto& path : request.candidates) {
     model::Run candidate = load(path, config);
     candidate.tampering = detect_tampering(config, path, evaluation.baseline, candidate);
+    const bool held_out = candidate.held_out.mode != "none" || candidate.held_out.new_tests_mode != "none" ||
+                          evaluation.baseline.held_out.private_test_patch;
+    if (held_out && candidate.tests && baseline_tests) {
+      guard::HeldOutJudgement judged = guard::judge_held_out(evaluation.baseline, *baseline_tests, candidate);
+      candidate.tests = std::move(judged.tests);
+      candidate.tampering.evidence["held_out"] = std::move(judged.evidence);
+    }
     candidate.path = path.generic_string();
     if (auto [it, inserted] = agents.emplace(candidate.agent, candidate.path); !inserted)
       throw UsageError("two candidates are named \"" + candidate.agent + "\": " + it->second + " and " +
@@ -94,6 +106,7 @@ Evaluation evaluate(const ScoreRequest& request) {
     evaluation.candidates.push_back(std::move(candidate));
   }
   evaluation.baseline.path = request.baseline.generic_string();
+  evaluation.baseline.tests = baseline_tests;
   evaluation.ranking = score::rank(config, evaluation.baseline, evaluation.candidates);
   evaluation.contract = score::to_contract(config, evaluation.baseline, evaluation.ranking);
   json inputs = {{"baseline", request.baseline.generic_string()},

@@ -239,6 +239,22 @@ static std::vector<std::string> read_anti_gaming(const json& report) {
   }
   for (const auto& line : array_at(report, "tests_not_built"))
     if (line.is_string()) lines.push_back("tests not built: " + line.get<std::string>());
+  // The held-out runs (docs/threat-model.md, "Held-out evaluation").
+  const json& held_out = object_at(report, "held_out");
+  for (const auto& test : array_at(held_out, "judged_by_held_out"))
+    lines.push_back("held-out: test " + text_at(test, "test") + " " + text_at(test, "held_out") +
+                    " with the baseline's tests on this code (its own run said " + text_at(test, "candidate_run") + ")");
+  for (const auto& test : array_at(held_out, "unverified"))
+    lines.push_back("held-out: test " + text_at(test, "test") + " unverified, keeps the baseline's result (" +
+                    text_at(test, "why") + ")");
+  for (const auto& test : array_at(held_out, "private_tests"))
+    lines.push_back("held-out: private test " + text_at(test, "test") + " " + text_at(test, "held_out"));
+  for (const auto& test : array_at(held_out, "new_tests_not_exercising"))
+    lines.push_back("new test " + text_at(test, "test") + " does not exercise the change (" + text_at(test, "why") +
+                    "): not counted");
+  for (const auto& test : array_at(held_out, "new_tests_demonstrating"))
+    lines.push_back("new test " + text_at(test, "test") + " demonstrates the change (on the baseline's code: " +
+                    text_at(test, "on_baseline") + ")");
   return lines;
 }
 

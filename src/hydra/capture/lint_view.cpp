@@ -1,0 +1,303 @@
+// The lint view (lint_view.hpp): stripped copies of the files whose added
+// suppressions lint must not see, a VFS overlay that shows them to clang-tidy
+// at their real paths, a compile database without added -w/-Wno-* flags, and
+// the filter that keeps the findings of the source tree.
+#include <hydra/capture/lint_view.hpp>
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <hydra/capture/steps.hpp>
+#include <hydra/error.hpp>
+#include <hydra/parse/diff_lines.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/git.hpp>
+#include <hydra/util/sha256.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && text.compare(0, prefix.size(), prefix) == 0;
+}
+
+/// `line` with every match of `pattern` replaced by as many spaces.
+std::string blank_matches(const std::string& line, const std::regex& pattern) {
+  std::string out = line;
+  for (auto it = std::sregex_iterator(line.begin(), line.end(), pattern); it != std::sregex_iterator(); ++it)
+    std::fill(out.begin() + it->position(), out.begin() + it->position() + it->length(), ' ');
+  return out;
+}
+
+std::string stripped_line(const std::string& line, const std::string& kind) {
+  // clang-tidy reads a NOLINT marker anywhere on the line, with an optional
+  // check list in parentheses.
+  static const std::regex nolint(R"(NOLINT(NEXTLINE|BEGIN|END)?(\([^)]*\))?)");
+  static const std::regex inline_pragma(R"((_Pragma\s*\(\s*"(\\.|[^"\\])*"\s*\)|__pragma\s*\([^)]*\)+))");
+  if (starts_with(kind, "NOLINT")) return blank_matches(line, nolint);
+  if (starts_with(kind, "pragma ")) {
+    const auto first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line[first] == '#') return std::string();  // continuation lines: see below
+    return blank_matches(line, inline_pragma);
+  }
+  return line;
+}
+
+std::string_view without_cr(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+}  // namespace
+
+std::string strip_suppressions(std::string_view content, const std::vector<guard::Suppression>& on_lines) {
+  std::map<std::uint64_t, std::vector<std::string>> kinds;
+  for (const auto& suppression : on_lines) kinds[suppression.line].push_back(suppression.kind);
+  std::string out;
+  out.reserve(content.size());
+  std::uint64_t number = 0;
+  std::size_t start = 0;
+  bool blank_continuation = false;  // the lines continuing a blanked directive go too
+  while (start < content.size()) {
+    std::size_t end = content.find('\n', start);
+    const bool has_newline = end != std::string_view::npos;
+    if (!has_newline) end = content.size();
+    ++number;
+    std::string_view raw = content.substr(start, end - start);
+    const std::string_view body = without_cr(raw);
+    const bool continued = !body.empty() && body.back() == '\\';
+    const auto found = kinds.find(number);
+    if (blank_continuation) {
+      blank_continuation = continued;
+      out.append(raw.substr(body.size()));
+    } else if (found == kinds.end()) {
+      out.append(raw);
+    } else {
+      std::string line(body);
+      for (const auto& kind : found->second) line = stripped_line(line, kind);
+      blank_continuation = continued && line.empty();
+      out += line;
+      out.append(raw.substr(body.size()));  // the "\r" of a CRLF line
+    }
+    if (has_newline) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> added_warning_flags(const std::vector<guard::Suppression>& suppressions) {
+  static const std::regex no_warning(R"(-Wno-[A-Za-z0-9_=+-]+)");
+  static const std::regex no_warnings(R"((^|[\s"'(;,:>])(-w)(?=$|[\s"');,>]))");
+  std::set<std::string> flags;
+  for (const auto& suppression : suppressions) {
+    const std::string& text = suppression.text;
+    if (suppression.kind == "-Wno-*") {
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), no_warning); it != std::sregex_iterator(); ++it)
+        flags.insert(it->str());
+    }
+    if (suppression.kind == "-w" || suppression.kind == "-Wno-*") {
+      if (std::regex_search(text, no_warnings)) flags.insert("-w");
+    }
+  }
+  return {flags.begin(), flags.end()};
+}
+
+json without_flags(const json& compile_commands, const std::vector<std::string>& flags) {
+  json out = compile_commands;
+  if (flags.empty() || !out.is_array()) return out;
+  const std::set<std::string> unwanted(flags.begin(), flags.end());
+  for (auto& entry : out) {
+    if (!entry.is_object()) continue;
+    if (entry.contains("arguments") && entry["arguments"].is_array()) {
+      json kept = json::array();
+      for (const auto& argument : entry["arguments"])
+        if (!argument.is_string() || !unwanted.count(argument.get<std::string>())) kept.push_back(argument);
+      entry["arguments"] = std::move(kept);
+    }
+    if (entry.contains("command") && entry["command"].is_string()) {
+      // Arguments are separated by whitespace; a flag is removed where it
+      // stands alone (quoted flags are left, which only keeps a warning off).
+      const std::string command = entry["command"].get<std::string>();
+      std::string kept;
+      std::size_t start = 0;
+      while (start < command.size()) {
+        std::size_t end = command.find_first_of(" \t", start);
+        if (end == std::string::npos) end = command.size();
+        const std::string word = command.substr(start, end - start);
+        if (!word.empty() && !unwanted.count(word)) kept += (kept.empty() ? "" : " ") + word;
+        start = end + 1;
+      }
+      entry["command"] = kept;
+    }
+  }
+  return out;
+}
+
+bool LintScope::contains(const std::string& file) const {
+  fs::path path(file);
+  if (path.is_relative()) path = base / path;
+  const auto inside = [this](const fs::path& candidate, const fs::path& root, const std::vector<fs::path>& trees) {
+    if (!util::is_within(candidate, root)) return false;
+    return std::none_of(trees.begin(), trees.end(),
+                        [&](const fs::path& tree) { return util::is_within(candidate, tree); });
+  };
+  const fs::path clean = util::absolute_clean(path);
+  if (util::is_within(clean, source)) return inside(clean, source, excluded);
+  // Through a symbolic link: compare the resolved paths.
+  std::error_code error;
+  const fs::path resolved = fs::weakly_canonical(clean, error);
+  if (error) return false;
+  const fs::path resolved_source = fs::weakly_canonical(source, error);
+  if (error) return false;
+  std::vector<fs::path> resolved_excluded;
+  for (const auto& tree : excluded) {
+    std::error_code ignored;
+    const fs::path canonical = fs::weakly_canonical(tree, ignored);
+    resolved_excluded.push_back(ignored ? tree : canonical);
+  }
+  return inside(resolved, resolved_source, resolved_excluded);
+}
+
+std::string filter_lint_log(std::string_view log, const LintScope& scope, std::size_t* dropped) {
+  // "path:line:column: warning|error|fatal error|note|remark: message"
+  static const std::regex located(R"(^(.+?):(\d+):(\d+): (warning|error|fatal error|note|remark): )");
+  std::string out;
+  out.reserve(log.size());
+  std::size_t removed = 0;
+  bool keeping = true;
+  std::size_t start = 0;
+  std::smatch match;
+  while (start < log.size()) {
+    std::size_t end = log.find('\n', start);
+    if (end == std::string_view::npos) end = log.size() - 1;
+    const std::string line(log.substr(start, end - start + 1));
+    start = end + 1;
+    const std::string body(without_cr(line.back() == '\n' ? std::string_view(line).substr(0, line.size() - 1) : line));
+    if (std::regex_search(body, match, located)) {
+      const std::string severity = match[4].str();
+      if (severity != "note") {
+        // Errors stay wherever they are: they say the lint did not work
+        // (a unit that does not compile, an unreadable overlay).
+        keeping = severity == "error" || severity == "fatal error" || scope.contains(match[1].str());
+        if (!keeping) ++removed;
+      }
+    } else if (starts_with(body, "error: ") || starts_with(body, "warning: ") ||
+               body.find(" warning generated") != std::string::npos ||
+               body.find(" warnings generated") != std::string::npos ||
+               body.find(" and 1 error generated") != std::string::npos ||
+               body.find(" errors generated") != std::string::npos || starts_with(body, "Suppressed ")) {
+      keeping = true;  // not located: about the unit as a whole
+    }
+    if (keeping) out += line;
+  }
+  if (dropped) *dropped = removed;
+  return out;
+}
+
+json LintView::to_json() const {
+  json record = {{"options", json::array()},
+                 {"stripped_suppressions", json::array()},
+                 {"removed_flags", removed_flags},
+                 {"digest", digest}};
+  for (const auto& option : options) record["options"].push_back(option);
+  for (const auto& suppression : stripped)
+    record["stripped_suppressions"].push_back(
+        {{"path", suppression.path}, {"line", suppression.line}, {"kind", suppression.kind}});
+  return record;
+}
+
+LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::path& scratch) {
+  LintView view;
+  view.database_dir = plan.build_dir;
+  view.scope.source = plan.source;
+  view.scope.excluded = plan.excluded;
+  view.scope.base = plan.build_dir;
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);
+
+  json key = {{"header_filter", ".*"}};
+  if (plan.tidy_config) {
+    view.options.push_back("--config-file=" + plan.tidy_config->string());
+    key["config"] = util::sha256_hex(util::read_file(*plan.tidy_config));
+  } else {
+    // clang-tidy's defaults; without --config it would look for .clang-tidy
+    // files next to every source file, including ones the change added.
+    view.options.push_back("--config={}");
+    key["config"] = "{}";
+  }
+  view.options.push_back("--header-filter=.*");
+
+  const parse::DiffLines lines = parse::parse_diff_lines(diff, "the change's diff");
+  const std::vector<guard::Suppression> added = guard::find_added_suppression_markers(lines);
+  std::map<std::string, std::vector<guard::Suppression>> by_file;
+  for (const auto& suppression : added) {
+    if (starts_with(suppression.kind, "NOLINT") || starts_with(suppression.kind, "pragma "))
+      by_file[suppression.path].push_back(suppression);
+  }
+  view.removed_flags = added_warning_flags(added);
+
+  nlohmann::ordered_json overlay_roots = nlohmann::ordered_json::array();
+  json stripped_files = json::object();
+  if (!by_file.empty()) {
+    // Diff paths are relative to the work tree's top level; clang may open a
+    // file through the source path as given or through the resolved one.
+    const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
+    std::error_code error;
+    const fs::path resolved_source = fs::weakly_canonical(plan.source, error);
+    for (const auto& [relative, suppressions] : by_file) {
+      const fs::path real = util::absolute_clean(top / relative);
+      if (!fs::is_regular_file(real)) continue;
+      const std::string content = util::read_file(real);
+      const std::string stripped = strip_suppressions(content, suppressions);
+      if (stripped == content) continue;
+      const fs::path copy = scratch / "files" / relative;
+      fs::create_directories(copy.parent_path());
+      util::write_file_atomic(copy, stripped);
+      std::set<std::string> names = {real.string()};
+      const fs::path inside = real.lexically_relative(resolved_source);
+      if (!inside.empty() && !starts_with(inside.generic_string(), "..")) names.insert((plan.source / inside).string());
+      for (const auto& name : names)
+        overlay_roots.push_back(
+            nlohmann::ordered_json{{"type", "file"}, {"name", name}, {"external-contents", copy.string()}});
+      stripped_files[relative] = util::sha256_hex(stripped);
+      view.stripped.insert(view.stripped.end(), suppressions.begin(), suppressions.end());
+    }
+  }
+  if (!overlay_roots.empty()) {
+    // Diagnostics name the real path ("use-external-names": false). LLVM's
+    // overlay reader wants "version" first: keep the keys in this order.
+    const nlohmann::ordered_json overlay = {{"version", 0},
+                          {"case-sensitive", "true"},
+                          {"use-external-names", false},
+                          {"overlay-relative", false},
+                          {"roots", overlay_roots}};
+    const fs::path file = scratch / "overlay.yaml";  // YAML is a superset of JSON
+    util::write_file_atomic(file, overlay.dump(2) + "\n");
+    view.options.push_back("--vfsoverlay=" + file.string());
+  }
+  key["stripped"] = stripped_files;
+
+  if (!view.removed_flags.empty()) {
+    const fs::path database = plan.build_dir / "compile_commands.json";
+    json commands;
+    try {
+      commands = json::parse(util::read_file(database));
+    } catch (const json::exception& error) {
+      throw Error(database.string() + ": cannot be parsed: " + error.what());
+    }
+    view.database_dir = scratch / "database";
+    fs::create_directories(view.database_dir);
+    util::write_file_atomic(view.database_dir / "compile_commands.json",
+                            without_flags(commands, view.removed_flags).dump(1) + "\n");
+  }
+  key["removed_flags"] = view.removed_flags;
+  view.digest = util::sha256_hex(key.dump());
+  return view;
+}
+
+}  // namespace hydra::capture

@@ -1,0 +1,227 @@
+// Test files from the CMake File API codemodel and ctest's test list
+// (test_files.hpp).
+#include <hydra/capture/test_files.hpp>
+
+#include <algorithm>
+
+#include <hydra/error.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/path_pattern.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* client = "client-hydrascore";
+
+const json& member(const json& object, const char* key) {
+  static const json null;
+  if (!object.is_object()) return null;
+  const auto found = object.find(key);
+  return found == object.end() ? null : *found;
+}
+
+std::string string_member(const json& object, const char* key) {
+  const json& value = member(object, key);
+  return value.is_string() ? value.get<std::string>() : std::string();
+}
+
+json read_json_file(const fs::path& file) {
+  return json::parse(util::read_file(file));  // json::parse_error is caught by the caller
+}
+
+/// The files of a backtrace chain (`backtrace` indexes `graph`'s nodes).
+std::set<std::string> backtrace_files(const json& graph, const json& backtrace) {
+  std::set<std::string> files;
+  const json& nodes = member(graph, "nodes");
+  const json& names = member(graph, "files");
+  if (!backtrace.is_number_unsigned() || !nodes.is_array() || !names.is_array()) return files;
+  std::size_t index = backtrace.get<std::size_t>();
+  for (std::size_t steps = 0; index < nodes.size() && steps < nodes.size(); ++steps) {
+    const json& node = nodes[index];
+    const json& file = member(node, "file");
+    if (file.is_number_unsigned() && file.get<std::size_t>() < names.size() && names[file.get<std::size_t>()].is_string())
+      files.insert(names[file.get<std::size_t>()].get<std::string>());
+    const json& parent = member(node, "parent");
+    if (!parent.is_number_unsigned()) break;
+    index = parent.get<std::size_t>();
+  }
+  return files;
+}
+
+struct Target {
+  std::string type;
+  std::vector<fs::path> artifacts;  ///< absolute
+  std::set<fs::path> sources;       ///< absolute, not generated
+  std::set<fs::path> definitions;   ///< absolute: CMake files of its backtrace
+};
+
+/// The targets of the codemodel reply in `build_dir`; throws hydra::Error
+/// with the reason when there is none.
+std::vector<Target> read_codemodel(const fs::path& source, const fs::path& build_dir) {
+  const fs::path reply = build_dir / ".cmake" / "api" / "v1" / "reply";
+  std::error_code error;
+  if (!fs::is_directory(reply, error)) throw Error("no File API reply in " + reply.string());
+  fs::path index;
+  for (const auto& entry : fs::directory_iterator(reply, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("index-", 0) == 0 && entry.path().extension() == ".json" && entry.path() > index) index = entry.path();
+  }
+  if (index.empty()) throw Error("no File API reply index in " + reply.string());
+  const json index_json = read_json_file(index);
+  const json& answer = member(member(member(index_json, "reply"), client), "codemodel-v2");
+  const std::string codemodel_file = string_member(answer, "jsonFile");
+  if (codemodel_file.empty()) throw Error(index.string() + " holds no codemodel-v2 reply for HydraScore's query");
+  const json codemodel = read_json_file(reply / codemodel_file);
+  const json& paths = member(codemodel, "paths");
+  const fs::path top_source = string_member(paths, "source").empty() ? source : fs::path(string_member(paths, "source"));
+  const fs::path top_build = string_member(paths, "build").empty() ? build_dir : fs::path(string_member(paths, "build"));
+  std::vector<Target> targets;
+  const json& configurations = member(codemodel, "configurations");
+  if (!configurations.is_array()) return targets;
+  for (const json& configuration : configurations) {
+    const json& listed = member(configuration, "targets");
+    if (!listed.is_array()) continue;
+    for (const json& entry : listed) {
+      const std::string file = string_member(entry, "jsonFile");
+      if (file.empty()) continue;
+      const json target_json = read_json_file(reply / file);
+      Target target;
+      target.type = string_member(target_json, "type");
+      for (const json& artifact : member(target_json, "artifacts")) {
+        const fs::path path = string_member(artifact, "path");
+        if (!path.empty()) target.artifacts.push_back(util::absolute_clean(path.is_absolute() ? path : top_build / path));
+      }
+      for (const json& source_entry : member(target_json, "sources")) {
+        if (member(source_entry, "isGenerated").is_boolean() && member(source_entry, "isGenerated").get<bool>()) continue;
+        const fs::path path = string_member(source_entry, "path");
+        if (!path.empty()) target.sources.insert(util::absolute_clean(path.is_absolute() ? path : top_source / path));
+      }
+      for (const auto& definition : backtrace_files(member(target_json, "backtraceGraph"), member(target_json, "backtrace"))) {
+        const fs::path path = definition;
+        target.definitions.insert(util::absolute_clean(path.is_absolute() ? path : top_source / path));
+      }
+      targets.push_back(std::move(target));
+    }
+  }
+  return targets;
+}
+
+}  // namespace
+
+json TestFiles::to_json() const {
+  json value = {{"files", files}, {"tests", json::object()}};
+  for (const auto& [name, depends_on] : by_test) value["tests"][name] = depends_on;
+  if (!codemodel_problem.empty()) value["codemodel_problem"] = codemodel_problem;
+  return value;
+}
+
+TestFiles TestFiles::from_json(const json& value, const std::string& source_name) {
+  TestFiles result;
+  const auto bad = [&](const std::string& what) { return InputError(source_name, what); };
+  if (!value.is_object() || !member(value, "files").is_array() || !member(value, "tests").is_object())
+    throw bad("expected an object with \"files\" (array) and \"tests\" (object)");
+  for (const json& file : value["files"]) {
+    if (!file.is_string()) throw bad("/files: expected strings");
+    result.files.insert(file.get<std::string>());
+  }
+  for (const auto& [name, list] : value["tests"].items()) {
+    if (!list.is_array()) throw bad("/tests/" + name + ": expected an array");
+    auto& depends_on = result.by_test[name];
+    for (const json& file : list) {
+      if (!file.is_string()) throw bad("/tests/" + name + ": expected strings");
+      depends_on.insert(file.get<std::string>());
+    }
+  }
+  result.codemodel_problem = string_member(value, "codemodel_problem");
+  return result;
+}
+
+bool write_codemodel_query(const fs::path& build_dir) {
+  const fs::path query = build_dir / ".cmake" / "api" / "v1" / "query" / client / "codemodel-v2";
+  std::error_code error;
+  if (fs::exists(query, error)) return false;
+  fs::create_directories(query.parent_path());
+  util::write_file_atomic(query, "");
+  return true;
+}
+
+TestFiles find_test_files(const fs::path& source, const fs::path& build_dir, const fs::path& top,
+                          const json& ctest_json) {
+  TestFiles result;
+  const fs::path clean_source = util::absolute_clean(source);
+  const fs::path clean_top = util::absolute_clean(top);
+  const fs::path clean_build = util::absolute_clean(build_dir);
+  std::vector<Target> targets;
+  try {
+    targets = read_codemodel(clean_source, clean_build);
+  } catch (const Error& error) {
+    result.codemodel_problem = error.what();
+  } catch (const json::exception& error) {
+    result.codemodel_problem = std::string("the File API reply cannot be read: ") + error.what();
+  }
+  std::map<fs::path, const Target*> by_artifact;
+  for (const auto& target : targets)
+    for (const auto& artifact : target.artifacts) by_artifact[artifact] = &target;
+
+  // A path inside the source tree (and outside the build tree), relative to
+  // the top level; empty otherwise.
+  const auto relative = [&](const fs::path& path) -> std::string {
+    const fs::path clean = util::absolute_clean(path);
+    if (!util::is_within(clean, clean_source) || util::is_within(clean, clean_build)) return {};
+    const fs::path inside = clean.lexically_relative(clean_top);
+    if (inside.empty() || inside.generic_string().rfind("..", 0) == 0) return {};
+    return inside.generic_string();
+  };
+
+  const json& graph = member(ctest_json, "backtraceGraph");
+  std::set<const Target*> test_targets;
+  std::map<std::string, std::set<fs::path>> definitions_by_test;
+  const json& tests = member(ctest_json, "tests");
+  if (tests.is_array()) {
+    for (const json& test : tests) {
+      const std::string name = string_member(test, "name");
+      if (name.empty()) continue;
+      auto& depends_on = result.by_test[name];
+      for (const json& argument : member(test, "command")) {
+        if (!argument.is_string()) continue;
+        const fs::path path = argument.get<std::string>();
+        if (!path.is_absolute()) continue;
+        const fs::path clean = util::absolute_clean(path);
+        if (const auto found = by_artifact.find(clean); found != by_artifact.end()) {
+          test_targets.insert(found->second);
+          for (const auto& file : found->second->sources)
+            if (auto inside = relative(file); !inside.empty()) depends_on.insert(inside);
+          for (const auto& file : found->second->definitions) definitions_by_test[name].insert(file);
+        } else if (auto inside = relative(clean); !inside.empty()) {
+          std::error_code error;
+          if (fs::is_regular_file(clean, error)) depends_on.insert(inside);
+        }
+      }
+      for (const auto& file : backtrace_files(graph, member(test, "backtrace"))) {
+        const fs::path path = file;
+        definitions_by_test[name].insert(util::absolute_clean(path.is_absolute() ? path : clean_source / path));
+      }
+    }
+  }
+  // CMake files that define the code under test (any target no test runs)
+  // are not test files, even when they also define tests.
+  std::set<fs::path> defines_code;
+  for (const auto& target : targets)
+    if (!test_targets.count(&target) && target.type != "UTILITY" && target.type != "INTERFACE_LIBRARY")
+      defines_code.insert(target.definitions.begin(), target.definitions.end());
+  for (auto& [name, files] : definitions_by_test)
+    for (const auto& file : files)
+      if (!defines_code.count(file))
+        if (auto inside = relative(file); !inside.empty()) result.by_test[name].insert(inside);
+  for (const auto& [name, files] : result.by_test) result.files.insert(files.begin(), files.end());
+  return result;
+}
+
+bool is_test_file(const std::string& path, const std::set<std::string>& files, const std::vector<std::string>& globs) {
+  return files.count(path) > 0 || util::first_match(globs, path) != nullptr;
+}
+
+}  // namespace hydra::capture

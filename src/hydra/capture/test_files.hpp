@@ -1,0 +1,56 @@
+// Which files of a tree are its tests: the code under test must never judge
+// itself (docs/threat-model.md, "Held-out evaluation"), so a capture records
+// which files hold the tests and their definitions, and the held-out runs
+// take those files from the other side of the change.
+//
+// A file is a test file when
+//  - it is a source of a target whose artifact a CTest test runs (CMake File
+//    API codemodel, matched against `ctest --show-only=json-v1` commands),
+//  - a test's command names it (a script inside the source tree),
+//  - it is a CMake file in the backtrace of an add_test() call or of a test
+//    target, and defines no other target (a file that also defines the code
+//    under test stays the candidate's), or
+//  - it matches `[anti_gaming] test_file_globs` (checked where a path is
+//    judged, see is_test_file).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hydra::capture {
+
+struct TestFiles {
+  /// Paths relative to the work tree's top level (as a diff names them),
+  /// generic separators, found from the codemodel and the test commands.
+  std::set<std::string> files;
+  /// Test name -> the files it depends on (sources of its target, the
+  /// scripts its command names, the CMake files that define it).
+  std::map<std::string, std::set<std::string>> by_test;
+  /// Why the codemodel could not be read (the globs still apply); empty when it was.
+  std::string codemodel_problem;
+
+  nlohmann::json to_json() const;
+  /// Reads what to_json wrote; throws hydra::InputError naming `source_name`.
+  static TestFiles from_json(const nlohmann::json& value, const std::string& source_name);
+};
+
+/// Writes the File API query HydraScore reads (codemodel-v2) into
+/// `build_dir`; returns false when it was already there.
+bool write_codemodel_query(const std::filesystem::path& build_dir);
+
+/// The test files of the tree configured from `source` into `build_dir`,
+/// given the tests ctest lists (`ctest_json`), as paths relative to `top`.
+/// Never throws for a missing or malformed reply: `codemodel_problem` says why.
+TestFiles find_test_files(const std::filesystem::path& source, const std::filesystem::path& build_dir,
+                          const std::filesystem::path& top, const nlohmann::json& ctest_json);
+
+/// Whether `path` (relative to the top level) is a test file: listed in
+/// `files` or matched by one of `globs` (path patterns, util/path_pattern.hpp).
+bool is_test_file(const std::string& path, const std::set<std::string>& files, const std::vector<std::string>& globs);
+
+}  // namespace hydra::capture

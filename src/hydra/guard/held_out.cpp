@@ -1,0 +1,149 @@
+// Held-out judgement (held_out.hpp).
+#include <hydra/guard/held_out.hpp>
+
+#include <map>
+#include <set>
+
+namespace hydra::guard {
+
+using nlohmann::json;
+using model::TestCase;
+using model::TestStatus;
+
+namespace {
+
+std::map<std::string, const TestCase*> by_name(const std::vector<TestCase>& tests) {
+  std::map<std::string, const TestCase*> index;
+  for (const auto& test : tests) index.emplace(test.name, &test);  // the first of a duplicated name
+  return index;
+}
+
+/// Whether ctest could not run `test` because its program was not built.
+bool not_built(const TestCase& test) {
+  return test.status != TestStatus::passed &&
+         (test.message.find("Unable to find executable") != std::string::npos ||
+          test.message.find("Could not find executable") != std::string::npos ||
+          test.message.find("Required Files Missing") != std::string::npos);
+}
+
+std::string status_text(const TestCase* test) {
+  return test ? std::string(model::to_string(test->status)) : std::string("not run");
+}
+
+}  // namespace
+
+std::optional<std::vector<TestCase>> judged_baseline_tests(const model::Run& baseline) {
+  if (baseline.held_out.mode == "built" && baseline.held_out.private_test_patch && baseline.held_out.tests)
+    return baseline.held_out.tests;
+  return baseline.tests;
+}
+
+HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<TestCase>& baseline_tests,
+                                const model::Run& candidate) {
+  HeldOutJudgement judgement;
+  const model::HeldOut& held = candidate.held_out;
+  const std::vector<TestCase> none;
+  const std::vector<TestCase>& own = candidate.tests ? *candidate.tests : none;
+  json& evidence = judgement.evidence;
+  evidence = {{"mode", held.mode}, {"reason", held.reason}, {"new_tests_mode", held.new_tests_mode}};
+  if (held.mode == "none" && held.new_tests_mode == "none") {
+    judgement.tests = own;
+    return judgement;
+  }
+  const auto judged_baseline = by_name(baseline_tests);
+  const std::set<std::string> baseline_own = [&] {
+    std::set<std::string> names;
+    if (baseline.tests)
+      for (const auto& test : *baseline.tests) names.insert(test.name);
+    return names;
+  }();
+  const auto held_out = by_name(held.tests ? *held.tests : none);
+  const auto on_baseline = by_name(held.tests_on_baseline ? *held.tests_on_baseline : none);
+  const std::set<std::string> changed(held.test_files_changed.begin(), held.test_files_changed.end());
+
+  // A test's files the change touched (unknown files: assume touched).
+  const auto touched = [&](const std::string& name) {
+    const auto found = baseline.test_files.find(name);
+    if (found == baseline.test_files.end()) return true;
+    for (const auto& file : found->second)
+      if (changed.count(file)) return true;
+    return false;
+  };
+
+  json judged = json::array(), unverified = json::array(), demonstrating = json::array(),
+       not_exercising = json::array(), private_tests = json::array();
+  std::set<std::string> seen;
+  for (const TestCase& test : own) {
+    seen.insert(test.name);
+    const auto in_baseline = judged_baseline.find(test.name);
+    if (in_baseline != judged_baseline.end()) {
+      TestCase result = test;
+      const TestCase* source = &test;
+      if (held.mode == "baseline") {
+        source = in_baseline->second;
+      } else if (held.mode == "built") {
+        const auto found = held_out.find(test.name);
+        // A result is a verdict unless the program was not built.
+        if (found != held_out.end() && !(not_built(*found->second) && touched(test.name))) {
+          source = found->second;
+        } else if (found == held_out.end() && !touched(test.name) && held.build_passed) {
+          source = &test;  // not defined in the held-out tree; its files are unchanged
+        } else {
+          source = in_baseline->second;
+          unverified.push_back({{"test", test.name},
+                                {"why", held.build_passed ? "not run by the held-out run"
+                                                          : "the baseline's version of it does not build "
+                                                            "against the change"}});
+        }
+      }
+      // The held-out result can only lower the candidate's own: a test that
+      // fails in the candidate's tree fails whatever the held-out run says.
+      if (test.status != TestStatus::passed) source = &test;
+      result.status = source->status;
+      result.message = source->message;
+      if (source != &test && source->status != test.status)
+        judged.push_back({{"test", test.name}, {"candidate_run", status_text(&test)}, {"held_out", status_text(source)}});
+      judgement.tests.push_back(std::move(result));
+      continue;
+    }
+    // A new test: it counts when it demonstrates the change.
+    if (held.new_tests_mode == "no code change") {
+      not_exercising.push_back({{"test", test.name}, {"why", "the change touches no code"}});
+      continue;
+    }
+    if (held.new_tests_mode == "built") {
+      const auto found = on_baseline.find(test.name);
+      if (found != on_baseline.end() && found->second->status == TestStatus::passed) {
+        not_exercising.push_back({{"test", test.name}, {"why", "passes on the baseline's code too"}});
+        continue;
+      }
+      demonstrating.push_back({{"test", test.name}, {"on_baseline", status_text(found == on_baseline.end() ? nullptr : found->second)}});
+    }
+    judgement.tests.push_back(test);
+  }
+  // Private tests (and baseline tests the candidate's own run lost) that the
+  // held-out run ran: judged like the baseline's own.
+  for (const TestCase& test : baseline_tests) {
+    if (seen.count(test.name) || baseline_own.count(test.name)) continue;
+    TestCase result = test;
+    const auto found = held_out.find(test.name);
+    if (held.mode == "built" && found != held_out.end()) {
+      result.status = found->second->status;
+      result.message = found->second->message;
+    } else if (held.mode == "built") {
+      result.status = TestStatus::failed;
+      result.message = "private test not run by the held-out run";
+    }
+    private_tests.push_back({{"test", test.name}, {"held_out", std::string(model::to_string(result.status))}});
+    judgement.tests.push_back(std::move(result));
+  }
+  evidence["test_files_changed"] = held.test_files_changed;
+  evidence["judged_by_held_out"] = std::move(judged);
+  evidence["unverified"] = std::move(unverified);
+  evidence["new_tests_demonstrating"] = std::move(demonstrating);
+  evidence["new_tests_not_exercising"] = std::move(not_exercising);
+  evidence["private_tests"] = std::move(private_tests);
+  return judgement;
+}
+
+}  // namespace hydra::guard

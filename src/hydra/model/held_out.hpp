@@ -1,0 +1,32 @@
+// Plain data: what a capture's held-out runs found (docs/threat-model.md,
+// "Held-out evaluation"), as scoring consumes it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <hydra/model/test.hpp>
+
+namespace hydra::model {
+
+struct HeldOut {
+  /// "none" (no held-out evidence: a recorded run, or no git base),
+  /// "candidate" (no test file changed: the candidate's own results stand),
+  /// "baseline" (only test files changed: the baseline's results stand),
+  /// "built" (the baseline's tests were built and run on the candidate's code).
+  std::string mode = "none";
+  std::string reason;
+  bool build_passed = false;                        ///< mode "built": the held-out tree built completely
+  std::optional<std::vector<TestCase>> tests;       ///< mode "built": held-out/junit
+  std::vector<std::string> test_files_changed;      ///< test files the change touches (top-level relative)
+  /// "none" (no new test, or no evidence), "no code change", "built".
+  std::string new_tests_mode = "none";
+  bool on_baseline_build_passed = false;
+  std::optional<std::vector<TestCase>> tests_on_baseline;  ///< new_tests_mode "built": on-baseline/junit
+  bool private_test_patch = false;                  ///< a private test patch was configured and applied
+};
+
+}  // namespace hydra::model
