@@ -369,6 +369,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     run.lint = std::move(findings);
   } else {
     run.lint_inactive_reason = manifest.value("lint_inactive_reason", std::string("no lint log was recorded"));
+    run.lint_unavailable_outside_tree = manifest.value("lint_unavailable_outside_tree", false);
   }
 
   if (auto seconds = optional_number(manifest, "agent_seconds")) run.metrics.duration_seconds = *seconds;
