@@ -1,6 +1,7 @@
 #include <hydra/score/score.hpp>
 
 #include <hydra/util/path_pattern.hpp>
+#include <hydra/util/source_root.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -221,6 +222,31 @@ bool finding_file_matches(const std::string& pattern, std::string_view file) {
   return false;
 }
 
+/// Findings whose paths are still absolute (a log recorded without a source
+/// root, e.g. the baseline's, which has no diff to infer one from) made
+/// relative to the checkout inferred from the candidate's diff, so the same
+/// finding under two checkouts matches (docs/formulas.md, "Lint").
+std::vector<model::LintFinding> relative_to_checkout(std::vector<model::LintFinding> findings,
+                                                     const std::optional<model::DiffSummary>& diff) {
+  if (!diff) return findings;
+  std::vector<std::string> files;
+  for (const auto& finding : findings)
+    if (!finding.file().empty() && finding.file().front() == '/') files.emplace_back(finding.file());
+  if (files.empty()) return findings;
+  std::vector<std::string> diff_paths;
+  for (const auto& file : diff->files) {
+    diff_paths.push_back(file.path);
+    if (!file.old_path.empty()) diff_paths.push_back(file.old_path);
+  }
+  const auto root = util::infer_source_root(files, diff_paths);
+  if (!root) return findings;
+  for (auto& finding : findings) {
+    const std::string file = util::strip_source_root(finding.file(), {*root});
+    if (file != finding.file()) finding.set_file(file);
+  }
+  return findings;
+}
+
 Gate make_gate(std::string name, bool passed, std::string detail) {
   return Gate{std::move(name), passed, std::move(detail)};
 }
@@ -356,8 +382,10 @@ Dimension score_lint(const config::Config& config, const model::Run& baseline,
 
   std::size_t baseline_excluded = 0;
   std::size_t candidate_excluded = 0;
-  const auto baseline_findings = counted_findings(config, *baseline.lint, &baseline_excluded);
-  const auto candidate_findings = counted_findings(config, *candidate.lint, &candidate_excluded);
+  const auto baseline_findings =
+      counted_findings(config, relative_to_checkout(*baseline.lint, candidate.diff), &baseline_excluded);
+  const auto candidate_findings =
+      counted_findings(config, relative_to_checkout(*candidate.lint, candidate.diff), &candidate_excluded);
   LintChanges lint_changes = diff_findings(baseline_findings, candidate_findings);
 
   const auto [b_errors, b_warnings] = count_severities(baseline_findings);
