@@ -162,8 +162,8 @@ TEST_CASE("gates compare exactly what they print", "[score][gates]") {
     std::vector<TestCase> tests = passing_tests(93);
     for (int index = 93; index < 100; ++index) tests.push_back(make_test("t" + std::to_string(index), TestStatus::failed));
     const auto candidate = score_one(limit7, make_run("baseline", passing_tests(100)), make_run("a", tests));
-    // ceil(7 * 10000 / 100) = 700 hundredths = 7% <= 7% (7/100*100 in
-    // doubles is 7.000000000000001, which failed as "(7% > 7%)")
+    // exactly: 7*100 * 10^6 <= 7000000 * 100 -> passes, 7% <= 7%
+    // (7/100*100 in doubles is 7.000000000000001, which failed as "(7% > 7%)")
     const auto& gate = gate_named(candidate, "max_test_regression_percent");
     CHECK(gate.passed);
     CHECK(gate.detail == "7 regressions (regressed or dropped tests) against 100 baseline-passing tests (7% <= 7%)");
@@ -174,34 +174,45 @@ TEST_CASE("gates compare exactly what they print", "[score][gates]") {
     ratio.gates.min_test_count_ratio = 0.56;
     ratio.gates.max_test_regression_percent = 100;
     const auto candidate = score_one(ratio, make_run("baseline", passing_tests(25)), make_run("a", passing_tests(14)));
-    // floor(14 * 10000 / 25) = 5600 -> 0.56 >= 0.56 (0.56 * 25 in doubles is
-    // 14.000000000000002, which failed as "(ratio 0.56 < 0.56)")
+    // exactly: 14 * 10^6 >= 560000 * 25 = 14000000 -> passes, 0.56 >= 0.56
+    // (0.56 * 25 in doubles is 14.000000000000002, which failed as "(ratio 0.56 < 0.56)")
     const auto& gate = gate_named(candidate, "min_test_count_ratio");
     CHECK(gate.passed);
     CHECK(gate.detail == "candidate ran 14 tests, baseline 25 (ratio 0.56 >= 0.56)");
   }
 
-  SECTION("a percent just above the limit is rounded up, never printed as equal") {
+  SECTION("a percent just above the limit is shown with the decimals that tell them apart") {
     config::Config defaults;  // limit 0%
     std::vector<TestCase> tests = passing_tests(29999);
     tests.push_back(make_test("t29999", TestStatus::failed));
     const auto candidate = score_one(defaults, make_run("baseline", passing_tests(30000)), make_run("a", tests));
-    // 1/30000*100 = 0.00333...%: ceil(1 * 10000 / 30000) = 1 hundredth = 0.01% > 0%
+    // 1*100/30000 = 0.00333...%: exactly, 100 * 10^6 > 0 * 30000 -> fails;
+    // 2 decimals would print "0% > 0%", so 3: 0.003% > 0%
     const auto& gate = gate_named(candidate, "max_test_regression_percent");
     CHECK_FALSE(gate.passed);
     CHECK(gate.detail ==
-          "1 regression (regressed or dropped tests) against 30000 baseline-passing tests (0.01% > 0%)");
+          "1 regression (regressed or dropped tests) against 30000 baseline-passing tests (0.003% > 0%)");
   }
 
-  SECTION("a ratio just below the limit is rounded down, never printed as equal") {
+  SECTION("a ratio just below the limit is shown with the decimals that tell them apart") {
     config::Config tolerant;
     tolerant.gates.max_test_regression_percent = 100;
     const auto candidate =
         score_one(tolerant, make_run("baseline", passing_tests(10001)), make_run("a", passing_tests(8000)));
-    // 8000/10001 = 0.79992...: floor(8000 * 10000 / 10001) = 7999 -> 0.7999 < 0.8
+    // 8000/10001 = 0.79992...: 8000 * 10^6 < 800000 * 10001 -> fails;
+    // 2 decimals print 0.8, 3 decimals 0.8, 4 decimals 0.7999 < 0.8
     const auto& gate = gate_named(candidate, "min_test_count_ratio");
     CHECK_FALSE(gate.passed);
     CHECK(gate.detail == "candidate ran 8000 tests, baseline 10001 (ratio 0.7999 < 0.8)");
+  }
+
+  SECTION("2 of 9 prints 22.22% as before") {
+    config::Config defaults;
+    // t7, t8 dropped (both passed in the baseline): 2 regressions of 9
+    const auto candidate = score_one(defaults, make_run("baseline", passing_tests(9)), make_run("a", passing_tests(7)));
+    // 2*100/9 = 22.222...% -> 22.22 (half up) > 0
+    CHECK(gate_named(candidate, "max_test_regression_percent").detail ==
+          "2 regressions (regressed or dropped tests) against 9 baseline-passing tests (22.22% > 0%)");
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -245,6 +246,48 @@ std::vector<model::LintFinding> relative_to_checkout(std::vector<model::LintFind
     if (file != finding.file()) finding.set_file(file);
   }
   return findings;
+}
+
+/// Gate limits count to 6 decimals: a limit in millionths.
+constexpr std::uint64_t kMicro = 1000000;
+std::uint64_t micro_units(double limit) {
+  return limit <= 0 ? 0 : static_cast<std::uint64_t>(std::llround(limit * static_cast<double>(kMicro)));
+}
+
+/// numerator/denominator with `decimals` decimals, as shortest text ("22.22",
+/// "7", "0.003"); rounded half up, or up/down when `direction` is +1/-1.
+std::string fraction_text(std::uint64_t numerator, std::uint64_t denominator, int decimals, int direction = 0) {
+  std::uint64_t scale = 1;
+  for (int i = 0; i < decimals; ++i) scale *= 10;
+  const std::uint64_t scaled_numerator = numerator * scale;
+  std::uint64_t scaled = scaled_numerator / denominator;
+  const std::uint64_t remainder = scaled_numerator % denominator;
+  if ((direction == 0 && remainder * 2 >= denominator) || (direction > 0 && remainder > 0)) ++scaled;
+  std::string text = std::to_string(scaled / scale);
+  std::string fraction = std::to_string(scaled % scale);
+  fraction.insert(0, static_cast<std::size_t>(decimals) - fraction.size(), '0');
+  while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+  return fraction.empty() ? text : text + "." + fraction;
+}
+
+/// The value a gate prints for numerator/denominator next to `limit`, so that
+/// the printed comparison `relation` ("<=", ">", ">=", "<") holds for the
+/// printed numbers: 2 decimals (half up), more (up to 6) when 2 would show
+/// it false, then rounded toward the side that keeps it true.
+std::string shown_value(std::uint64_t numerator, std::uint64_t denominator, double limit, const std::string& relation) {
+  auto holds = [&](const std::string& text) {
+    const double value = std::stod(text);
+    if (relation == "<=") return value <= limit;
+    if (relation == ">") return value > limit;
+    if (relation == ">=") return value >= limit;
+    return value < limit;
+  };
+  for (int decimals = 2; decimals <= 6; ++decimals) {
+    const std::string text = fraction_text(numerator, denominator, decimals);
+    if (holds(text)) return text;
+  }
+  const int direction = relation == ">" || relation == ">=" ? +1 : -1;
+  return fraction_text(numerator, denominator, 6, direction);
 }
 
 Gate make_gate(std::string name, bool passed, std::string detail) {
@@ -589,8 +632,7 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
 
   // max_test_regression_percent: counts tests by identity in every mode
   // (baseline-passing tests that do not pass in the candidate), so breaking a
-  // test is never bought back with new ones. The percentage is rounded up to
-  // 2 decimals in integer arithmetic and that printed value is compared.
+  // test is never bought back with new ones. Compared exactly (integers).
   const TestComparison tests = compare_tests(config, baseline, candidate);
   const double limit = config.gates.max_test_regression_percent;
   if (!tests.baseline_has_tests && !tests.candidate_has_tests) {
@@ -598,33 +640,31 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
                               "no tests recorded for the baseline or the candidate"));
   } else {
     const std::uint64_t b_pass = tests.baseline.passed;
-    const std::uint64_t hundredths =
-        b_pass == 0 ? 0 : (tests.gate_regression * 10000 + b_pass - 1) / b_pass;  // ceil(R/B*10000)
-    const double percent = static_cast<double>(hundredths) / 100.0;
-    const bool passed = percent <= limit;
+    // percent = R*100/B <= limit  <=>  R*100*10^6 <= limit_micro*B (0% when B_pass = 0)
+    const std::uint64_t numerator = b_pass == 0 ? 0 : tests.gate_regression * 100;
+    const std::uint64_t denominator = b_pass == 0 ? 1 : b_pass;
+    const bool passed = numerator * kMicro <= micro_units(limit) * denominator;
     gates.push_back(make_gate(
         "max_test_regression_percent", passed,
         std::to_string(tests.gate_regression) +
             (tests.gate_regression == 1 ? " regression" : " regressions") +
             " (regressed or dropped tests) against " + std::to_string(b_pass) +
-            " baseline-passing tests (" + number_text(percent) + "% " + (passed ? "<= " : "> ") +
-            number_text(limit) + "%)"));
+            " baseline-passing tests (" + shown_value(numerator, denominator, limit, passed ? "<=" : ">") + "% " +
+            (passed ? "<= " : "> ") + number_text(limit) + "%)"));
   }
 
-  // min_test_count_ratio: only when the baseline has tests. The ratio is
-  // rounded down to 4 decimals in integer arithmetic and that printed value
-  // is compared.
+  // min_test_count_ratio: only when the baseline has tests. Compared exactly:
+  // A/B >= ratio  <=>  A*10^6 >= ratio_micro*B.
   const double ratio = config.gates.min_test_count_ratio;
   if (tests.baseline.total == 0) {
     gates.push_back(make_gate("min_test_count_ratio", true, "the baseline ran no tests"));
   } else {
-    const std::uint64_t ten_thousandths = tests.candidate.total * 10000 / tests.baseline.total;  // floor
-    const double actual = static_cast<double>(ten_thousandths) / 10000.0;
-    const bool passed = actual >= ratio;
+    const bool passed = tests.candidate.total * kMicro >= micro_units(ratio) * tests.baseline.total;
     gates.push_back(make_gate(
         "min_test_count_ratio", passed,
         "candidate ran " + std::to_string(tests.candidate.total) + " tests, baseline " +
-            std::to_string(tests.baseline.total) + " (ratio " + number_text(actual) +
+            std::to_string(tests.baseline.total) + " (ratio " +
+            shown_value(tests.candidate.total, tests.baseline.total, ratio, passed ? ">=" : "<") +
             (passed ? " >= " : " < ") + number_text(ratio) + ")"));
   }
 
