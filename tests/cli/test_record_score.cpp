@@ -73,34 +73,35 @@ TEST_CASE("record and score rank candidates recorded from real ctest and clang-t
     CHECK(contract["baseline"]["summary"]["tests"]["passed"] == 9);
     CHECK(contract["baseline"]["summary"]["lint"]["warnings"] == 2);
 
-    // Successful candidates (build passed, tests recorded): all three.
-    // fastest = min(600, 300, 400) = 300 s.
+    // Successful candidates for speed (mergeable): clean-fix and
+    // protected-lint (breaks-test fails the regression gate).
+    // fastest = min(600, 400) = 400 s.
     //
     // clean-fix: tests 12/12, new_tests 12 - 10 = 2:
     //   1.0*100 - max(0, 9 - 12)/9*60 + min(10, 2*0.5) = 101 -> clamp 100
     //   lint 2 -> 2 warnings: 100 - 0*12 - 0*2 + 0 = 100
     //   diff 3 files, churn 16 + 1 = 17 (<= 10 files, <= 200 lines) -> 0.5*100 + 0.5*100 = 100
-    //   speed 300/600*100 = 50
-    //   total (30*100 + 30*100 + 15*100 + 15*100 + 10*50) / 100 = 95
+    //   speed 400/600*100 = 66.67
+    //   total (30*100 + 30*100 + 15*100 + 15*100 + 10*66.67) / 100 = 96.667 -> 96.67
     // breaks-test: tests 8/10: 0.8*100 - max(0, 9 - 8)/9*60 + 0 = 80 - 6.67 = 73.33
-    //   speed 300/300*100 = 100
+    //   speed clamp(400/300*100, 0, 100) = 100 (include_failed)
     //   total (30*100 + 30*73.33 + 15*100 + 15*100 + 10*100) / 100 = 9199.9/100 = 92.00
     //   gate: 1 of 9 baseline-passing tests regressed = 11.11% > 0% -> not mergeable
     // protected-lint: tests 12/12 -> 100; lint 2 -> 4 warnings: 100 - 2*2 = 96
     //   diff 4 files, churn 39 + 4 = 43 -> 100, but cmake/TextstatsWarnings.cmake is
-    //   protected: min(100, 30) = 30; speed 300/400*100 = 75
-    //   total (30*100 + 30*100 + 15*96 + 15*30 + 10*75) / 100 = 8640/100 = 86.4
+    //   protected: min(100, 30) = 30; speed 400/400*100 = 100
+    //   total (30*100 + 30*100 + 15*96 + 15*30 + 10*100) / 100 = 8890/100 = 88.9
     CHECK(cli_test::ranked_agents(contract) == std::vector<std::string>{"clean-fix", "breaks-test", "protected-lint"});
 
     const json& clean_fix = cli_test::ranking_of(contract, "clean-fix");
     CHECK(clean_fix["rank"] == 1);
     CHECK(clean_fix["mergeable"] == true);
-    CHECK(clean_fix["total"] == Approx(95.0));
+    CHECK(clean_fix["total"] == Approx(96.67));
     CHECK(clean_fix["breakdown"]["tests"] == Approx(100.0));
-    CHECK(clean_fix["breakdown"]["speed"] == Approx(50.0));
+    CHECK(clean_fix["breakdown"]["speed"] == Approx(66.67));
     CHECK(clean_fix["dimensions"]["tests"]["evidence"]["new_test_bonus"] == Approx(1.0));  // min(10, 2*0.5)
     CHECK(clean_fix["dimensions"]["diff_scope"]["evidence"]["churn"] == 17);                // 16 + 1
-    CHECK(clean_fix["dimensions"]["speed"]["evidence"]["fastest_successful_seconds"] == Approx(300.0));
+    CHECK(clean_fix["dimensions"]["speed"]["evidence"]["fastest_successful_seconds"] == Approx(400.0));
 
     const json& breaks_test = cli_test::ranking_of(contract, "breaks-test");
     CHECK(breaks_test["rank"] == 2);
@@ -116,10 +117,10 @@ TEST_CASE("record and score rank candidates recorded from real ctest and clang-t
     const json& protected_lint = cli_test::ranking_of(contract, "protected-lint");
     CHECK(protected_lint["rank"] == 3);
     CHECK(protected_lint["mergeable"] == true);
-    CHECK(protected_lint["total"] == Approx(86.4));
+    CHECK(protected_lint["total"] == Approx(88.9));
     CHECK(protected_lint["breakdown"]["lint"] == Approx(96.0));
     CHECK(protected_lint["breakdown"]["diff_scope"] == Approx(30.0));
-    CHECK(protected_lint["breakdown"]["speed"] == Approx(75.0));  // duration from the metrics file
+    CHECK(protected_lint["breakdown"]["speed"] == Approx(100.0));  // duration from the metrics file: 400/400
     CHECK(protected_lint["dimensions"]["diff_scope"]["evidence"]["capped_at_30"] == true);
     CHECK(protected_lint["dimensions"]["diff_scope"]["evidence"]["files_created"] == 1);  // tests/test_lines.cpp
     CHECK(protected_lint["dimensions"]["diff_scope"]["evidence"]["protected_paths_touched"] ==

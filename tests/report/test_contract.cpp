@@ -24,7 +24,7 @@ TEST_CASE("read_contract fills gaps and chooses the dimension columns", "[report
     const auto* speed = hydra::report::find_dimension(view.candidates[3], "speed");
     REQUIRE(speed != nullptr);
     CHECK_FALSE(speed->active);
-    CHECK(speed->reason == "no agent duration known");
+    CHECK(speed->reason == "no candidate has a known agent duration");
     // Speed renormalized out: protected-lint's share of build is 30 / (30 + 30 + 15 + 15) = 0.333333.
     CHECK(hydra::report::find_dimension(view.candidates[3], "build")->effective_weight == Approx(0.333333));
   }

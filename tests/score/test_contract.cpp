@@ -29,7 +29,10 @@ struct ContractFixture {
     tests.push_back(make_test("t8", TestStatus::failed));
     tests.push_back(make_test("t9", TestStatus::failed));
     Run codex = make_run("codex", tests, make_findings("b", 1, 5));
-    Run claude = make_run("claude", passing_tests(10));  // lint did not run
+    codex.diff = hydra::model::DiffSummary{};
+    codex.diff->files.push_back(make_diff_file("src/b.cpp", 4, 4));
+    Run claude = make_run("claude", passing_tests(10));  // lint did not run: no clang-tidy
+    claude.lint_unavailable_outside_tree = true;
     claude.diff = hydra::model::DiffSummary{};
     claude.diff->files.push_back(make_diff_file("src/a.cpp", 10, 2));
     candidates = {codex, claude};
@@ -78,8 +81,9 @@ TEST_CASE("to_contract produces the documented output contract", "[score]") {
   SECTION("valid input: rankings carry breakdown, weights, dimensions, gates and changes") {
     REQUIRE(contract["rankings"].size() == 2);
     const json& first = contract["rankings"][0];
-    // claude: build 100 (w30), tests 100 (w30), diff_scope 100 (w15); lint and
-    // speed inactive -> (3000 + 3000 + 1500) / 75 = 100
+    // claude: build 100 (w30), tests 100 (w30), diff_scope 100 (w15); lint
+    // (no clang-tidy for claude: inactive for the whole ranking) and speed
+    // (no durations) inactive -> (3000 + 3000 + 1500) / 75 = 100
     CHECK(first["rank"] == 1);
     CHECK(first["agent"] == "claude");
     CHECK(first["run"] == json{{"path", "runs/claude"}, {"digest", "digest-claude"}, {"sandbox", ""},
@@ -93,18 +97,20 @@ TEST_CASE("to_contract produces the documented output contract", "[score]") {
           json{{"build", 0.4}, {"tests", 0.4}, {"diff_scope", 0.2}});
     CHECK(first["dimensions"]["lint"]["active"] == false);
     CHECK(first["dimensions"]["lint"]["score"] == nullptr);
-    CHECK(first["dimensions"]["lint"]["reason"] == "clang-tidy not found");
+    CHECK(first["dimensions"]["lint"]["reason"] == "claude: clang-tidy not found");
     CHECK_FALSE(first["dimensions"]["build"].contains("reason"));
     CHECK(first["gates"].size() == 7);
     CHECK(first["gate_failures"].empty());
 
     const json& second = contract["rankings"][1];
     // codex: build 100; tests 80 - 2/10*60 = 68; lint 2e5w -> 1e5w:
-    // new 0/0, resolved max(0, 7 - 6) = 1 -> 100 + 1 clamped = 100; diff and speed inactive
+    // new 0/0, resolved max(0, 7 - 6) = 1 -> 100 + 1 clamped = 100, but lint is
+    // inactive for the ranking; diff scope 100 (8 lines, 1 file); speed inactive
     // total = (100*30 + 68*30 + 100*15) / 75 = 6540 / 75 = 87.2
     CHECK(second["rank"] == 2);
     CHECK(second["total"] == 87.2);
     CHECK(second["breakdown"]["tests"] == 68.0);
+    CHECK(second["breakdown"]["lint"] == nullptr);
     CHECK(second["mergeable"] == false);
     REQUIRE(second["gate_failures"].size() == 1);
     CHECK(second["gate_failures"][0] ==

@@ -150,18 +150,26 @@ TEST_CASE("score_tests follows the seed formula", "[score]") {
     CHECK(by_count.evidence["regression"] == 0);
   }
 
-  SECTION("valid input: identity mode also counts dropped tests that were failing") {
+  SECTION("valid input: identity mode counts dropped tests only when they passed") {
     std::vector<TestCase> baseline_tests = passing_tests(5);
     baseline_tests.push_back(make_test("flaky", TestStatus::failed));
     const Run baseline = make_run("baseline", baseline_tests);
-    const Run candidate = make_run("a", passing_tests(5));
     config::Config identity;
     identity.tests.regression = config::Tests::Regression::identity;
-    const auto dimension = score::score_tests(identity, baseline, candidate);
-    // B_pass = 5; regression = 0 regressed + 1 dropped (flaky) = 1; reg_penalty = 1/5*60 = 12
-    // pass_rate = 5/5 = 1; new_tests = max(0, 5 - 6) = 0; score = 100 - 12 = 88
-    CHECK(dimension.score == 88);
+    auto dimension = score::score_tests(identity, baseline, make_run("a", passing_tests(5)));
+    // B_pass = 5; regression = 0 regressed + 0 dropped_passing (flaky failed) = 0
+    // pass_rate = 5/5 = 1; new_tests = max(0, 5 - 6) = 0; score = 100
+    CHECK(dimension.score == 100);
     CHECK(dimension.evidence["dropped"] == 1);
+    CHECK(dimension.evidence["dropped_passing"] == 0);
+    // Dropping t4 instead: regression = 0 regressed + 1 dropped_passing = 1
+    // A: t0..t3 pass, flaky fails -> pass_rate 4/5; reg_penalty = 1/5*60 = 12
+    // score = 80 - 12 = 68
+    std::vector<TestCase> without_t4 = passing_tests(4);
+    without_t4.push_back(make_test("flaky", TestStatus::failed));
+    dimension = score::score_tests(identity, baseline, make_run("a", without_t4));
+    CHECK(dimension.score == 68);
+    CHECK(dimension.evidence["regression"] == 1);
   }
 
   SECTION("valid input: a newly skipped test lowers A_pass in count mode") {
@@ -191,7 +199,7 @@ TEST_CASE("score_tests follows the seed formula", "[score]") {
   SECTION("bad input: neither side recorded tests") {
     const auto dimension = score::score_tests(defaults, make_run("baseline"), make_run("a"));
     CHECK_FALSE(dimension.active);
-    CHECK(dimension.inactive_reason == "no tests recorded for the baseline or the candidate");
+    CHECK(dimension.inactive_reason == "no tests recorded for the baseline or any candidate");
   }
 }
 
@@ -370,10 +378,10 @@ TEST_CASE("score_speed is relative to the fastest successful candidate", "[score
 
   SECTION("valid input") {
     // fastest = 30: 30/30*100 = 100; 30/60*100 = 50
-    CHECK(score::score_speed(defaults, fastest, 30.0).score == 100);
-    CHECK(score::score_speed(defaults, slower, 30.0).score == 50);
+    CHECK(score::score_speed(defaults, fastest, 30.0, true).score == 100);
+    CHECK(score::score_speed(defaults, slower, 30.0, true).score == 50);
     // a failed, faster candidate: clamp(30/20*100, 0, 100) = 100 (include_failed default)
-    const auto failed_speed = score::score_speed(defaults, failed, 30.0);
+    const auto failed_speed = score::score_speed(defaults, failed, 30.0, false);
     CHECK(failed_speed.active);
     CHECK(failed_speed.score == 100);
     CHECK(failed_speed.evidence["successful"] == false);
@@ -390,13 +398,13 @@ TEST_CASE("score_speed is relative to the fastest successful candidate", "[score
 
   SECTION("bad input: unknown duration or failed candidate excluded by policy") {
     Run unknown = make_run("unknown", passing_tests(1));
-    CHECK_FALSE(score::score_speed(defaults, unknown, 30.0).active);
-    CHECK_FALSE(score::score_speed(defaults, fastest, std::nullopt).active);
+    CHECK_FALSE(score::score_speed(defaults, unknown, 30.0, true).active);
+    CHECK_FALSE(score::score_speed(defaults, fastest, std::nullopt, true).active);
     config::Config strict;
     strict.speed.include_failed = false;
-    const auto dimension = score::score_speed(strict, failed, 30.0);
+    const auto dimension = score::score_speed(strict, failed, 30.0, false);
     CHECK_FALSE(dimension.active);
-    CHECK(score::score_speed(strict, slower, 30.0).score == 50);
+    CHECK(score::score_speed(strict, slower, 30.0, true).score == 50);
   }
 }
 

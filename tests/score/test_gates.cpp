@@ -24,7 +24,7 @@ const score::Gate& gate_named(const score::Candidate& candidate, const std::stri
 }
 
 score::Candidate score_one(const config::Config& config, const Run& baseline, const Run& candidate) {
-  return score::score_candidate(config, baseline, candidate, std::nullopt);
+  return score::rank(config, baseline, {candidate}).candidates.front();
 }
 
 }  // namespace
@@ -62,7 +62,9 @@ TEST_CASE("gates are evaluated in a fixed order and decide mergeable", "[score]"
   SECTION("bad input: no active dimension") {
     Run empty = make_run("a");
     empty.build.known = false;
-    const auto candidate = score_one(defaults, make_run("baseline"), empty);
+    Run no_build = make_run("baseline");  // no run of the ranking has a build result
+    no_build.build.known = false;
+    const auto candidate = score_one(defaults, no_build, empty);
     CHECK(candidate.total == 0);
     CHECK_FALSE(gate_named(candidate, "active_dimensions").passed);
     CHECK(gate_named(candidate, "active_dimensions").detail == "0 of 5 dimensions active");

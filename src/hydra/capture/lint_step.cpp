@@ -43,15 +43,20 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
                     Progress& progress) {
   LintResult lint;
   const fs::path database = plan.build_dir / "compile_commands.json";
+  // Not requested or no clang-tidy: nothing the tree did, so lint is inactive
+  // for the whole ranking (docs/formulas.md); a failed build is the tree's doing.
+  bool outside_tree = true;
   if (!request.lint) {  // CaptureRequest::lint: the caller asked for no lint step
     lint.inactive_reason = "lint was not requested for this capture";
   } else if (!request.clang_tidy || !fs::exists(*request.clang_tidy)) {
     lint.inactive_reason = "clang-tidy was not found (install it or set HYDRA_SCORE_CLANG_TIDY)";
   } else if (!build_passed && !fs::is_regular_file(database)) {
     lint.inactive_reason = "the build failed before compile_commands.json existed";
+    outside_tree = false;
   }
   if (!lint.inactive_reason.empty()) {
     staging.manifest["lint_inactive_reason"] = lint.inactive_reason;
+    if (outside_tree) staging.manifest["lint_unavailable_outside_tree"] = true;
     return lint;
   }
 

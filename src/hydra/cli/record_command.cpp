@@ -26,6 +26,7 @@ void register_record(CLI::App& app, int& exit_code) {
     std::string config;
     std::optional<int> security_exit;
     std::string task;
+    std::vector<std::string> source_roots;
   };
   auto options = std::make_shared<Options>();
   command->add_option("--out", options->out, "Run directory to write (replaced if it is a run directory)")->required();
@@ -44,6 +45,9 @@ void register_record(CLI::App& app, int& exit_code) {
   command->add_option("--config", options->config, "hydra.toml to store with the run");
   command->add_option("--security-exit", options->security_exit, "Exit code of the security check, if one ran");
   command->add_option("--task", options->task, "Task id (for compare)");
+  command->add_option("--source-root", options->source_roots,
+                      "Checkout folder the logs' absolute paths are made relative to (repeatable; default: "
+                      "inferred per log by matching its paths against --diff)");
   command->callback([options, &exit_code] {
     pipeline::RecordRequest request;
     request.agent = options->agent;
@@ -60,6 +64,7 @@ void register_record(CLI::App& app, int& exit_code) {
     if (!options->config.empty()) request.config = options->config;
     request.security_exit_code = options->security_exit;
     request.task = options->task;
+    for (const auto& root : options->source_roots) request.source_roots.emplace_back(root);
     pipeline::record(request, options->out);
     std::cout << "recorded " << options->out << "\n";
     exit_code = static_cast<int>(ExitCode::success);

@@ -58,6 +58,10 @@ struct Run {
   /// nullopt: lint did not run; `lint_inactive_reason` says why.
   std::optional<std::vector<LintFinding>> lint;
   std::string lint_inactive_reason;
+  /// Lint did not run for a reason outside the tree (clang-tidy not
+  /// installed, lint not requested): inactive for a whole ranking rather
+  /// than scored 0 for this candidate (docs/formulas.md).
+  bool lint_unavailable_outside_tree = false;
 
   std::optional<DiffSummary> diff;  ///< nullopt: no diff recorded (diff scope inactive)
   AgentMetrics metrics;

@@ -23,6 +23,7 @@
 #include <hydra/pipeline/signals.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/sha256.hpp>
+#include <hydra/util/source_root.hpp>
 #include <hydra/version.hpp>
 
 namespace hydra::pipeline {
@@ -77,6 +78,31 @@ std::optional<double> optional_number(const json& object, const char* key) {
   if (!object.is_object() || !object.contains(key) || object[key].is_null()) return std::nullopt;
   if (!object[key].is_number()) return std::nullopt;
   return object[key].get<double>();
+}
+
+/// The folders `record` makes the logs' absolute paths relative to: the
+/// given --source-root folders, else one inferred per log from the diff.
+std::vector<std::string> record_source_roots(const RecordRequest& request,
+                                             const std::vector<std::vector<model::LintFinding>>& logs,
+                                             const std::optional<model::DiffSummary>& diff) {
+  std::vector<std::string> roots;
+  auto add = [&](std::string root) {
+    while (root.size() > 1 && root.back() == '/') root.pop_back();
+    if (std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(std::move(root));
+  };
+  for (const auto& root : request.source_roots) add(util::absolute_clean(root).generic_string());
+  if (!roots.empty() || !diff) return roots;
+  std::vector<std::string> diff_paths;
+  for (const auto& file : diff->files) {
+    diff_paths.push_back(file.path);
+    if (!file.old_path.empty()) diff_paths.push_back(file.old_path);
+  }
+  for (const auto& findings : logs) {
+    std::vector<std::string> files;
+    for (const auto& finding : findings) files.emplace_back(finding.file());
+    if (auto root = util::infer_source_root(files, diff_paths)) add(*root);
+  }
+  return roots;
 }
 
 }  // namespace
@@ -141,9 +167,12 @@ void record(const RecordRequest& request, const fs::path& out) {
     tests.insert(tests.end(), parsed.begin(), parsed.end());
   }
   if (request.ctest_json) parse::parse_ctest_json_file(*request.ctest_json);
-  for (const auto& file : request.lint_logs) parse::parse_clang_tidy_file(file);
-  if (request.build_log) parse::parse_compiler_warnings_file(*request.build_log);
-  if (request.diff) parse::parse_unified_diff_file(*request.diff);
+  std::vector<std::vector<model::LintFinding>> logs;  // each lint log's findings, then the build log's
+  for (const auto& file : request.lint_logs) logs.push_back(parse::parse_clang_tidy_file(file));
+  if (request.build_log) logs.push_back(parse::parse_compiler_warnings_file(*request.build_log));
+  std::optional<model::DiffSummary> diff;
+  if (request.diff) diff = parse::parse_unified_diff_file(*request.diff);
+  const std::vector<std::string> source_roots = record_source_roots(request, logs, diff);
   if (request.metrics) parse::parse_metrics_file(*request.metrics);
   if (request.config) config::load(*request.config);
   if (request.build_seconds && (!std::isfinite(*request.build_seconds) || *request.build_seconds < 0))
@@ -188,6 +217,7 @@ void record(const RecordRequest& request, const fs::path& out) {
                               {"exit_code", *request.security_exit_code},
                               {"detail", "recorded exit code " + std::to_string(*request.security_exit_code)}};
     }
+    if (!source_roots.empty()) manifest["source_roots"] = source_roots;
     if (request.lint_logs.empty())
       manifest["lint_inactive_reason"] =
           request.lint_inactive_reason.value_or("no lint log was recorded");
@@ -394,12 +424,16 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
 
   // Lint is active when clang-tidy ran (a lint log exists); compiler warnings
   // from the build log join its findings.
-  const std::string source_root = manifest.value("source_root", std::string());
+  // The capture's source tree, and the checkouts `record` was given or inferred.
+  std::vector<std::string> source_roots;
+  if (const std::string root = manifest.value("source_root", std::string()); !root.empty()) source_roots.push_back(root);
+  for (const auto& root : manifest.value("source_roots", json::array()))
+    if (root.is_string() && !root.get<std::string>().empty()) source_roots.push_back(root.get<std::string>());
   auto relativize = [&](std::vector<model::LintFinding>& findings) {
-    if (source_root.empty()) return;
-    const std::string prefix = source_root.back() == '/' ? source_root : source_root + "/";
+    if (source_roots.empty()) return;
     for (auto& finding : findings) {
-      if (finding.file().rfind(prefix, 0) == 0) finding.set_file(finding.file().substr(prefix.size()));
+      const std::string file = util::strip_source_root(finding.file(), source_roots);
+      if (file != finding.file()) finding.set_file(file);
     }
   };
   if (!lint_logs.empty()) {
@@ -419,6 +453,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     run.lint = std::move(findings);
   } else {
     run.lint_inactive_reason = manifest.value("lint_inactive_reason", std::string("no lint log was recorded"));
+    run.lint_unavailable_outside_tree = manifest.value("lint_unavailable_outside_tree", false);
   }
 
   if (auto seconds = optional_number(manifest, "agent_seconds")) run.metrics.duration_seconds = *seconds;

@@ -37,6 +37,10 @@ struct RecordRequest {
   std::optional<std::filesystem::path> ctest_json;
   std::vector<std::filesystem::path> lint_logs;
   std::optional<std::string> lint_inactive_reason;  ///< recorded when no lint log is given
+  /// Checkout folders the logs' absolute paths are made relative to
+  /// (`--source-root`, repeatable). Empty: inferred per log by matching its
+  /// absolute paths against the diff's paths (util::infer_source_root).
+  std::vector<std::filesystem::path> source_roots;
   std::optional<std::filesystem::path> diff;
   std::optional<double> agent_seconds;
   std::optional<std::filesystem::path> metrics;

@@ -78,7 +78,8 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
                   {"score", score},
                   {"weight", dimension.weight},
                   {"evidence", dimension.evidence}};
-    if (!dimension.active) entry["reason"] = dimension.inactive_reason;
+    // Inactive: why. Active and scored 0 as unmeasured: why it could not be measured.
+    if (!dimension.active || !dimension.inactive_reason.empty()) entry["reason"] = dimension.inactive_reason;
     dimensions[dimension.name] = std::move(entry);
     if (dimension.active && active_weights > 0) {
       effective_weights[dimension.name] = round6(dimension.weight / active_weights);

@@ -1,11 +1,13 @@
 #include <hydra/score/score.hpp>
 
 #include <hydra/util/path_pattern.hpp>
+#include <hydra/util/source_root.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -65,7 +67,9 @@ struct TestComparison {
   TestCounts baseline;
   TestCounts candidate;
   std::uint64_t count_regression = 0;  ///< seed: max(0, B_pass - A_pass)
-  std::uint64_t regression = 0;        ///< effective regression for the configured mode
+  std::uint64_t dropped_passing = 0;   ///< dropped tests that passed in the baseline
+  std::uint64_t regression = 0;        ///< the regression the tests dimension uses (by mode)
+  std::uint64_t gate_regression = 0;   ///< baseline-passing tests that do not pass (the gate's count)
   std::uint64_t tampered = 0;          ///< tests disabled, newly skipped or modified (anti-gaming)
   TestChanges changes;
 };
@@ -112,17 +116,27 @@ TestComparison compare_tests(const config::Config& config, const model::Run& bas
   const auto& b = comparison.baseline;
   const auto& a = comparison.candidate;
   comparison.count_regression = b.passed > a.passed ? b.passed - a.passed : 0;
-  const std::uint64_t dropped = comparison.changes.dropped.size();
+  // Only a test that passed in the baseline can regress: a dropped test that
+  // failed or was skipped stays listed as dropped but costs nothing.
+  for (const auto& test : comparison.changes.dropped)
+    comparison.dropped_passing += test.status == model::TestStatus::passed ? 1 : 0;
+  // Every baseline-passing test that does not pass in the candidate, by
+  // identity; at most B_pass (each is a distinct baseline-passing test).
+  const std::uint64_t by_identity = comparison.changes.regressed.size() + comparison.dropped_passing;
   if (config.tests.regression == config::Tests::Regression::identity) {
-    comparison.regression = comparison.changes.regressed.size() + dropped;
+    comparison.regression = by_identity;
   } else {
-    comparison.regression = std::max<std::uint64_t>(comparison.count_regression, dropped);
+    comparison.regression = std::max<std::uint64_t>(comparison.count_regression, comparison.dropped_passing);
   }
+  comparison.gate_regression = by_identity;
   // Anti-gaming: tests the change disabled, skipped or modified count like
-  // regressions (max, not sum: a newly skipped test may already be counted).
+  // regressions (max, not sum: a newly skipped test may already be counted),
+  // never more than the baseline's passing tests.
   if (config.anti_gaming.test_tampering_is_regression) {
     comparison.tampered = candidate.tampering.tampered_tests;
-    comparison.regression = std::max<std::uint64_t>(comparison.regression, dropped + comparison.tampered);
+    const std::uint64_t tampered = std::min<std::uint64_t>(b.passed, comparison.dropped_passing + comparison.tampered);
+    comparison.regression = std::max(comparison.regression, tampered);
+    comparison.gate_regression = std::max(comparison.gate_regression, tampered);
   }
   return comparison;
 }
@@ -209,6 +223,73 @@ bool finding_file_matches(const std::string& pattern, std::string_view file) {
   return false;
 }
 
+/// Findings whose paths are still absolute (a log recorded without a source
+/// root, e.g. the baseline's, which has no diff to infer one from) made
+/// relative to the checkout inferred from the candidate's diff, so the same
+/// finding under two checkouts matches (docs/formulas.md, "Lint").
+std::vector<model::LintFinding> relative_to_checkout(std::vector<model::LintFinding> findings,
+                                                     const std::optional<model::DiffSummary>& diff) {
+  if (!diff) return findings;
+  std::vector<std::string> files;
+  for (const auto& finding : findings)
+    if (!finding.file().empty() && finding.file().front() == '/') files.emplace_back(finding.file());
+  if (files.empty()) return findings;
+  std::vector<std::string> diff_paths;
+  for (const auto& file : diff->files) {
+    diff_paths.push_back(file.path);
+    if (!file.old_path.empty()) diff_paths.push_back(file.old_path);
+  }
+  const auto root = util::infer_source_root(files, diff_paths);
+  if (!root) return findings;
+  for (auto& finding : findings) {
+    const std::string file = util::strip_source_root(finding.file(), {*root});
+    if (file != finding.file()) finding.set_file(file);
+  }
+  return findings;
+}
+
+/// Gate limits count to 6 decimals: a limit in millionths.
+constexpr std::uint64_t kMicro = 1000000;
+std::uint64_t micro_units(double limit) {
+  return limit <= 0 ? 0 : static_cast<std::uint64_t>(std::llround(limit * static_cast<double>(kMicro)));
+}
+
+/// numerator/denominator with `decimals` decimals, as shortest text ("22.22",
+/// "7", "0.003"); rounded half up, or up/down when `direction` is +1/-1.
+std::string fraction_text(std::uint64_t numerator, std::uint64_t denominator, int decimals, int direction = 0) {
+  std::uint64_t scale = 1;
+  for (int i = 0; i < decimals; ++i) scale *= 10;
+  const std::uint64_t scaled_numerator = numerator * scale;
+  std::uint64_t scaled = scaled_numerator / denominator;
+  const std::uint64_t remainder = scaled_numerator % denominator;
+  if ((direction == 0 && remainder * 2 >= denominator) || (direction > 0 && remainder > 0)) ++scaled;
+  std::string text = std::to_string(scaled / scale);
+  std::string fraction = std::to_string(scaled % scale);
+  fraction.insert(0, static_cast<std::size_t>(decimals) - fraction.size(), '0');
+  while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+  return fraction.empty() ? text : text + "." + fraction;
+}
+
+/// The value a gate prints for numerator/denominator next to `limit`, so that
+/// the printed comparison `relation` ("<=", ">", ">=", "<") holds for the
+/// printed numbers: 2 decimals (half up), more (up to 6) when 2 would show
+/// it false, then rounded toward the side that keeps it true.
+std::string shown_value(std::uint64_t numerator, std::uint64_t denominator, double limit, const std::string& relation) {
+  auto holds = [&](const std::string& text) {
+    const double value = std::stod(text);
+    if (relation == "<=") return value <= limit;
+    if (relation == ">") return value > limit;
+    if (relation == ">=") return value >= limit;
+    return value < limit;
+  };
+  for (int decimals = 2; decimals <= 6; ++decimals) {
+    const std::string text = fraction_text(numerator, denominator, decimals);
+    if (holds(text)) return text;
+  }
+  const int direction = relation == ">" || relation == ">=" ? +1 : -1;
+  return fraction_text(numerator, denominator, 6, direction);
+}
+
 Gate make_gate(std::string name, bool passed, std::string detail) {
   return Gate{std::move(name), passed, std::move(detail)};
 }
@@ -243,14 +324,16 @@ Dimension score_build(const config::Config& config, const model::Run& candidate)
 }
 
 Dimension score_tests(const config::Config& config, const model::Run& baseline,
-                      const model::Run& candidate, TestChanges* changes) {
+                      const model::Run& candidate, TestChanges* changes, bool ranking_has_tests) {
   Dimension dimension;
   dimension.name = "tests";
   TestComparison comparison = compare_tests(config, baseline, candidate);
   if (changes) *changes = comparison.changes;
 
-  if (!comparison.baseline_has_tests && !comparison.candidate_has_tests) {
-    deactivate(dimension, "no tests recorded for the baseline or the candidate");
+  // The formula applies as written (no tests: pass rate 0) whenever the
+  // baseline or any candidate of the ranking has tests.
+  if (!comparison.baseline_has_tests && !comparison.candidate_has_tests && !ranking_has_tests) {
+    deactivate(dimension, "no tests recorded for the baseline or any candidate");
     apply_weight(dimension, config.weights.tests);
     return dimension;
   }
@@ -285,8 +368,10 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
       {"count_regression", comparison.count_regression},
       {"regressed", comparison.changes.regressed.size()},
       {"dropped", comparison.changes.dropped.size()},
+      {"dropped_passing", comparison.dropped_passing},
       {"added", comparison.changes.added.size()},
       {"regression", comparison.regression},
+      {"gate_regression", comparison.gate_regression},
       {"reg_penalty", reg_penalty},
       {"new_tests", new_tests},
       {"new_test_bonus", new_test_bonus},
@@ -340,8 +425,10 @@ Dimension score_lint(const config::Config& config, const model::Run& baseline,
 
   std::size_t baseline_excluded = 0;
   std::size_t candidate_excluded = 0;
-  const auto baseline_findings = counted_findings(config, *baseline.lint, &baseline_excluded);
-  const auto candidate_findings = counted_findings(config, *candidate.lint, &candidate_excluded);
+  const auto baseline_findings =
+      counted_findings(config, relative_to_checkout(*baseline.lint, candidate.diff), &baseline_excluded);
+  const auto candidate_findings =
+      counted_findings(config, relative_to_checkout(*candidate.lint, candidate.diff), &candidate_excluded);
   LintChanges lint_changes = diff_findings(baseline_findings, candidate_findings);
 
   const auto [b_errors, b_warnings] = count_severities(baseline_findings);
@@ -462,23 +549,18 @@ Dimension score_judge(const config::Config& config, const model::Run& candidate)
   return dimension;
 }
 
-bool is_successful(const model::Run& run) {
-  return run.build.known && run.build.passed && run.tests.has_value();
-}
-
 Dimension score_speed(const config::Config& config, const model::Run& candidate,
-                      std::optional<double> fastest_successful_seconds) {
+                      std::optional<double> fastest_successful_seconds, bool successful) {
   Dimension dimension;
   dimension.name = "speed";
   const auto& duration = candidate.metrics.duration_seconds;
-  const bool successful = is_successful(candidate);
   if (!duration) {
     deactivate(dimension, "no agent duration known");
   } else if (!fastest_successful_seconds) {
     deactivate(dimension, "no successful candidate has a known agent duration");
   } else if (!successful && !config.speed.include_failed) {
     deactivate(dimension,
-               "candidate failed (build or tests) and scoring.speed.include_failed is false");
+               "candidate not successful and scoring.speed.include_failed is false");
   } else {
     const double seconds = std::max(0.0, *duration);
     const double fastest = std::max(0.0, *fastest_successful_seconds);
@@ -548,39 +630,41 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
                                                       : build.reason)));
   }
 
-  // max_test_regression_percent
+  // max_test_regression_percent: counts tests by identity in every mode
+  // (baseline-passing tests that do not pass in the candidate), so breaking a
+  // test is never bought back with new ones. Compared exactly (integers).
   const TestComparison tests = compare_tests(config, baseline, candidate);
   const double limit = config.gates.max_test_regression_percent;
   if (!tests.baseline_has_tests && !tests.candidate_has_tests) {
     gates.push_back(make_gate("max_test_regression_percent", true,
                               "no tests recorded for the baseline or the candidate"));
   } else {
-    const double percent =
-        tests.baseline.passed == 0
-            ? 0.0
-            : static_cast<double>(tests.regression) / static_cast<double>(tests.baseline.passed) * 100;
-    const bool passed = percent <= limit;
+    const std::uint64_t b_pass = tests.baseline.passed;
+    // percent = R*100/B <= limit  <=>  R*100*10^6 <= limit_micro*B (0% when B_pass = 0)
+    const std::uint64_t numerator = b_pass == 0 ? 0 : tests.gate_regression * 100;
+    const std::uint64_t denominator = b_pass == 0 ? 1 : b_pass;
+    const bool passed = numerator * kMicro <= micro_units(limit) * denominator;
     gates.push_back(make_gate(
         "max_test_regression_percent", passed,
-        std::to_string(tests.regression) + (tests.regression == 1 ? " regression" : " regressions") +
-            " (regressed or dropped tests) against " + std::to_string(tests.baseline.passed) +
-            " baseline-passing tests (" + number_text(round2(percent)) + "% " +
+        std::to_string(tests.gate_regression) +
+            (tests.gate_regression == 1 ? " regression" : " regressions") +
+            " (regressed or dropped tests) against " + std::to_string(b_pass) +
+            " baseline-passing tests (" + shown_value(numerator, denominator, limit, passed ? "<=" : ">") + "% " +
             (passed ? "<= " : "> ") + number_text(limit) + "%)"));
   }
 
-  // min_test_count_ratio: only when the baseline has tests.
+  // min_test_count_ratio: only when the baseline has tests. Compared exactly:
+  // A/B >= ratio  <=>  A*10^6 >= ratio_micro*B.
   const double ratio = config.gates.min_test_count_ratio;
   if (tests.baseline.total == 0) {
     gates.push_back(make_gate("min_test_count_ratio", true, "the baseline ran no tests"));
   } else {
-    const double needed = ratio * static_cast<double>(tests.baseline.total);
-    const bool passed = static_cast<double>(tests.candidate.total) >= needed;
-    const double actual =
-        static_cast<double>(tests.candidate.total) / static_cast<double>(tests.baseline.total);
+    const bool passed = tests.candidate.total * kMicro >= micro_units(ratio) * tests.baseline.total;
     gates.push_back(make_gate(
         "min_test_count_ratio", passed,
         "candidate ran " + std::to_string(tests.candidate.total) + " tests, baseline " +
-            std::to_string(tests.baseline.total) + " (ratio " + number_text(round2(actual)) +
+            std::to_string(tests.baseline.total) + " (ratio " +
+            shown_value(tests.candidate.total, tests.baseline.total, ratio, passed ? ">=" : "<") +
             (passed ? " >= " : " < ") + number_text(ratio) + ")"));
   }
 
@@ -615,9 +699,47 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
   return gates;
 }
 
+RankingContext ranking_context(const config::Config& config, const model::Run& baseline,
+                               const std::vector<model::Run>& candidates) {
+  RankingContext context;
+  context.build_recorded = baseline.build.known;
+  context.tests_recorded = has_tests(baseline);
+  if (!baseline.lint) {
+    context.lint_inactive_reason = baseline.lint_inactive_reason.empty()
+                                       ? "lint did not run for the baseline"
+                                       : "baseline: " + baseline.lint_inactive_reason;
+  }
+  for (const auto& candidate : candidates) {
+    context.build_recorded = context.build_recorded || candidate.build.known;
+    context.tests_recorded = context.tests_recorded || has_tests(candidate);
+    context.diff_recorded = context.diff_recorded || candidate.diff.has_value();
+    if (context.lint_inactive_reason.empty() && !candidate.lint && candidate.lint_unavailable_outside_tree)
+      context.lint_inactive_reason = candidate.agent + ": " + candidate.lint_inactive_reason;
+    if (context.judge_inactive_reason.empty() && config.weights.judge > 0 && !candidate.judge_score0to1)
+      context.judge_inactive_reason =
+          candidate.agent + ": " +
+          (candidate.judge_detail.empty() ? "no judge result recorded" : candidate.judge_detail);
+  }
+  return context;
+}
+
+namespace {
+
+/// An active dimension scored 0: the ranking measures it, this candidate made
+/// it unmeasurable.
+void score_unmeasured(Dimension& dimension, const std::string& reason) {
+  if (dimension.weight <= 0) return;  // disabled stays disabled
+  dimension.active = true;
+  dimension.score = 0.0;
+  dimension.inactive_reason = reason;
+  dimension.evidence = {{"unmeasured", reason}};
+}
+
+}  // namespace
+
 Candidate score_candidate(const config::Config& config, const model::Run& baseline,
-                          const model::Run& candidate,
-                          std::optional<double> fastest_successful_seconds) {
+                          const model::Run& candidate, const RankingContext& context,
+                          bool successful) {
   Candidate result;
   result.agent = candidate.agent;
   result.run_path = candidate.path;
@@ -625,12 +747,39 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.sandbox = candidate.sandbox;
   result.tools = candidate.tools;
   result.anti_gaming = candidate.tampering.evidence;
-  result.dimensions.push_back(score_build(config, candidate));
-  result.dimensions.push_back(score_tests(config, baseline, candidate, &result.test_changes));
-  result.dimensions.push_back(score_lint(config, baseline, candidate, &result.lint_changes));
-  result.dimensions.push_back(score_diff_scope(config, candidate));
-  result.dimensions.push_back(score_speed(config, candidate, fastest_successful_seconds));
-  if (config.weights.judge > 0) result.dimensions.push_back(score_judge(config, candidate));
+
+  Dimension build = score_build(config, candidate);
+  if (!build.active && context.build_recorded) score_unmeasured(build, build.inactive_reason);
+  result.dimensions.push_back(std::move(build));
+
+  result.dimensions.push_back(
+      score_tests(config, baseline, candidate, &result.test_changes, context.tests_recorded));
+
+  Dimension lint = score_lint(config, baseline, candidate, &result.lint_changes);
+  if (!context.lint_inactive_reason.empty()) {
+    if (lint.weight > 0) deactivate(lint, context.lint_inactive_reason);
+  } else if (!lint.active) {
+    score_unmeasured(lint, "lint could not run on the candidate: " + lint.inactive_reason);
+  }
+  result.dimensions.push_back(std::move(lint));
+
+  Dimension diff_scope = score_diff_scope(config, candidate);
+  if (!diff_scope.active && context.diff_recorded) score_unmeasured(diff_scope, diff_scope.inactive_reason);
+  result.dimensions.push_back(std::move(diff_scope));
+
+  Dimension speed = score_speed(config, candidate, context.speed_reference_seconds, successful);
+  if (!context.speed_inactive_reason.empty()) {
+    if (speed.weight > 0) deactivate(speed, context.speed_inactive_reason);
+  } else if (!speed.active) {
+    score_unmeasured(speed, speed.inactive_reason);
+  }
+  result.dimensions.push_back(std::move(speed));
+
+  if (config.weights.judge > 0) {
+    Dimension judge = score_judge(config, candidate);
+    if (!context.judge_inactive_reason.empty()) deactivate(judge, context.judge_inactive_reason);
+    result.dimensions.push_back(std::move(judge));
+  }
   result.total = composite(result.dimensions);
   result.gates = evaluate_gates(config, baseline, candidate, result.dimensions);
   result.mergeable = result.failed_gates().empty();
@@ -639,16 +788,42 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
 
 Ranking rank(const config::Config& config, const model::Run& baseline,
              const std::vector<model::Run>& candidates) {
-  std::optional<double> fastest;
-  for (const auto& candidate : candidates) {
-    const auto& duration = candidate.metrics.duration_seconds;
-    if (!duration || !is_successful(candidate)) continue;
-    fastest = fastest ? std::min(*fastest, *duration) : *duration;
+  RankingContext context = ranking_context(config, baseline, candidates);
+
+  // The speed reference is the fastest successful candidate: successful means
+  // mergeable; when no candidate is, build passed. Mergeable is decided
+  // without the speed dimension (no gate reads it).
+  RankingContext without_speed = context;
+  without_speed.speed_inactive_reason = "not yet scored";
+  std::vector<bool> successful(candidates.size(), false);
+  bool any_mergeable = false;
+  for (std::size_t index = 0; index < candidates.size(); ++index) {
+    successful[index] = score_candidate(config, baseline, candidates[index], without_speed, false).mergeable;
+    any_mergeable = any_mergeable || successful[index];
+  }
+  if (!any_mergeable) {
+    for (std::size_t index = 0; index < candidates.size(); ++index)
+      successful[index] = candidates[index].build.known && candidates[index].build.passed;
+  }
+  bool any_duration = false;
+  for (std::size_t index = 0; index < candidates.size(); ++index) {
+    const auto& duration = candidates[index].metrics.duration_seconds;
+    any_duration = any_duration || duration.has_value();
+    if (!duration || !successful[index]) continue;
+    context.speed_reference_seconds =
+        context.speed_reference_seconds ? std::min(*context.speed_reference_seconds, *duration) : *duration;
+  }
+  if (!any_duration) {
+    context.speed_inactive_reason = "no candidate has a known agent duration";
+  } else if (!context.speed_reference_seconds) {
+    context.speed_inactive_reason = any_mergeable
+                                        ? "no mergeable candidate has a known agent duration"
+                                        : "no candidate whose build passed has a known agent duration";
   }
 
   Ranking ranking;
   for (std::size_t index = 0; index < candidates.size(); ++index) {
-    Candidate scored = score_candidate(config, baseline, candidates[index], fastest);
+    Candidate scored = score_candidate(config, baseline, candidates[index], context, successful[index]);
     scored.input_index = index;
     ranking.candidates.push_back(std::move(scored));
   }

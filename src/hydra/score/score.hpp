@@ -23,6 +23,8 @@ struct Dimension {
   bool active = false;
   double score = 0.0;  ///< in [0, 100], rounded to 2 decimals; 0 when inactive
   double weight = 0.0; ///< configured weight
+  /// Why the dimension is inactive; or, for an active dimension scored 0
+  /// because this candidate made it unmeasurable, why it is unmeasured.
   std::string inactive_reason;
   nlohmann::json evidence = nlohmann::json::object();
 };
@@ -70,27 +72,49 @@ struct Ranking {
   std::vector<Candidate> candidates;
 };
 
+/// What every candidate of one ranking shares, so that all of them are scored
+/// over the same active dimensions (docs/formulas.md, "One ranking, one set
+/// of dimensions"). A dimension active for the ranking scores 0 for a
+/// candidate that made it unmeasurable; one made unmeasurable by something
+/// outside the candidates is inactive for all of them.
+struct RankingContext {
+  bool build_recorded = false;  ///< the baseline or some candidate has a build result
+  bool tests_recorded = false;  ///< the baseline or some candidate recorded a test
+  bool diff_recorded = false;   ///< some candidate recorded a diff
+  std::string lint_inactive_reason;   ///< non-empty: lint is inactive for every candidate
+  std::string judge_inactive_reason;  ///< non-empty: the judge is inactive for every candidate
+  /// The speed reference: the agent duration of the fastest successful
+  /// candidate (mergeable; when none is, build passed).
+  std::optional<double> speed_reference_seconds;
+  std::string speed_inactive_reason;  ///< non-empty: speed is inactive for every candidate
+};
+
+/// The ranking-wide facts of `candidates` except the speed reference (which
+/// needs the gates; rank() fills it in).
+RankingContext ranking_context(const config::Config& config, const model::Run& baseline,
+                               const std::vector<model::Run>& candidates);
+
 // --- individual formulas (exposed for tests; all pure) ---------------------
 
 Dimension score_build(const config::Config& config, const model::Run& candidate);
+/// `ranking_has_tests`: some other run of the ranking has tests, so the
+/// dimension is active even when neither this baseline nor this candidate has.
 Dimension score_tests(const config::Config& config, const model::Run& baseline,
-                      const model::Run& candidate, TestChanges* changes = nullptr);
+                      const model::Run& candidate, TestChanges* changes = nullptr,
+                      bool ranking_has_tests = false);
 Dimension score_lint(const config::Config& config, const model::Run& baseline,
                      const model::Run& candidate, LintChanges* changes = nullptr);
 Dimension score_diff_scope(const config::Config& config, const model::Run& candidate);
-/// `fastest_successful_seconds`: min agent duration over successful candidates
-/// (build passed and tests ran); nullopt when unknown for all.
+/// `fastest_successful_seconds`: the speed reference (RankingContext);
+/// nullopt when unknown. `successful`: whether this candidate is successful
+/// (mergeable; when no candidate is, build passed).
 Dimension score_speed(const config::Config& config, const model::Run& candidate,
-                      std::optional<double> fastest_successful_seconds);
+                      std::optional<double> fastest_successful_seconds, bool successful);
 /// The optional judge dimension: score0to1 * 100 from the run's judge.json;
 /// inactive (renormalized out) when the judge gave no grade.
 Dimension score_judge(const config::Config& config, const model::Run& candidate);
 /// sum(score*weight)/sum(active weights); 0 when no dimension is active.
 double composite(const std::vector<Dimension>& dimensions);
-
-/// Whether `run` is a successful candidate for the speed dimension: its build
-/// is known and passed, and test results were recorded.
-bool is_successful(const model::Run& run);
 
 /// The findings of `findings` that lint scoring counts: "compiler" findings
 /// only when `config.lint.compiler_warnings`, and none whose file matches
@@ -108,10 +132,12 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
                                  const model::Run& candidate,
                                  const std::vector<Dimension>& dimensions);
 
-/// Scores one candidate (dimensions, composite, gates, changes) without ranking.
+/// Scores one candidate (dimensions, composite, gates, changes) without
+/// ranking, over the ranking's dimensions (`context`). `successful`: whether
+/// the candidate counts as successful for the speed dimension.
 Candidate score_candidate(const config::Config& config, const model::Run& baseline,
-                          const model::Run& candidate,
-                          std::optional<double> fastest_successful_seconds);
+                          const model::Run& candidate, const RankingContext& context,
+                          bool successful);
 
 /// Scores and ranks every candidate against the baseline.
 Ranking rank(const config::Config& config, const model::Run& baseline,
