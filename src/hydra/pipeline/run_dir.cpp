@@ -79,6 +79,14 @@ std::optional<double> optional_number(const json& object, const char* key) {
   return object[key].get<double>();
 }
 
+/// Notes in `run` that `replaced` invalid UTF-8 sequences of `artifact` were
+/// replaced by U+FFFD (nothing when none were).
+void note_replacements(model::Run& run, const std::string& artifact, std::uint64_t replaced) {
+  if (replaced == 0) return;
+  run.input_notes.push_back(artifact + ": " + std::to_string(replaced) + " invalid UTF-8 sequence" +
+                            (replaced == 1 ? "" : "s") + " replaced by U+FFFD");
+}
+
 }  // namespace
 
 void publish_run_directory(const fs::path& staged, const fs::path& out) {
@@ -306,7 +314,9 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     if (unparsable.count(artifact.path)) continue;
     const fs::path file = run_dir / artifact.path;
     if (artifact.role == "junit") {
-      auto parsed = parse::parse_junit_file(file);
+      std::uint64_t replaced = 0;
+      auto parsed = parse::parse_junit_file(file, &replaced);
+      note_replacements(run, artifact.path, replaced);
       tests.insert(tests.end(), parsed.begin(), parsed.end());
       have_junit = true;
     } else if (artifact.role == "ctest_json") {
@@ -320,6 +330,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       if (auto compiler = parse::compiler_identification_from_log(util::read_file(file))) run.tools["compiler"] = *compiler;
     } else if (artifact.role == "diff") {
       run.diff = parse::parse_unified_diff_file(file);
+      note_replacements(run, artifact.path, run.diff->invalid_utf8_replaced);
     } else if (artifact.role == "metrics") {
       run.metrics = parse::parse_metrics_file(file);
     } else if (artifact.role == "judge") {

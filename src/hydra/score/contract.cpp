@@ -103,7 +103,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
     return list;
   };
 
-  return {
+  json result = {
       {"rank", rank},
       {"agent", candidate.agent},
       {"run",
@@ -127,6 +127,9 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
        {{"introduced", findings_json(candidate.lint_changes.introduced)},
         {"resolved", findings_json(candidate.lint_changes.resolved)}}},
   };
+  // Only when there is something to say, so runs without repairs keep their output.
+  if (!candidate.input_notes.empty()) result["run"]["input_notes"] = candidate.input_notes;
+  return result;
 }
 
 }  // namespace

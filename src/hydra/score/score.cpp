@@ -624,6 +624,7 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.run_digest = candidate.digest;
   result.sandbox = candidate.sandbox;
   result.tools = candidate.tools;
+  result.input_notes = candidate.input_notes;
   result.anti_gaming = candidate.tampering.evidence;
   result.dimensions.push_back(score_build(config, candidate));
   result.dimensions.push_back(score_tests(config, baseline, candidate, &result.test_changes));
