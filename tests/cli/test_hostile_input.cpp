@@ -200,3 +200,59 @@ TEST_CASE("compare rejects counts above 2^53 naming the value's position", "[cli
     CHECK((result.exit_code == 0 || result.exit_code == 4 || result.exit_code == 5));
   }
 }
+
+TEST_CASE("a flood of lint findings is listed up to 25,000 per list and per SARIF run, the rest counted",
+          "[cli][hostile]") {
+  HostileFixture fixture;
+  // The real first finding of clean-fix's clang-tidy log, repeated on
+  // distinct lines: 25,010 findings for "flood", 5,000 for "trickle".
+  const std::string log = cli_test::read_bytes(cli_test::raw_dir / "clean-fix" / "clang-tidy.log");
+  const auto start = log.find("/tmp/");
+  const auto colon = log.find(':', start);
+  REQUIRE((start != std::string::npos && colon != std::string::npos));
+  const std::string file = log.substr(start, colon - start);
+  const auto rest_start = log.find(':', colon + 1);  // after "file:LINE"
+  const std::string rest = log.substr(rest_start, log.find('\n', rest_start) - rest_start);
+  const auto flood = [&](std::size_t count) {
+    std::string text;
+    for (std::size_t line = 1; line <= count; ++line) text += file + ":" + std::to_string(line) + rest + "\n";
+    return text;
+  };
+  for (const auto& [agent, count] : {std::pair<std::string, std::size_t>{"flood", 25010}, {"trickle", 5000}}) {
+    const auto recorded = fixture.run({"record", "--out", agent, "--agent", agent, "--build-exit", "0",
+                                       "--lint-log", fixture.write(agent + ".log", flood(count))});
+    INFO(recorded.output);
+    REQUIRE(recorded.exit_code == 0);
+  }
+  const auto scored = fixture.run({"score", "--quiet", "--no-gate-exit", "--baseline", "baseline", "--candidate",
+                                   "flood", "--candidate", "trickle", "--json", "score.json", "--sarif",
+                                   "score.sarif", "--markdown", "score.md"});
+  INFO(scored.output);
+  REQUIRE(scored.exit_code == 0);
+  const json contract = cli_test::read_json(fixture.dir.path() / "score.json");
+  // The baseline has none of these lines' findings: all are new.
+  const json& flooded = cli_test::ranking_of(contract, "flood");
+  CHECK(flooded["dimensions"]["lint"]["evidence"]["introduced_findings"] == 25010);
+  CHECK(flooded["lint"]["introduced"].size() == 25000);
+  CHECK(flooded["lint"]["introduced_omitted"] == 10);  // 25,010 - 25,000
+  const json& trickle = cli_test::ranking_of(contract, "trickle");
+  CHECK(trickle["lint"]["introduced"].size() == 5000);
+  CHECK_FALSE(trickle["lint"].contains("introduced_omitted"));
+
+  const json sarif = cli_test::read_json(fixture.dir.path() / "score.sarif");
+  // One clang-tidy run: 25,000 + 5,000 listed by the contract, cut to 25,000.
+  std::size_t clang_tidy_runs = 0;
+  for (const auto& run : sarif["runs"]) {
+    if (run["tool"]["driver"]["name"] != "clang-tidy") continue;
+    ++clang_tidy_runs;
+    CHECK(run["results"].size() == 25000);
+    CHECK(run["properties"]["hydraOmittedResults"] == 5000);  // 30,000 - 25,000
+  }
+  CHECK(clang_tidy_runs == 1);
+  CHECK(sarif["properties"]["hydraUnlistedFindings"] == 10);  // not in the contract
+
+  const std::string markdown = cli_test::read_bytes(fixture.dir.path() / "score.md");
+  CHECK(markdown.find("New lint findings (25010)") != std::string::npos);
+  // 50 rows shown: 24,960 more, of which the contract lists 25,000 in all.
+  CHECK(markdown.find("…and 24960 more (the JSON contract lists 25000)") != std::string::npos);
+}

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <system_error>
+#include <unordered_map>
 
 #include <hydra/error.hpp>
 #include <hydra/eval/judge.hpp>
@@ -23,6 +24,7 @@
 #include <hydra/pipeline/signals.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/sha256.hpp>
+#include <hydra/util/xxh64.hpp>
 #include <hydra/version.hpp>
 
 namespace hydra::pipeline {
@@ -365,14 +367,30 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   };
   if (!lint_logs.empty()) {
     std::vector<model::LintFinding> findings;
-    std::set<std::tuple<std::string, std::uint32_t, std::uint32_t, std::string>> seen;  // file, line, column, checks 0x1F message
+    // Kept once per (file, line, column, checks, message): a hash of those
+    // points at the findings kept with it, compared field by field. (No
+    // copy of the fields per finding: a flooded log has millions.)
+    std::unordered_multimap<std::uint64_t, std::size_t> seen;
+    const auto key_hash = [](const model::LintFinding& finding) {
+      std::uint64_t hash = util::xxh64(finding.file(), finding.line() * 0x100000000ULL + finding.column());
+      hash = util::xxh64(finding.joined_checks(), hash);
+      return util::xxh64(finding.message(), hash);
+    };
+    const auto same_key = [](const model::LintFinding& left, const model::LintFinding& right) {
+      return left.file() == right.file() && left.line() == right.line() && left.column() == right.column() &&
+             left.joined_checks() == right.joined_checks() && left.message() == right.message();
+    };
     auto merge = [&](std::vector<model::LintFinding> parsed) {
       relativize(parsed);
+      seen.reserve(seen.size() + parsed.size());
+      findings.reserve(findings.size() + parsed.size());
       for (auto& finding : parsed) {
-        if (seen.emplace(finding.file(), finding.line(), finding.column(),
-                         std::string(finding.joined_checks()) + '\x1f' + std::string(finding.message()))
-                .second)
-          findings.push_back(std::move(finding));
+        const std::uint64_t hash = key_hash(finding);
+        const auto [first, last] = seen.equal_range(hash);
+        if (std::any_of(first, last, [&](const auto& kept) { return same_key(findings[kept.second], finding); }))
+          continue;
+        seen.emplace(hash, findings.size());
+        findings.push_back(std::move(finding));
       }
     };
     for (const auto& log : lint_logs) merge(parse::parse_clang_tidy_file(run_dir / log));
