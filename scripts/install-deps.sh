@@ -5,8 +5,10 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ git pkg-config   # build, and the tools HydraScore drives
   clang-tidy                              # the lint dimension
+  clang libclang-rt-dev                   # the Clang build and the fuzz targets (libFuzzer, ASan, UBSan)
   nlohmann-json3-dev libtomlplusplus-dev catch2 libpugixml-dev libcli11-dev
   libssl-dev libxxhash-dev               # SHA-256 (libcrypto) and XXH64
+  libre2-dev                              # regular expressions (linear time, no recursion)
   python3 python3-yaml                    # CI-template checks in the tests
   chromium                                # renders the HTML report in the tests
   bubblewrap                              # read-only sandbox for candidate steps

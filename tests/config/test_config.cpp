@@ -363,3 +363,30 @@ max_iterations = 5
     CHECK_THROWS_AS(hydra::config::parse("[loop]\nbogus = 1\n", "hydra.toml"), hydra::InputError);
   }
 }
+
+TEST_CASE("regex-valued keys with 30,000 nested parentheses do not crash config::load", "[config][hostile]") {
+  // std::regex once compiled such a pattern by recursion and overflowed the
+  // stack, so every command that reads the config died. RE2 compiles it
+  // without recursion: a balanced pattern is accepted, an unbalanced one is
+  // an error naming the key and its line and column.
+  const std::size_t depth = 30000;
+  const std::string balanced = std::string(depth, '(') + "x" + std::string(depth, ')');
+  SECTION("balanced: accepted and usable") {
+    const config::Config parsed = config::parse(
+        "[eval]\ncheck_regex = '" + balanced + "'\n[anti_gaming]\nassertion_patterns = ['" + balanced + "']\n",
+        "hydra.toml");
+    CHECK(parsed.eval.check_regex == balanced);
+    CHECK(parsed.anti_gaming.assertion_patterns == std::vector<std::string>{balanced});
+  }
+  SECTION("unbalanced: an error at the key") {
+    const std::string open_only(depth, '(');
+    // check_regex's value starts at line 2, column 15; the array element at column 23.
+    require_input_error("[eval]\ncheck_regex = '" + open_only + "'\n", "eval.check_regex", 2, 15);
+    require_input_error("[anti_gaming]\nassertion_patterns = ['" + open_only + "']\n",
+                        "anti_gaming.assertion_patterns[0]", 2, 23);
+  }
+  SECTION("lookaround and backreferences (not RE2) are errors at the key, not crashes") {
+    require_input_error("[eval]\ncheck_regex = '(?=x)'\n", "eval.check_regex", 2, 15);
+    require_input_error("[eval]\ncheck_regex = '(a)\\1'\n", "eval.check_regex", 2, 15);
+  }
+}

@@ -172,3 +172,29 @@ TEST_CASE("strip_whitespace removes every blank character", "[parse]") {
   CHECK(hydra::parse::strip_whitespace("  CHECK_EQ(a, 1U);\r") == "CHECK_EQ(a,1U);");
   CHECK(hydra::parse::strip_whitespace("\t \v\f") == "");
 }
+
+TEST_CASE("parse_diff_lines rejects hostile headers as input errors", "[parse][hostile]") {
+  // "diff --git a b" (14 bytes) once threw std::out_of_range from substr.
+  for (const std::string diff : {"diff --git a b", "diff --git a", "diff --git "}) {
+    CAPTURE(diff);
+    const auto error = error_of(diff);
+    CHECK(error.line() == 1);
+  }
+  // Hunk numbers past 2^53 would overflow the line arithmetic.
+  const auto huge = error_of(
+      "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,99999999999999999999 +1 @@\n-x\n+y\n");
+  CHECK(huge.line() == 4);
+  CHECK_THAT(huge.message(), Catch::Contains("2^53"));
+}
+
+TEST_CASE("parse_diff_lines replaces invalid UTF-8 in paths and lines and counts it", "[parse][hostile]") {
+  const DiffLines diff = parse_diff_lines(
+      "diff --git a/f\xFF b/f\xFF\n--- a/f\xFF\n+++ b/f\xFF\n@@ -1 +1 @@\n-old \xC3\n+new \xE2\x82\xAC\n",
+      "change.diff");
+  REQUIRE(diff.files.size() == 1);
+  CHECK(diff.files[0].path == "f\xEF\xBF\xBD");
+  CHECK(diff.files[0].old_path == "f\xEF\xBF\xBD");
+  CHECK(diff.files[0].removed.at(0).text == "old \xEF\xBF\xBD");
+  CHECK(diff.files[0].added.at(0).text == "new \xE2\x82\xAC");  // valid: kept
+  CHECK(diff.invalid_utf8_replaced == 3);  // path, old path, removed line
+}

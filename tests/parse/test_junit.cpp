@@ -193,3 +193,52 @@ TEST_CASE("parse_junit rejects documents that are not JUnit XML", "[parse]") {
     CHECK_THAT(unclosed.message(), Catch::Contains("malformed XML"));
   }
 }
+
+TEST_CASE("parse_junit walks suites nested to any depth, without recursion", "[parse][hostile]") {
+  // 50,000 nested suites once overflowed the stack (a segmentation fault).
+  const std::size_t depth = 50000;
+  std::string xml = "<testsuites>";
+  // <testsuites> in <testsuites>, then <testsuite> in <testsuite> (a
+  // <testsuites> inside a <testsuite> is not read).
+  for (std::size_t i = 0; i < depth; ++i) xml += i < depth / 2 ? "<testsuites>" : "<testsuite name=\"s\">";
+  xml += "<testsuite name=\"deep\"><testcase name=\"bottom\"/></testsuite>";
+  for (std::size_t i = depth; i-- > 0;) xml += i < depth / 2 ? "</testsuites>" : "</testsuite>";
+  xml += "</testsuites>";
+  const auto tests = parse_junit(xml, "nested.xml");
+  REQUIRE(tests.size() == 1);
+  CHECK(tests[0].id() == "deep::bottom");
+}
+
+TEST_CASE("parse_junit keeps document order across nested suites", "[parse]") {
+  const auto tests = parse_junit(R"(<testsuites>
+  <testsuite name="a"><testcase name="1"/>
+    <testsuite name="b"><testcase name="2"/></testsuite>
+    <testcase name="3"/>
+    <testsuites><testsuite name="ignored"><testcase name="x"/></testsuite></testsuites>
+  </testsuite>
+  <testcase name="outside"/>
+  <testsuites><testsuite name="c"><testcase name="4"/></testsuite></testsuites>
+</testsuites>)", "order.xml");
+  // <testsuites> inside a <testsuite>, and testcases directly in
+  // <testsuites>, are not read (as before the walk became iterative).
+  REQUIRE(tests.size() == 4);
+  CHECK(tests[0].id() == "a::1");
+  CHECK(tests[1].id() == "b::2");
+  CHECK(tests[2].id() == "a::3");
+  CHECK(tests[3].id() == "c::4");
+}
+
+TEST_CASE("parse_junit replaces invalid UTF-8 in names and messages and counts it", "[parse][hostile]") {
+  std::uint64_t replaced = 0;
+  const auto tests = parse_junit(
+      "<testsuites><testsuite name=\"s\xC3\">"
+      "<testcase name=\"t\xFF\"><failure message=\"bad \xE2\x82\"/></testcase>"
+      "<testcase name=\"ok\"/></testsuite></testsuites>",
+      "utf8.xml", &replaced);
+  REQUIRE(tests.size() == 2);
+  // s + C3, t + FF, message with a truncated 3-byte sequence (E2 82: two bytes).
+  CHECK(tests[0].suite == "s\xEF\xBF\xBD");
+  CHECK(tests[0].name == "t\xEF\xBF\xBD");
+  CHECK(tests[0].message == "bad \xEF\xBF\xBD\xEF\xBF\xBD");
+  CHECK(replaced == 5);  // 1 (suite of test 0) + 1 (name) + 2 (message) + 1 (suite of test 1)
+}

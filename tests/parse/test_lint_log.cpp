@@ -444,3 +444,16 @@ TEST_CASE("LintFinding keeps its parts apart in one text", "[parse]") {
     CHECK(empty.fingerprint_bytes() == "\x1f\x1f\x1f\x1f");
   }
 }
+
+TEST_CASE("stripping an escape never cuts a UTF-8 character in two", "[parse][hostile]") {
+  // Found by fuzzing (tests/fuzz/crashes/compiler_warnings/): GCC's quotes
+  // around a stray ESC byte, "‘ ESC ’". ESC and "the one character after it"
+  // took only the first byte of "’", leaving invalid UTF-8 in the message,
+  // which then could not be written as JSON.
+  const std::string log = "src/a.cpp:1:22: error: expected \xE2\x80\x98\x1b\xE2\x80\x99 before \xE2\x80\x98}\xE2\x80\x99 token\n";
+  for (const auto& findings : {parse_compiler_warnings(log, "build.log"), parse_clang_tidy(log, "lint.log")}) {
+    REQUIRE(findings.size() == 1);
+    // ESC and the whole "’" after it are removed.
+    CHECK(findings[0].message() == "expected \xE2\x80\x98 before \xE2\x80\x98}\xE2\x80\x99 token");
+  }
+}

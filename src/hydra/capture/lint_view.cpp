@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <set>
 
 #include <hydra/capture/steps.hpp>
@@ -14,6 +13,7 @@
 #include <hydra/parse/diff_lines.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
+#include <hydra/util/regex.hpp>
 #include <hydra/util/sha256.hpp>
 
 namespace hydra::capture {
@@ -26,19 +26,33 @@ bool starts_with(std::string_view text, std::string_view prefix) {
   return text.size() >= prefix.size() && text.compare(0, prefix.size(), prefix) == 0;
 }
 
+/// Calls `found(position, length)` for every non-overlapping match of
+/// `pattern` in `text`, left to right.
+template <typename Found>
+void for_each_match(const util::Regex& pattern, std::string_view text, Found found) {
+  std::vector<std::string_view> groups;
+  std::size_t from = 0;
+  while (from <= text.size() && pattern.search(text.substr(from), groups) && !groups.empty()) {
+    const std::size_t position = static_cast<std::size_t>(groups[0].data() - text.data());
+    found(position, groups[0].size());
+    from = position + std::max<std::size_t>(groups[0].size(), 1);
+  }
+}
+
 /// `line` with every match of `pattern` replaced by as many spaces.
-std::string blank_matches(const std::string& line, const std::regex& pattern) {
+std::string blank_matches(const std::string& line, const util::Regex& pattern) {
   std::string out = line;
-  for (auto it = std::sregex_iterator(line.begin(), line.end(), pattern); it != std::sregex_iterator(); ++it)
-    std::fill(out.begin() + it->position(), out.begin() + it->position() + it->length(), ' ');
+  for_each_match(pattern, line, [&](std::size_t position, std::size_t length) {
+    std::fill(out.begin() + position, out.begin() + position + length, ' ');
+  });
   return out;
 }
 
 std::string stripped_line(const std::string& line, const std::string& kind) {
   // clang-tidy reads a NOLINT marker anywhere on the line, with an optional
   // check list in parentheses.
-  static const std::regex nolint(R"(NOLINT(NEXTLINE|BEGIN|END)?(\([^)]*\))?)");
-  static const std::regex inline_pragma(R"((_Pragma\s*\(\s*"(\\.|[^"\\])*"\s*\)|__pragma\s*\([^)]*\)+))");
+  static const util::Regex nolint(R"(NOLINT(NEXTLINE|BEGIN|END)?(\([^)]*\))?)");
+  static const util::Regex inline_pragma(R"((_Pragma\s*\(\s*"(\\.|[^"\\])*"\s*\)|__pragma\s*\([^)]*\)+))");
   if (starts_with(kind, "NOLINT")) return blank_matches(line, nolint);
   if (starts_with(kind, "pragma ")) {
     const auto first = line.find_first_not_of(" \t");
@@ -91,18 +105,15 @@ std::string strip_suppressions(std::string_view content, const std::vector<guard
 }
 
 std::vector<std::string> added_warning_flags(const std::vector<guard::Suppression>& suppressions) {
-  static const std::regex no_warning(R"(-Wno-[A-Za-z0-9_=+-]+)");
-  static const std::regex no_warnings(R"((^|[\s"'(;,:>])(-w)(?=$|[\s"');,>]))");
+  static const util::Regex no_warning(R"(-Wno-[A-Za-z0-9_=+-]+)");
+  static const util::Regex no_warnings(R"((^|[\s"'(;,:>])-w($|[\s"');,>]))");
   std::set<std::string> flags;
   for (const auto& suppression : suppressions) {
     const std::string& text = suppression.text;
-    if (suppression.kind == "-Wno-*") {
-      for (auto it = std::sregex_iterator(text.begin(), text.end(), no_warning); it != std::sregex_iterator(); ++it)
-        flags.insert(it->str());
-    }
-    if (suppression.kind == "-w" || suppression.kind == "-Wno-*") {
-      if (std::regex_search(text, no_warnings)) flags.insert("-w");
-    }
+    if (suppression.kind == "-Wno-*")
+      for_each_match(no_warning, text,
+                      [&](std::size_t position, std::size_t length) { flags.insert(text.substr(position, length)); });
+    if ((suppression.kind == "-w" || suppression.kind == "-Wno-*") && no_warnings.search(text)) flags.insert("-w");
   }
   return {flags.begin(), flags.end()};
 }
@@ -141,7 +152,7 @@ json without_flags(const json& compile_commands, const std::vector<std::string>&
 bool LintScope::contains(const std::string& file) const {
   fs::path path(file);
   if (path.is_relative()) path = base / path;
-  const auto inside = [this](const fs::path& candidate, const fs::path& root, const std::vector<fs::path>& trees) {
+  const auto inside = [](const fs::path& candidate, const fs::path& root, const std::vector<fs::path>& trees) {
     if (!util::is_within(candidate, root)) return false;
     return std::none_of(trees.begin(), trees.end(),
                         [&](const fs::path& tree) { return util::is_within(candidate, tree); });
@@ -165,25 +176,25 @@ bool LintScope::contains(const std::string& file) const {
 
 std::string filter_lint_log(std::string_view log, const LintScope& scope, std::size_t* dropped) {
   // "path:line:column: warning|error|fatal error|note|remark: message"
-  static const std::regex located(R"(^(.+?):(\d+):(\d+): (warning|error|fatal error|note|remark): )");
+  static const util::Regex located(R"(^(.+?):(\d+):(\d+): (warning|error|fatal error|note|remark): )");
   std::string out;
   out.reserve(log.size());
   std::size_t removed = 0;
   bool keeping = true;
   std::size_t start = 0;
-  std::smatch match;
+  std::vector<std::string_view> match;
   while (start < log.size()) {
     std::size_t end = log.find('\n', start);
     if (end == std::string_view::npos) end = log.size() - 1;
     const std::string line(log.substr(start, end - start + 1));
     start = end + 1;
     const std::string body(without_cr(line.back() == '\n' ? std::string_view(line).substr(0, line.size() - 1) : line));
-    if (std::regex_search(body, match, located)) {
-      const std::string severity = match[4].str();
+    if (located.search(body, match) && match.size() > 4) {
+      const std::string severity(match[4]);
       if (severity != "note") {
         // Errors stay wherever they are: they say the lint did not work
         // (a unit that does not compile, an unreadable overlay).
-        keeping = severity == "error" || severity == "fatal error" || scope.contains(match[1].str());
+        keeping = severity == "error" || severity == "fatal error" || scope.contains(std::string(match[1]));
         if (!keeping) ++removed;
       }
     } else if (starts_with(body, "error: ") || starts_with(body, "warning: ") ||

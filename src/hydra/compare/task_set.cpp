@@ -97,8 +97,9 @@ class TaskFileReader {
 
   void reject_unknown_keys(const json& object, const std::string& pointer,
                            std::initializer_list<const char*> known) const {
-    for (const auto& [key, value] : object.items()) {
-      if (std::none_of(known.begin(), known.end(), [&](const char* name) { return key == name; }))
+    for (const auto& item : object.items()) {
+      const std::string& key = item.key();
+      if (std::none_of(known.begin(), known.end(), [&key](const char* name) { return key == name; }))
         fail(pointer + "/" + key, "unknown key '" + key + "'");
     }
   }
@@ -108,16 +109,27 @@ class TaskFileReader {
     return value;
   }
 
+  /// A count: a non-negative integer, at most 2^53 (beyond that a double,
+  /// and anything computed from it, is no longer exact).
   std::uint64_t count(const json& object, const std::string& pointer, const char* key) const {
     if (!object.contains(key)) fail(pointer, std::string("missing '") + key + "'");
     const json& value = object[key];
-    if (!value.is_number_unsigned() &&
-        !(value.is_number_float() && value.get<double>() >= 0 &&
-          std::floor(value.get<double>()) == value.get<double>() &&
-          value.get<double>() < 9.0e15))
-      fail(pointer + "/" + key, "expected a non-negative integer");
-    return value.is_number_unsigned() ? value.get<std::uint64_t>()
-                                      : static_cast<std::uint64_t>(value.get<double>());
+    const std::string at = pointer + "/" + key;
+    constexpr std::uint64_t largest = std::uint64_t{1} << 53;
+    if (value.is_number_unsigned()) {
+      const std::uint64_t number = value.get<std::uint64_t>();
+      if (number > largest)
+        fail(at, std::to_string(number) + " is out of range (a count must be at most 2^53 = " +
+                     std::to_string(largest) + ")");
+      return number;
+    }
+    if (value.is_number_float() && value.get<double>() >= 0 &&
+        std::floor(value.get<double>()) == value.get<double>()) {
+      if (value.get<double>() > static_cast<double>(largest))
+        fail(at, "out of range (a count must be at most 2^53 = " + std::to_string(largest) + ")");
+      return static_cast<std::uint64_t>(value.get<double>());
+    }
+    fail(at, "expected a non-negative integer");
   }
 
   std::optional<double> non_negative(const json& object, const std::string& pointer,

@@ -1,10 +1,10 @@
 #include <hydra/config/module_tables.hpp>
 
 #include <cmath>
-#include <regex>
 
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/regex.hpp>
 
 namespace hydra::config {
 namespace {
@@ -24,11 +24,8 @@ EvalSettings read_eval(TableReader& table) {
   table.number("cost_weight", eval.cost_weight, ratio);
   table.string_list("check_labels", eval.check_labels);
   if (const toml::node* node = table.string("check_regex", eval.check_regex)) {
-    try {
-      std::regex check(eval.check_regex, std::regex::ECMAScript);
-    } catch (const std::regex_error& error) {
-      table.fail(*node, "check_regex", std::string("invalid regular expression: ") + error.what());
-    }
+    if (const std::string error = util::regex_error(eval.check_regex); !error.empty())
+      table.fail(*node, "check_regex", "invalid regular expression (RE2 syntax): " + error);
   }
   table.reject_unknown_keys();
   return eval;
@@ -76,12 +73,11 @@ AntiGaming read_anti_gaming(TableReader& table) {
   table.boolean("test_tampering_is_regression", settings.test_tampering_is_regression);
   table.boolean("fail_gate_on_tampering", settings.fail_gate_on_tampering);
   table.string_list("assertion_patterns", settings.assertion_patterns, [](const std::string& pattern) {
-    try {
-      std::regex check(pattern, std::regex::ECMAScript);
-    } catch (const std::regex_error& error) {
-      return std::string("invalid regular expression \"") + pattern + "\": " + error.what();
-    }
-    return std::string();
+    const std::string error = util::regex_error(pattern);
+    if (error.empty()) return error;
+    // The pattern itself may be huge: quote at most its first 80 bytes.
+    const std::string shown = pattern.size() > 80 ? pattern.substr(0, 80) + "..." : pattern;
+    return "invalid regular expression \"" + shown + "\" (RE2 syntax): " + error;
   });
   table.string_list("test_file_globs", settings.test_file_globs);
   table.string_list("test_paths", settings.test_paths);

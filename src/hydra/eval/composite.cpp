@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
+
+#include <hydra/error.hpp>
+#include <hydra/util/regex.hpp>
 
 namespace hydra::eval {
 namespace {
@@ -22,11 +24,15 @@ bool has_any_label(const std::vector<std::string>& labels, const std::vector<std
 }  // namespace
 
 CheckOutcome check_outcome(const model::Run& run, const EvalSettings& settings) {
-  std::optional<std::regex> name_pattern;
-  if (!settings.check_regex.empty()) name_pattern.emplace(settings.check_regex, std::regex::ECMAScript);
+  std::optional<util::Regex> name_pattern;
+  if (!settings.check_regex.empty()) {
+    name_pattern.emplace(settings.check_regex);
+    if (!name_pattern->ok())  // config::load rejects it first
+      throw UsageError("eval.check_regex: invalid regular expression: " + name_pattern->error());
+  }
   auto is_check = [&](const std::string& name, const std::vector<std::string>& labels) {
     if (!settings.check_labels.empty() && !has_any_label(labels, settings.check_labels)) return false;
-    if (name_pattern && !std::regex_search(name, *name_pattern)) return false;
+    if (name_pattern && !name_pattern->search(name)) return false;
     return true;
   };
 

@@ -103,7 +103,8 @@ JudgeOutcome parse_judge_output(std::string_view output) {
   // claude -p --output-format json: {"type":"result","result":"<text>",...}
   if (!answer->contains("score0to1") && answer->contains("result")) {
     const json& envelope = *answer;
-    if (envelope.value("is_error", false))
+    const auto is_error = envelope.find("is_error");  // read only when a boolean
+    if (is_error != envelope.end() && is_error->is_boolean() && is_error->get<bool>())
       return no_score("judge reported an error: " +
                       (envelope["result"].is_string() ? envelope["result"].get<std::string>()
                                                       : envelope["result"].dump()));

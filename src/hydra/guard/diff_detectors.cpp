@@ -5,19 +5,27 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <regex>
 #include <unordered_map>
 
 #include <hydra/error.hpp>
 #include <hydra/util/path_pattern.hpp>
+#include <hydra/util/regex.hpp>
 
 namespace hydra::guard {
 using util::first_match;
 namespace {
 
-using std::regex;
-constexpr auto ecma = regex::ECMAScript;
-constexpr auto ecma_icase = regex::ECMAScript | regex::icase;
+// RE2 (util::Regex): a candidate's diff may hold lines of any length, which
+// std::regex matched by recursion.
+using regex = util::Regex;
+constexpr bool case_sensitive = false;
+constexpr bool ignore_case = true;
+using Groups = std::vector<std::string_view>;
+
+bool regex_search(std::string_view text, const regex& pattern) { return pattern.search(text); }
+bool regex_search(std::string_view text, Groups& groups, const regex& pattern) {
+  return pattern.search(text, groups);
+}
 
 std::string trimmed(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\r\v\f");
@@ -130,18 +138,18 @@ std::vector<ConfigEdit> find_config_edits(const Settings& settings, const parse:
 
 std::optional<std::string> suppression_kind(std::string_view path, std::string_view text) {
   if (is_document(path)) return std::nullopt;
-  static const regex nolint(R"(\bNOLINT(NEXTLINE|BEGIN|END)?\b)", ecma);
+  static const regex nolint(R"(\bNOLINT(NEXTLINE|BEGIN|END)?\b)", case_sensitive);
   static const regex pragma_ignored(
       R"(#\s*pragma\s+(GCC|clang)\s+diagnostic\s+ignored|_Pragma\s*\(\s*"\s*(GCC|clang)\s+diagnostic\s+ignored)",
-      ecma);
+      case_sensitive);
   static const regex pragma_warning_disable(
-      R"(#\s*pragma\s+warning\s*\(\s*disable|__pragma\s*\(\s*warning\s*\(\s*disable)", ecma);
-  static const regex pragma_system_header(R"(#\s*pragma\s+(GCC|clang)\s+system_header)", ecma);
-  static const regex no_warning_flag(R"((^|[\s"'(;=,:>])-Wno-[A-Za-z0-9])", ecma);
-  static const regex no_warnings_flag(R"((^|[\s"'(;,:>])-w($|[\s"');,>]))", ecma);
-  static const regex flags_context(R"(FLAGS|COMPILE_OPTIONS|add_compile|compile_options)", ecma_icase);
-  static const regex msvc_disable(R"((^|[\s"'(;,:>])[/-]wd[0-9]{4})", ecma);
-  static const regex msvc_level_zero(R"((^|[\s"'(;,:>])[/-]W0($|[\s"');,>]))", ecma);
+      R"(#\s*pragma\s+warning\s*\(\s*disable|__pragma\s*\(\s*warning\s*\(\s*disable)", case_sensitive);
+  static const regex pragma_system_header(R"(#\s*pragma\s+(GCC|clang)\s+system_header)", case_sensitive);
+  static const regex no_warning_flag(R"((^|[\s"'(;=,:>])-Wno-[A-Za-z0-9])", case_sensitive);
+  static const regex no_warnings_flag(R"((^|[\s"'(;,:>])-w($|[\s"');,>]))", case_sensitive);
+  static const regex flags_context(R"(FLAGS|COMPILE_OPTIONS|add_compile|compile_options)", ignore_case);
+  static const regex msvc_disable(R"((^|[\s"'(;,:>])[/-]wd[0-9]{4})", case_sensitive);
+  static const regex msvc_level_zero(R"((^|[\s"'(;,:>])[/-]W0($|[\s"');,>]))", case_sensitive);
 
   // A cheap filter first: most changed lines hold none of these.
   const bool candidate = text.find("NOLINT") != std::string_view::npos ||  // and its variants
@@ -151,21 +159,21 @@ std::optional<std::string> suppression_kind(std::string_view path, std::string_v
                          text.find("/w") != std::string_view::npos ||
                          text.find("/W") != std::string_view::npos;
   if (!candidate) return std::nullopt;
-  const std::string line(text);
-  std::smatch match;
-  if (std::regex_search(line, match, nolint)) {
+  const std::string_view line = text;
+  Groups match;
+  if (regex_search(line, match, nolint)) {
     // The END marker closes a BEGIN region: the region is one suppression.
-    if (match[1] != "END") return "NOLINT" + match[1].str();
+    if (match[1] != "END") return "NOLINT" + std::string(match[1]);
   }
-  if (std::regex_search(line, pragma_ignored)) return std::string("pragma diagnostic ignored");
-  if (std::regex_search(line, pragma_warning_disable)) return std::string("pragma warning disable");
-  if (std::regex_search(line, pragma_system_header)) return std::string("pragma system_header");
-  if (std::regex_search(line, no_warning_flag)) return std::string("-Wno-*");
-  if (std::regex_search(line, no_warnings_flag) &&
-      (is_cmake_file(path) || std::regex_search(line, flags_context)))
+  if (regex_search(line, pragma_ignored)) return std::string("pragma diagnostic ignored");
+  if (regex_search(line, pragma_warning_disable)) return std::string("pragma warning disable");
+  if (regex_search(line, pragma_system_header)) return std::string("pragma system_header");
+  if (regex_search(line, no_warning_flag)) return std::string("-Wno-*");
+  if (regex_search(line, no_warnings_flag) &&
+      (is_cmake_file(path) || regex_search(line, flags_context)))
     return std::string("-w");
-  if (std::regex_search(line, msvc_disable)) return std::string("MSVC /wd");
-  if (std::regex_search(line, msvc_level_zero)) return std::string("MSVC /W0");
+  if (regex_search(line, msvc_disable)) return std::string("MSVC /wd");
+  if (regex_search(line, msvc_level_zero)) return std::string("MSVC /W0");
   return std::nullopt;
 }
 
@@ -175,7 +183,7 @@ namespace {
 /// NOLINTEND lines (kind "NOLINTEND"), which close a region but suppress
 /// nothing by themselves.
 std::vector<Suppression> added_suppressions(const parse::DiffLines& diff, bool region_ends) {
-  static const regex nolint_end(R"(\bNOLINTEND\b)", ecma);
+  static const regex nolint_end(R"(\bNOLINTEND\b)", case_sensitive);
   std::vector<Suppression> found;
   for (const parse::FileLines& file : diff.files) {
     if (file.added.empty() || is_document(file.path)) continue;
@@ -183,7 +191,7 @@ std::vector<Suppression> added_suppressions(const parse::DiffLines& diff, bool r
     for (const parse::ChangedLine& line : file.added) {
       auto kind = suppression_kind(file.path, line.text);
       if (!kind && region_ends && line.text.find("NOLINTEND") != std::string::npos &&
-          std::regex_search(line.text, nolint_end))
+          regex_search(line.text, nolint_end))
         kind = "NOLINTEND";
       if (!kind) continue;
       if (take(removed, parse::strip_whitespace(line.text))) continue;  // moved or re-indented
@@ -213,27 +221,24 @@ bool is_assertion_line(std::string_view text) {
       R"(\b(REQUIRE|CHECK|REQUIRE_[A-Z_]+|CHECK_[A-Z_]+|EXPECT_[A-Z_]+|ASSERT_[A-Z_]+|)"
       R"(static_assert|assert|assert[A-Z]\w*|BOOST_(TEST|CHECK|REQUIRE|WARN)[A-Z_]*|)"
       R"(CPPUNIT_ASSERT[A-Z_]*|TEST_ASSERT[A-Z_]*|QCOMPARE|QVERIFY[A-Z0-9_]*|expect)\s*\()",
-      ecma);
-  static const regex python_assert(R"(^\s*assert\s)", ecma);
-  const std::string line(text);
-  return std::regex_search(line, call) || std::regex_search(line, python_assert);
+      case_sensitive);
+  static const regex python_assert(R"(^\s*assert\s)", case_sensitive);
+  return regex_search(text, call) || regex_search(text, python_assert);
 }
 
 std::vector<RemovedAssertion> find_removed_assertions(const Settings& settings,
                                                       const parse::DiffLines& diff) {
   std::vector<regex> extra;
   for (const std::string& pattern : settings.assertion_patterns) {
-    try {
-      extra.emplace_back(pattern, ecma);
-    } catch (const std::regex_error& error) {
+    extra.emplace_back(pattern, case_sensitive);
+    if (!extra.back().ok())  // config::load rejects it first
       throw Error("anti_gaming.assertion_patterns: invalid regular expression \"" + pattern +
-                  "\": " + error.what());
-    }
+                  "\": " + extra.back().error());
   }
   const auto is_assertion = [&](const std::string& text) {
     if (is_assertion_line(text)) return true;
     return std::any_of(extra.begin(), extra.end(),
-                       [&](const regex& pattern) { return std::regex_search(text, pattern); });
+                       [&](const regex& pattern) { return regex_search(text, pattern); });
   };
 
   std::vector<RemovedAssertion> found;
@@ -258,27 +263,29 @@ std::vector<std::string> find_tests_not_built(const parse::DiffLines& diff,
                                               std::size_t baseline_test_count,
                                               std::size_t candidate_test_count) {
   static const regex option_call(
-      R"(^\s*option\s*\(\s*([A-Za-z0-9_.+-]+)\s+"(?:[^"\\]|\\.)*"\s*([^\s)]*)\s*\))", ecma_icase);
+      R"(^\s*option\s*\(\s*([A-Za-z0-9_.+-]+)\s+"(?:[^"\\]|\\.)*"\s*([^\s)]*)\s*\))", ignore_case);
   static const regex set_call(R"(^\s*set\s*\(\s*([A-Za-z0-9_.+-]+)\s+("[^"]*"|[^\s)]+))",
-                              ecma_icase);
+                              ignore_case);
   static const regex if_false(R"(^\s*(else)?if\s*\(\s*(FALSE|OFF|NO|N|0|IGNORE|NOTFOUND)\s*\))",
-                              ecma_icase);
-  static const regex define_off(R"(-D\s*([A-Za-z0-9_]+)(:BOOL)?=(OFF|FALSE|NO|0)\b)", ecma_icase);
+                              ignore_case);
+  static const regex define_off(R"(-D\s*([A-Za-z0-9_]+)(:BOOL)?=(OFF|FALSE|NO|0)\b)", ignore_case);
   static const regex preset_off(
-      R"re("([A-Za-z0-9_]+)"\s*:\s*(false|"(OFF|FALSE|NO|0)"))re", ecma_icase);
+      R"re("([A-Za-z0-9_]+)"\s*:\s*(false|"(OFF|FALSE|NO|0)"))re", ignore_case);
 
   struct Construct {
     const char* what;
     regex pattern;
   };
-  static const std::vector<Construct> constructs = {
-      {"enable_testing() removed", regex(R"((^|[^A-Za-z0-9_])enable_testing\s*\()", ecma_icase)},
-      {"add_test() removed", regex(R"((^|[^A-Za-z0-9_])add_test\s*\()", ecma_icase)},
-      {"include(CTest) removed",
-       regex(R"((^|[^A-Za-z0-9_])include\s*\(\s*CTest\s*[)\s])", ecma_icase)},
-      {"add_subdirectory() of tests removed",
-       regex(R"((^|[^A-Za-z0-9_])add_subdirectory\s*\(\s*"?[^\s")]*test)", ecma_icase)},
-  };
+  static const std::vector<Construct> constructs = [] {
+    std::vector<Construct> list;  // (built in place: a Regex is not copyable)
+    list.push_back({"enable_testing() removed", regex(R"((^|[^A-Za-z0-9_])enable_testing\s*\()", ignore_case)});
+    list.push_back({"add_test() removed", regex(R"((^|[^A-Za-z0-9_])add_test\s*\()", ignore_case)});
+    list.push_back({"include(CTest) removed",
+                    regex(R"((^|[^A-Za-z0-9_])include\s*\(\s*CTest\s*[)\s])", ignore_case)});
+    list.push_back({"add_subdirectory() of tests removed",
+                    regex(R"((^|[^A-Za-z0-9_])add_subdirectory\s*\(\s*"?[^\s")]*test)", ignore_case)});
+    return list;
+  }();
 
   std::vector<std::string> evidence;
 
@@ -308,32 +315,32 @@ std::vector<std::string> find_tests_not_built(const parse::DiffLines& diff,
     for (const parse::ChangedLine& line : file.added) {
       const std::string stripped = parse::strip_whitespace(line.text);
       const bool unchanged = removed_texts.count(stripped) > 0 && removed_texts[stripped] > 0;
-      std::smatch match;
+      Groups match;
       if (!unchanged) {
         if (line.text.find("-D") != std::string::npos &&
-            std::regex_search(line.text, match, define_off) && names_tests(match[1].str()))
-          evidence.push_back(location(file.path, line.number) + ": " + match[1].str() +
-                             " set to " + match[3].str() + ": " + trimmed(line.text));
-        if (presets && std::regex_search(line.text, match, preset_off) && names_tests(match[1].str()))
-          evidence.push_back(location(file.path, line.number) + ": preset sets " + match[1].str() +
-                             " to " + match[2].str() + ": " + trimmed(line.text));
+            regex_search(line.text, match, define_off) && names_tests(std::string(match[1])))
+          evidence.push_back(location(file.path, line.number) + ": " + std::string(match[1]) +
+                             " set to " + std::string(match[3]) + ": " + trimmed(line.text));
+        if (presets && regex_search(line.text, match, preset_off) && names_tests(std::string(match[1])))
+          evidence.push_back(location(file.path, line.number) + ": preset sets " + std::string(match[1]) +
+                             " to " + std::string(match[2]) + ": " + trimmed(line.text));
       }
       if (!cmake) continue;
       const std::string code(without_cmake_comment(line.text));
-      if (std::regex_search(code, match, option_call))
-        added_options[match[1].str()] =
-            OptionLine{file.path, line.number, trimmed(line.text), match[2].str()};
+      if (regex_search(code, match, option_call))
+        added_options[std::string(match[1])] =
+            OptionLine{file.path, line.number, trimmed(line.text), std::string(match[2])};
       for (std::size_t i = 0; i < constructs.size(); ++i) {
-        if (!std::regex_search(code, constructs[i].pattern)) continue;
+        if (!regex_search(code, constructs[i].pattern)) continue;
         ++added_constructs[i][parse::strip_whitespace(code)];
         ++added_construct_count[i];
       }
       if (unchanged) continue;
-      if (std::regex_search(code, match, set_call) && names_tests(match[1].str()) &&
-          is_cmake_false(match[2].str()))
-        evidence.push_back(location(file.path, line.number) + ": " + match[1].str() +
-                           " set to " + match[2].str() + ": " + trimmed(line.text));
-      if (std::regex_search(code, if_false))
+      if (regex_search(code, match, set_call) && names_tests(std::string(match[1])) &&
+          is_cmake_false(std::string(match[2])))
+        evidence.push_back(location(file.path, line.number) + ": " + std::string(match[1]) +
+                           " set to " + std::string(match[2]) + ": " + trimmed(line.text));
+      if (regex_search(code, if_false))
         evidence.push_back(location(file.path, line.number) +
                            ": a condition that is always false added: " + trimmed(line.text));
     }
@@ -341,12 +348,12 @@ std::vector<std::string> find_tests_not_built(const parse::DiffLines& diff,
     if (!cmake) continue;
     for (const parse::ChangedLine& line : file.removed) {
       const std::string code(without_cmake_comment(line.text));
-      std::smatch match;
-      if (std::regex_search(code, match, option_call))
-        removed_options[match[1].str()] =
-            OptionLine{file.old_path, line.number, trimmed(line.text), match[2].str()};
+      Groups match;
+      if (regex_search(code, match, option_call))
+        removed_options[std::string(match[1])] =
+            OptionLine{file.old_path, line.number, trimmed(line.text), std::string(match[2])};
       for (std::size_t i = 0; i < constructs.size(); ++i)
-        if (std::regex_search(code, constructs[i].pattern))
+        if (regex_search(code, constructs[i].pattern))
           removed_constructs[i].push_back(ConstructLine{file.old_path, line.number, trimmed(line.text)});
     }
   }

@@ -24,6 +24,8 @@ struct DiffFile {
 
 struct DiffSummary {
   std::vector<DiffFile> files;  ///< in the order the diff lists them
+  /// Invalid UTF-8 sequences in the diff's paths and lines, replaced by U+FFFD.
+  std::uint64_t invalid_utf8_replaced = 0;
 
   std::uint64_t lines_added() const;
   std::uint64_t lines_removed() const;

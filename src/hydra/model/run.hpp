@@ -78,6 +78,11 @@ struct Run {
   /// wrong, ...). Any entry makes the candidate not mergeable: a score built
   /// from corrupt data is never mergeable.
   std::vector<std::string> integrity_problems;
+
+  /// What was repaired in the run's inputs to score them at all, one line
+  /// each ("junit/0.xml: 2 invalid UTF-8 sequences replaced by U+FFFD").
+  /// Notes, not problems: they do not block merging.
+  std::vector<std::string> input_notes;
 };
 
 }  // namespace hydra::model

@@ -1,6 +1,7 @@
 #include <hydra/parse/ctest_json.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -24,12 +25,15 @@ class DefinitionReader {
   explicit DefinitionReader(const std::string& source_name) : source_name_(source_name) {}
 
   std::vector<model::TestDefinition> read(const json& document) const {
-    if (!document.is_object() || document.value("kind", "") != "ctestInfo")
-      fail("not `ctest --show-only=json-v1` output (expected an object with \"kind\": \"ctestInfo\")");
+    // Every value is type-checked before it is read: the file may be anything.
+    const auto kind = document.is_object() ? document.find("kind") : document.end();
+    if (!document.is_object() || kind == document.end() || !kind->is_string() || *kind != "ctestInfo")
+      fail(std::string(document.is_object() && kind != document.end() ? "/kind: " : "") +
+           "not `ctest --show-only=json-v1` output (expected an object with \"kind\": \"ctestInfo\")");
     const auto version = document.find("version");
     if (version == document.end() || !version->is_object() || !version->contains("major") ||
-        !(*version)["major"].is_number_integer() || (*version)["major"].get<int>() != 1)
-      fail("unsupported ctest JSON version (expected json-v1, \"version\": {\"major\": 1})");
+        !(*version)["major"].is_number_integer() || (*version)["major"] != 1)
+      fail("/version/major: unsupported ctest JSON version (expected json-v1, \"version\": {\"major\": 1})");
     std::vector<model::TestDefinition> definitions;
     const auto tests = document.find("tests");
     if (tests == document.end()) return definitions;
@@ -94,7 +98,9 @@ class DefinitionReader {
       } else if (name == "WILL_FAIL") {
         definition.will_fail = boolean(value, what);
       } else if (name == "SKIP_RETURN_CODE") {
-        if (!value.is_number_integer()) fail(what + " must be an integer");
+        if (!value.is_number_integer() || value < std::numeric_limits<int>::min() ||
+            value > std::numeric_limits<int>::max())
+          fail(what + " must be an integer (an exit code)");
         definition.skip_return_code = value.get<int>();
       } else if (name == "SKIP_REGULAR_EXPRESSION") {
         definition.skip_regular_expression = strings(value, what);

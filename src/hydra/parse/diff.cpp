@@ -49,6 +49,7 @@ model::DiffFile summarize(FileLines&& file) {
 model::DiffSummary parse_unified_diff(std::string_view diff, const std::string& source_name) {
   DiffLines lines = parse_diff_lines(diff, source_name);
   model::DiffSummary summary;
+  summary.invalid_utf8_replaced = lines.invalid_utf8_replaced;
   summary.files.reserve(lines.files.size());
   for (FileLines& file : lines.files) summary.files.push_back(summarize(std::move(file)));
   return summary;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <hydra/error.hpp>
+#include <hydra/util/utf8.hpp>
 
 namespace hydra::parse {
 namespace {
@@ -128,6 +129,7 @@ void DiffLinesReader::finish_file() {
   if (file.path.empty()) file.path = file.old_path;
   if (file.path.empty()) fail("a file entry without a path");
   if (!file.renamed && !copied_) file.old_path = file.path;
+  result_.invalid_utf8_replaced += util::replace_invalid_utf8(file.path) + util::replace_invalid_utf8(file.old_path);
   result_.files.push_back(std::move(file));
   file_.reset();
 }
@@ -144,7 +146,7 @@ void DiffLinesReader::read_git_header_paths(std::string_view rest) {
   } else if (const auto quote = rest.find(" \""); quote != std::string_view::npos) {
     old_path = std::string(rest.substr(0, quote));
     new_path = maybe_quoted(rest.substr(quote + 1));
-  } else if (rest.size() % 2 == 1 && rest[rest.size() / 2] == ' ' &&
+  } else if (rest.size() >= 7 && rest.size() % 2 == 1 && rest[rest.size() / 2] == ' ' &&
              rest.substr(2, rest.size() / 2 - 2) == rest.substr(rest.size() / 2 + 3)) {
     // "a/P b/P": the same path twice (spaces in P are allowed).
     old_path = std::string(rest.substr(0, rest.size() / 2));
@@ -224,6 +226,8 @@ void DiffLinesReader::start_hunk(std::string_view line) {
     const std::size_t start = i;
     value = 0;
     while (i < line.size() && line[i] >= '0' && line[i] <= '9') {
+      // Line numbers and counts past 2^53 cannot be real, and would overflow below.
+      if (value > (std::uint64_t{1} << 53) / 10) fail("number in hunk header out of range (above 2^53)");
       value = value * 10 + static_cast<std::uint64_t>(line[i] - '0');
       ++i;
     }
@@ -258,16 +262,22 @@ void DiffLinesReader::read_hunk_line(std::string_view line) {
     ++new_line_;
   } else if (kind == '-' && old_remaining_ > 0) {
     --old_remaining_;
-    file_->removed.push_back(ChangedLine{old_line_++, std::string(text), hunks_in_file_ - 1});
+    file_->removed.push_back(ChangedLine{old_line_++, utf8_text(text), hunks_in_file_ - 1});
   } else if (kind == '+' && new_remaining_ > 0) {
     --new_remaining_;
-    file_->added.push_back(ChangedLine{new_line_++, std::string(text), hunks_in_file_ - 1});
+    file_->added.push_back(ChangedLine{new_line_++, utf8_text(text), hunks_in_file_ - 1});
   } else if (kind == '\\') {
     return;  // "\ No newline at end of file"
   } else {
     fail("hunk line does not match the hunk header's line counts");
   }
   if (old_remaining_ == 0 && new_remaining_ == 0) state_ = State::after_hunk;
+}
+
+std::string DiffLinesReader::utf8_text(std::string_view text) {
+  std::string out(text);
+  result_.invalid_utf8_replaced += util::replace_invalid_utf8(out);
+  return out;
 }
 
 DiffLines parse_diff_lines(std::string_view diff, const std::string& source_name) {

@@ -35,6 +35,9 @@ struct FileLines {
 
 struct DiffLines {
   std::vector<FileLines> files;  ///< in the order the diff lists them
+  /// Invalid UTF-8 sequences in paths and line texts, replaced by U+FFFD
+  /// (a candidate's diff may hold any bytes; reports need UTF-8).
+  std::uint64_t invalid_utf8_replaced = 0;
 };
 
 /// Reads a unified diff line by line (as `git diff --binary -M` prints it;
@@ -71,6 +74,7 @@ class DiffLinesReader {
   std::string strip_prefix(const std::string& path, char side) const;
   void start_hunk(std::string_view line);
   void read_hunk_line(std::string_view line);
+  std::string utf8_text(std::string_view text);  ///< `text`, invalid UTF-8 replaced (and counted)
 
   std::string source_name_;
   std::uint64_t line_number_ = 0;

@@ -8,6 +8,7 @@
 
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/utf8.hpp>
 
 namespace hydra::parse {
 namespace {
@@ -118,6 +119,9 @@ class JunitReader {
   JunitReader(std::string_view xml, const std::string& source_name)
       : xml_(xml), source_name_(source_name) {}
 
+  /// Invalid UTF-8 sequences replaced by U+FFFD in what was read.
+  std::uint64_t replaced() const { return replaced_; }
+
   std::vector<TestCase> read() {
     pugi::xml_document document;
     const unsigned options = pugi::parse_minimal | pugi::parse_escapes | pugi::parse_cdata |
@@ -131,13 +135,13 @@ class JunitReader {
     }
     const pugi::xml_node root = document.document_element();
     if (equals(root.name(), "testsuites")) {
-      read_suites(root);
+      walk(root);
     } else if (equals(root.name(), "testsuite")) {
       // CTest writes one bare <testsuite> whose testcases carry `status`;
       // its name is the build name or host name, so it is replaced by "ctest".
       const pugi::xml_node first = root.child("testcase");
       is_ctest_ = first && first.attribute("status");
-      read_suite(root);
+      walk(root);
     } else {
       fail_at(root, std::string("not a JUnit XML document: the root element is <") + root.name() +
                         ">, expected <testsuites> or <testsuite>");
@@ -155,19 +159,32 @@ class JunitReader {
     throw InputError(source_name_, message, at.line, at.column);
   }
 
-  void read_suites(const pugi::xml_node& suites) {
-    for (pugi::xml_node child = suites.first_child(); child; child = child.next_sibling()) {
-      if (equals(child.name(), "testsuite")) read_suite(child);
-      else if (equals(child.name(), "testsuites")) read_suites(child);
-    }
-  }
-
-  void read_suite(const pugi::xml_node& suite) {
-    const char* suite_name = is_ctest_ ? "ctest" : suite.attribute("name").value();
-    for (pugi::xml_node child = suite.first_child(); child; child = child.next_sibling()) {
+  // Suites nest as deep as the document does (a candidate writes its own
+  // JUnit), so they are walked with an explicit stack, never by recursion:
+  // testcases come out in document order, each under its innermost suite.
+  void walk(const pugi::xml_node& top) {
+    struct Open {
+      pugi::xml_node next;     ///< next child to visit
+      const char* suite_name;  ///< nullptr inside <testsuites> (testcases there are ignored)
+    };
+    const auto open = [&](const pugi::xml_node& node) -> Open {
+      if (equals(node.name(), "testsuites")) return {node.first_child(), nullptr};
+      return {node.first_child(), is_ctest_ ? "ctest" : node.attribute("name").value()};
+    };
+    std::vector<Open> stack{open(top)};
+    while (!stack.empty()) {
+      Open& current = stack.back();
+      if (!current.next) {
+        stack.pop_back();
+        continue;
+      }
+      const pugi::xml_node child = current.next;
+      current.next = child.next_sibling();
       const char* name = child.name();
-      if (equals(name, "testcase")) read_case(child, suite_name);
-      else if (equals(name, "testsuite")) read_suite(child);  // nested suites (some tools nest)
+      const bool in_suite = current.suite_name != nullptr;
+      if (in_suite && equals(name, "testcase")) read_case(child, current.suite_name);
+      else if (equals(name, "testsuite")) stack.push_back(open(child));  // nested suites (some tools nest)
+      else if (!in_suite && equals(name, "testsuites")) stack.push_back(open(child));
     }
   }
 
@@ -181,24 +198,34 @@ class JunitReader {
     test.duration_seconds = seconds_of(testcase);
     if (is_ctest_) read_ctest_status(testcase, test);
     else read_generic_status(testcase, test);
+    // A candidate names its tests: bytes that are not UTF-8 become U+FFFD
+    // (counted, so the run notes it) rather than failing every report.
+    replaced_ += util::replace_invalid_utf8(test.name) + util::replace_invalid_utf8(test.suite) +
+                 util::replace_invalid_utf8(test.message);
   }
 
   std::string_view xml_;
   const std::string& source_name_;
   bool is_ctest_ = false;
   std::vector<TestCase> tests_;
+  std::uint64_t replaced_ = 0;
 };
 
 }  // namespace
 
-std::vector<model::TestCase> parse_junit(std::string_view xml, const std::string& source_name) {
+std::vector<model::TestCase> parse_junit(std::string_view xml, const std::string& source_name,
+                                         std::uint64_t* invalid_utf8_replaced) {
   if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw InputError(source_name, "empty file, expected JUnit XML");
-  return JunitReader(xml, source_name).read();
+  JunitReader reader(xml, source_name);
+  std::vector<model::TestCase> tests = reader.read();
+  if (invalid_utf8_replaced) *invalid_utf8_replaced = reader.replaced();
+  return tests;
 }
 
-std::vector<model::TestCase> parse_junit_file(const std::filesystem::path& file) {
-  return parse_junit(util::read_file(file), file.string());
+std::vector<model::TestCase> parse_junit_file(const std::filesystem::path& file,
+                                              std::uint64_t* invalid_utf8_replaced) {
+  return parse_junit(util::read_file(file), file.string(), invalid_utf8_replaced);
 }
 
 }  // namespace hydra::parse

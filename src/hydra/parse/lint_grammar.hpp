@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include <hydra/util/utf8.hpp>
+
 #include <hydra/model/lint.hpp>
 
 namespace hydra::parse::lint_detail {
@@ -24,7 +26,8 @@ inline bool starts_with(std::string_view text, std::string_view prefix) {
 }
 
 /// Removes ANSI escape sequences (`ESC [ params letter`, or ESC and one
-/// character) from `line` into `scratch`.
+/// character: a whole UTF-8 sequence, never part of one) from `line` into
+/// `scratch`.
 inline std::string_view strip_ansi(std::string_view line, std::string& scratch) {
   scratch.clear();
   for (std::size_t i = 0; i < line.size(); ++i) {
@@ -36,8 +39,12 @@ inline std::string_view strip_ansi(std::string_view line, std::string& scratch) 
       i += 2;
       while (i < line.size() && !((line[i] >= 'A' && line[i] <= 'Z') || (line[i] >= 'a' && line[i] <= 'z')))
         ++i;
-    } else {
-      ++i;  // ESC and the one character after it
+    } else if (i + 1 < line.size()) {
+      // ESC and the one character after it. Cutting a multi-byte character
+      // in two would leave invalid UTF-8 in the finding (found by fuzzing).
+      const auto* bytes = reinterpret_cast<const unsigned char*>(line.data());
+      const std::size_t length = bytes[i + 1] < 0x80 ? 1 : util::utf8_sequence_length(bytes, i + 1, line.size());
+      i += length == 0 ? 1 : length;
     }
   }
   return scratch;

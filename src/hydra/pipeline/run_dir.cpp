@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <system_error>
+#include <unordered_map>
 
 #include <hydra/error.hpp>
 #include <hydra/eval/judge.hpp>
@@ -24,6 +25,7 @@
 #include <hydra/util/files.hpp>
 #include <hydra/util/sha256.hpp>
 #include <hydra/util/source_root.hpp>
+#include <hydra/util/xxh64.hpp>
 #include <hydra/version.hpp>
 
 namespace hydra::pipeline {
@@ -103,6 +105,14 @@ std::vector<std::string> record_source_roots(const RecordRequest& request,
     if (auto root = util::infer_source_root(files, diff_paths)) add(*root);
   }
   return roots;
+}
+
+/// Notes in `run` that `replaced` invalid UTF-8 sequences of `artifact` were
+/// replaced by U+FFFD (nothing when none were).
+void note_replacements(model::Run& run, const std::string& artifact, std::uint64_t replaced) {
+  if (replaced == 0) return;
+  run.input_notes.push_back(artifact + ": " + std::to_string(replaced) + " invalid UTF-8 sequence" +
+                            (replaced == 1 ? "" : "s") + " replaced by U+FFFD");
 }
 
 }  // namespace
@@ -362,7 +372,9 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     if (unparsable.count(artifact.path)) continue;
     const fs::path file = run_dir / artifact.path;
     if (artifact.role == "junit") {
-      auto parsed = parse::parse_junit_file(file);
+      std::uint64_t replaced = 0;
+      auto parsed = parse::parse_junit_file(file, &replaced);
+      note_replacements(run, artifact.path, replaced);
       tests.insert(tests.end(), parsed.begin(), parsed.end());
       have_junit = true;
     } else if (artifact.role == "ctest_json") {
@@ -400,6 +412,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       if (auto compiler = parse::compiler_identification_from_log(util::read_file(file))) run.tools["compiler"] = *compiler;
     } else if (artifact.role == "diff") {
       run.diff = parse::parse_unified_diff_file(file);
+      note_replacements(run, artifact.path, run.diff->invalid_utf8_replaced);
     } else if (artifact.role == "metrics") {
       run.metrics = parse::parse_metrics_file(file);
     } else if (artifact.role == "judge") {
@@ -438,14 +451,30 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   };
   if (!lint_logs.empty()) {
     std::vector<model::LintFinding> findings;
-    std::set<std::tuple<std::string, std::uint32_t, std::uint32_t, std::string>> seen;  // file, line, column, checks 0x1F message
+    // Kept once per (file, line, column, checks, message): a hash of those
+    // points at the findings kept with it, compared field by field. (No
+    // copy of the fields per finding: a flooded log has millions.)
+    std::unordered_multimap<std::uint64_t, std::size_t> seen;
+    const auto key_hash = [](const model::LintFinding& finding) {
+      std::uint64_t hash = util::xxh64(finding.file(), finding.line() * 0x100000000ULL + finding.column());
+      hash = util::xxh64(finding.joined_checks(), hash);
+      return util::xxh64(finding.message(), hash);
+    };
+    const auto same_key = [](const model::LintFinding& left, const model::LintFinding& right) {
+      return left.file() == right.file() && left.line() == right.line() && left.column() == right.column() &&
+             left.joined_checks() == right.joined_checks() && left.message() == right.message();
+    };
     auto merge = [&](std::vector<model::LintFinding> parsed) {
       relativize(parsed);
+      seen.reserve(seen.size() + parsed.size());
+      findings.reserve(findings.size() + parsed.size());
       for (auto& finding : parsed) {
-        if (seen.emplace(finding.file(), finding.line(), finding.column(),
-                         std::string(finding.joined_checks()) + '\x1f' + std::string(finding.message()))
-                .second)
-          findings.push_back(std::move(finding));
+        const std::uint64_t hash = key_hash(finding);
+        const auto [first, last] = seen.equal_range(hash);
+        if (std::any_of(first, last, [&](const auto& kept) { return same_key(findings[kept.second], finding); }))
+          continue;
+        seen.emplace(hash, findings.size());
+        findings.push_back(std::move(finding));
       }
     };
     for (const auto& log : lint_logs) merge(parse::parse_clang_tidy_file(run_dir / log));

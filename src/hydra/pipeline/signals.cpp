@@ -61,6 +61,7 @@ json signals_json(const model::Run& run) {
   out["metrics"] = metrics;
   out["security"] = {{"ran", run.security.ran}, {"passed", run.security.passed}, {"detail", run.security.detail}};
   out["integrity_problems"] = run.integrity_problems;
+  if (!run.input_notes.empty()) out["input_notes"] = run.input_notes;
   return out;
 }
 

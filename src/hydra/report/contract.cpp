@@ -296,6 +296,11 @@ ContractView read_contract(const json& contract) {
     const json& lint = object_at(ranking, "lint");
     candidate.introduced_findings = read_findings(array_at(lint, "introduced"));
     candidate.resolved_findings = read_findings(array_at(lint, "resolved"));
+    candidate.regressed_tests_omitted = count_at(tests, "regressed_omitted");
+    candidate.dropped_tests_omitted = count_at(tests, "dropped_omitted");
+    candidate.added_tests_omitted = count_at(tests, "added_omitted");
+    candidate.introduced_findings_omitted = count_at(lint, "introduced_omitted");
+    candidate.resolved_findings_omitted = count_at(lint, "resolved_omitted");
     candidate.sandbox = text_at(object_at(ranking, "run"), "sandbox");
     candidate.tools = read_tools(object_at(object_at(ranking, "run"), "tools"));
     candidate.anti_gaming = read_anti_gaming(object_at(ranking, "anti_gaming"));

@@ -67,6 +67,13 @@ struct CandidateView {
   std::vector<TestView> added_tests;
   std::vector<FindingView> introduced_findings;
   std::vector<FindingView> resolved_findings;
+  /// How many entries of each list the contract left out (`<list>_omitted`:
+  /// it lists at most 25,000 per list); 0 when it lists them all.
+  std::uint64_t regressed_tests_omitted = 0;
+  std::uint64_t dropped_tests_omitted = 0;
+  std::uint64_t added_tests_omitted = 0;
+  std::uint64_t introduced_findings_omitted = 0;
+  std::uint64_t resolved_findings_omitted = 0;
   /// Which protection was in force while the candidate's code ran (empty:
   /// not recorded, e.g. a `record`ed run that ran nothing).
   std::string sandbox;

@@ -104,14 +104,19 @@ std::string evidence_html(const nlohmann::json& evidence) {
   return html;
 }
 
-std::string more_rows_note(std::size_t total) {
+/// `omitted`: how many the contract itself left out (it lists at most 25,000).
+std::string more_rows_note(std::size_t total, std::uint64_t omitted = 0) {
   if (total <= max_listed_rows) return "";
-  return "<p class=\"meta\">…and " + std::to_string(total - max_listed_rows) + " more (see the JSON contract).</p>\n";
+  return "<p class=\"meta\">…and " + std::to_string(total - max_listed_rows) + " more (" +
+         (omitted > 0 ? "the JSON contract lists " + std::to_string(total - omitted) : std::string("see the JSON contract")) +
+         ").</p>\n";
 }
 
-std::string findings_table(const std::string& title, const std::vector<FindingView>& findings) {
+std::string findings_table(const std::string& title, const std::vector<FindingView>& findings,
+                           std::uint64_t omitted) {
   if (findings.empty()) return "";
-  std::string html = "<h3>" + escape_html(title) + " (" + std::to_string(findings.size()) + ")</h3>\n";
+  const std::size_t total = findings.size() + omitted;
+  std::string html = "<h3>" + escape_html(title) + " (" + std::to_string(total) + ")</h3>\n";
   html += "<table>\n<thead><tr><th>Location</th><th>Severity</th><th>Check</th><th>Message</th></tr></thead>\n<tbody>\n";
   for (std::size_t index = 0; index < findings.size() && index < max_listed_rows; ++index) {
     const auto& finding = findings[index];
@@ -120,12 +125,13 @@ std::string findings_table(const std::string& title, const std::vector<FindingVi
             "</td><td class=\"mono\">" + escape_html(finding_checks(finding)) + "</td><td>" +
             escape_html(finding.message) + "</td></tr>\n";
   }
-  return html + "</tbody>\n</table>\n" + more_rows_note(findings.size());
+  return html + "</tbody>\n</table>\n" + more_rows_note(total, omitted);
 }
 
-std::string tests_table(const std::string& title, const std::vector<TestView>& tests) {
+std::string tests_table(const std::string& title, const std::vector<TestView>& tests, std::uint64_t omitted) {
   if (tests.empty()) return "";
-  std::string html = "<h3>" + escape_html(title) + " (" + std::to_string(tests.size()) + ")</h3>\n";
+  const std::size_t total = tests.size() + omitted;
+  std::string html = "<h3>" + escape_html(title) + " (" + std::to_string(total) + ")</h3>\n";
   html += "<table>\n<thead><tr><th>Test</th><th>Status</th><th>Message</th></tr></thead>\n<tbody>\n";
   for (std::size_t index = 0; index < tests.size() && index < max_listed_rows; ++index) {
     const auto& test = tests[index];
@@ -134,7 +140,7 @@ std::string tests_table(const std::string& title, const std::vector<TestView>& t
             "</td><td>" + escape_html(test.status.empty() ? "-" : test.status) + "</td><td>" +
             escape_html(test.message) + "</td></tr>\n";
   }
-  return html + "</tbody>\n</table>\n" + more_rows_note(tests.size());
+  return html + "</tbody>\n</table>\n" + more_rows_note(total, omitted);
 }
 
 std::string gates_table(const CandidateView& candidate) {
@@ -182,11 +188,11 @@ std::string candidate_section(const CandidateView& candidate) {
   }
   if (!candidate.sandbox.empty())
     html += "<p><span class=\"muted\">Protection while its code ran: " + escape_html(candidate.sandbox) + "</span></p>\n";
-  html += findings_table("New lint findings", candidate.introduced_findings);
-  html += findings_table("Resolved lint findings", candidate.resolved_findings);
-  html += tests_table("Regressed tests", candidate.regressed_tests);
-  html += tests_table("Dropped tests", candidate.dropped_tests);
-  html += tests_table("Added tests", candidate.added_tests);
+  html += findings_table("New lint findings", candidate.introduced_findings, candidate.introduced_findings_omitted);
+  html += findings_table("Resolved lint findings", candidate.resolved_findings, candidate.resolved_findings_omitted);
+  html += tests_table("Regressed tests", candidate.regressed_tests, candidate.regressed_tests_omitted);
+  html += tests_table("Dropped tests", candidate.dropped_tests, candidate.dropped_tests_omitted);
+  html += tests_table("Added tests", candidate.added_tests, candidate.added_tests_omitted);
   return html + "</section>\n";
 }
 

@@ -24,33 +24,40 @@ std::string evidence_text(const nlohmann::json& evidence) {
 }
 
 
-std::string more_rows_note(std::size_t total) {
+/// `omitted`: how many the contract itself left out (it lists at most 25,000).
+std::string more_rows_note(std::size_t total, std::uint64_t omitted = 0) {
   if (total <= max_listed_rows) return "";
-  return "\n_…and " + std::to_string(total - max_listed_rows) + " more (see the JSON contract)._\n";
+  return "\n_…and " + std::to_string(total - max_listed_rows) + " more (" +
+         (omitted > 0 ? "the JSON contract lists " + std::to_string(total - omitted) : std::string("see the JSON contract")) +
+         ")._\n";
 }
 
-void append_findings(std::string& out, const std::string& title, const std::vector<FindingView>& findings) {
+void append_findings(std::string& out, const std::string& title, const std::vector<FindingView>& findings,
+                     std::uint64_t omitted) {
   if (findings.empty()) return;
-  out += "\n**" + title + " (" + std::to_string(findings.size()) + ")**\n\n";
+  const std::size_t total = findings.size() + omitted;
+  out += "\n**" + title + " (" + std::to_string(total) + ")**\n\n";
   out += "| Location | Severity | Check | Message |\n|:--|:--|:--|:--|\n";
   for (std::size_t index = 0; index < findings.size() && index < max_listed_rows; ++index) {
     const auto& finding = findings[index];
     out += "| " + escape_markdown(finding_location(finding)) + " | " + escape_markdown(finding.severity) + " | " +
            escape_markdown(finding_checks(finding)) + " | " + escape_markdown(finding.message) + " |\n";
   }
-  out += more_rows_note(findings.size());
+  out += more_rows_note(total, omitted);
 }
 
-void append_tests(std::string& out, const std::string& title, const std::vector<TestView>& tests) {
+void append_tests(std::string& out, const std::string& title, const std::vector<TestView>& tests,
+                  std::uint64_t omitted) {
   if (tests.empty()) return;
-  out += "\n**" + title + " (" + std::to_string(tests.size()) + ")**\n\n";
+  const std::size_t total = tests.size() + omitted;
+  out += "\n**" + title + " (" + std::to_string(total) + ")**\n\n";
   out += "| Test | Status | Message |\n|:--|:--|:--|\n";
   for (std::size_t index = 0; index < tests.size() && index < max_listed_rows; ++index) {
     const auto& test = tests[index];
     out += "| " + escape_markdown(test.id) + " | " + escape_markdown(test.status.empty() ? "-" : test.status) +
            " | " + escape_markdown(test.message.empty() ? "-" : test.message) + " |\n";
   }
-  out += more_rows_note(tests.size());
+  out += more_rows_note(total, omitted);
 }
 
 void append_candidate(std::string& out, const CandidateView& candidate) {
@@ -85,11 +92,11 @@ void append_candidate(std::string& out, const CandidateView& candidate) {
     for (const auto& line : candidate.anti_gaming) out += "- ⚠️ " + escape_markdown(line) + "\n";
   }
   if (!candidate.sandbox.empty()) out += "\n**Protection while its code ran:** " + escape_markdown(candidate.sandbox) + "\n";
-  append_findings(out, "New lint findings", candidate.introduced_findings);
-  append_findings(out, "Resolved lint findings", candidate.resolved_findings);
-  append_tests(out, "Regressed tests", candidate.regressed_tests);
-  append_tests(out, "Dropped tests", candidate.dropped_tests);
-  append_tests(out, "Added tests", candidate.added_tests);
+  append_findings(out, "New lint findings", candidate.introduced_findings, candidate.introduced_findings_omitted);
+  append_findings(out, "Resolved lint findings", candidate.resolved_findings, candidate.resolved_findings_omitted);
+  append_tests(out, "Regressed tests", candidate.regressed_tests, candidate.regressed_tests_omitted);
+  append_tests(out, "Dropped tests", candidate.dropped_tests, candidate.dropped_tests_omitted);
+  append_tests(out, "Added tests", candidate.added_tests, candidate.added_tests_omitted);
 }
 
 }  // namespace

@@ -134,7 +134,16 @@ std::string numeric_version(const std::string& version) {
   return {};
 }
 
-json make_run(const std::string& tool, const std::vector<PendingResult>& pending, const ContractView& view) {
+/// At most this many results per run: GitHub code scanning takes no more.
+constexpr std::size_t max_results_per_run = 25000;
+
+json make_run(const std::string& tool, std::vector<PendingResult> pending, const ContractView& view) {
+  // Those beyond the limit are counted in the run's properties.
+  std::uint64_t omitted = 0;
+  if (pending.size() > max_results_per_run) {
+    omitted = pending.size() - max_results_per_run;
+    pending.resize(max_results_per_run);
+  }
   std::set<std::string> rule_ids;
   for (const auto& item : pending) rule_ids.insert(rule_id(*item.finding));
   std::map<std::string, std::size_t> rule_index;
@@ -166,6 +175,7 @@ json make_run(const std::string& tool, const std::vector<PendingResult>& pending
   json properties = json::object();
   if (!view.run_id.empty()) properties["hydraRunId"] = view.run_id;
   if (!view.engine_version.empty()) properties["hydraEngineVersion"] = view.engine_version;
+  if (omitted > 0) properties["hydraOmittedResults"] = omitted;
   if (!properties.empty()) run["properties"] = properties;
   return run;
 }
@@ -186,11 +196,16 @@ std::string render_sarif(const nlohmann::json& contract) {
     for (const auto& known : standard_tools()) standard = standard || known == tool;
     if (!standard) runs.push_back(make_run(tool, pending, view));
   }
-  const json sarif = {
+  json sarif = {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
       {"runs", runs},
   };
+  // New findings the score contract did not list (it lists at most 25,000
+  // per candidate), so no run here can hold them.
+  std::uint64_t unlisted = 0;
+  for (const auto& candidate : view.candidates) unlisted += candidate.introduced_findings_omitted;
+  if (unlisted > 0) sarif["properties"] = {{"hydraUnlistedFindings", unlisted}};
   return sarif.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

@@ -93,18 +93,23 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
     if (!gate.passed) gate_failures.push_back({{"gate", gate.name}, {"detail", gate.detail}});
   }
 
-  auto tests_json = [](const std::vector<model::TestCase>& tests) {
+  // Each list is cut at max_listed_entries; `section["<list>_omitted"]` counts the rest.
+  auto list_into = [](json& section, const char* key, const auto& items) {
     json list = json::array();
-    for (const auto& test : tests) list.push_back(to_json(test));
-    return list;
+    const std::size_t listed = std::min(items.size(), max_listed_entries);
+    for (std::size_t index = 0; index < listed; ++index) list.push_back(to_json(items[index]));
+    section[key] = std::move(list);
+    if (items.size() > listed) section[std::string(key) + "_omitted"] = items.size() - listed;
   };
-  auto findings_json = [](const std::vector<model::LintFinding>& findings) {
-    json list = json::array();
-    for (const auto& finding : findings) list.push_back(to_json(finding));
-    return list;
-  };
+  json tests = json::object();
+  list_into(tests, "regressed", candidate.test_changes.regressed);
+  list_into(tests, "dropped", candidate.test_changes.dropped);
+  list_into(tests, "added", candidate.test_changes.added);
+  json lint = json::object();
+  list_into(lint, "introduced", candidate.lint_changes.introduced);
+  list_into(lint, "resolved", candidate.lint_changes.resolved);
 
-  return {
+  json result = {
       {"rank", rank},
       {"agent", candidate.agent},
       {"run",
@@ -120,14 +125,12 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
       {"gates", std::move(gates)},
       {"gate_failures", std::move(gate_failures)},
       {"anti_gaming", candidate.anti_gaming},
-      {"tests",
-       {{"regressed", tests_json(candidate.test_changes.regressed)},
-        {"dropped", tests_json(candidate.test_changes.dropped)},
-        {"added", tests_json(candidate.test_changes.added)}}},
-      {"lint",
-       {{"introduced", findings_json(candidate.lint_changes.introduced)},
-        {"resolved", findings_json(candidate.lint_changes.resolved)}}},
+      {"tests", std::move(tests)},
+      {"lint", std::move(lint)},
   };
+  // Only when there is something to say, so runs without repairs keep their output.
+  if (!candidate.input_notes.empty()) result["run"]["input_notes"] = candidate.input_notes;
+  return result;
 }
 
 }  // namespace

@@ -15,6 +15,13 @@ namespace hydra::score {
 /// Schema identifier written as "schema".
 inline constexpr const char* contract_schema = "hydra-score/score/1";
 
+/// At most this many entries of each list of test changes and lint findings
+/// are written per candidate (`tests.regressed`, `lint.introduced`, ...); a
+/// list that was cut is followed by `<list>_omitted` (how many were left out).
+/// A candidate can flood its linter or its test list; GitHub code scanning
+/// takes at most 25,000 SARIF results per run.
+inline constexpr std::size_t max_listed_entries = 25000;
+
 /// The run id of a scoring: the first 16 hex digits of the SHA-256 over the
 /// engine version, `config_digest`, the baseline's digest and the candidates'
 /// digests in the order they were given to rank(), each followed by "\n".

@@ -158,41 +158,57 @@ void apply_weight(Dimension& dimension, double weight) {
 
 /// Candidate findings with no baseline counterpart, and baseline findings
 /// with no candidate counterpart (multiset difference by identity).
-LintChanges diff_findings(const std::vector<model::LintFinding>& baseline,
-                          const std::vector<model::LintFinding>& candidate) {
+using FindingRefs = std::vector<const model::LintFinding*>;
+
+LintChanges diff_findings(const FindingRefs& baseline, const FindingRefs& candidate) {
+  // Hash tables only as large as the baseline's distinct findings: a
+  // candidate that floods its linter costs one lookup per finding.
   LintChanges changes;
-  std::unordered_map<std::uint64_t, std::size_t> baseline_count;
-  std::unordered_map<std::uint64_t, std::size_t> candidate_count;
-  for (const auto& finding : baseline) ++baseline_count[finding.fingerprint()];
-  for (const auto& finding : candidate) ++candidate_count[finding.fingerprint()];
-  for (const auto& finding : candidate) {
-    std::size_t& available = baseline_count[finding.fingerprint()];
-    if (available > 0) {
-      --available;
+  std::unordered_map<std::uint64_t, std::size_t> baseline_left;       // not yet matched by the candidate
+  std::unordered_map<std::uint64_t, std::size_t> candidate_matching;  // candidate findings per baseline identity
+  baseline_left.reserve(baseline.size());
+  candidate_matching.reserve(baseline.size());
+  for (const model::LintFinding* finding : baseline) {
+    ++baseline_left[finding->fingerprint()];
+    candidate_matching.emplace(finding->fingerprint(), 0);
+  }
+  for (const model::LintFinding* finding : candidate) {
+    const auto left = baseline_left.find(finding->fingerprint());
+    if (left != baseline_left.end() && left->second > 0) {
+      --left->second;
+      ++candidate_matching.find(finding->fingerprint())->second;
     } else {
-      changes.introduced.push_back(finding);
+      changes.introduced.push_back(*finding);
     }
   }
-  for (const auto& finding : baseline) {
-    std::size_t& available = candidate_count[finding.fingerprint()];
+  for (const model::LintFinding* finding : baseline) {
+    std::size_t& available = candidate_matching.find(finding->fingerprint())->second;
     if (available > 0) {
       --available;
     } else {
-      changes.resolved.push_back(finding);
+      changes.resolved.push_back(*finding);
     }
   }
   return changes;
 }
 
-std::pair<std::uint64_t, std::uint64_t> count_severities(
-    const std::vector<model::LintFinding>& findings) {
+const model::LintFinding& finding_of(const model::LintFinding& finding) { return finding; }
+const model::LintFinding& finding_of(const model::LintFinding* finding) { return *finding; }
+
+template <class Findings>
+std::pair<std::uint64_t, std::uint64_t> count_severities(const Findings& findings) {
   std::uint64_t errors = 0;
   std::uint64_t warnings = 0;
   for (const auto& finding : findings) {
-    (finding.severity() == model::Severity::error ? errors : warnings) += 1;
+    (finding_of(finding).severity() == model::Severity::error ? errors : warnings) += 1;
   }
   return {errors, warnings};
 }
+
+/// The findings counted_findings() keeps, by address (no copies: a
+/// candidate can flood its linter).
+FindingRefs counted_finding_refs(const config::Config& config, const std::vector<model::LintFinding>& findings,
+                                 std::size_t* excluded);
 
 /// 100 up to `soft`, then 50 points less per 100% excess, floor 0.
 double soft_limit_score(std::uint64_t value, std::uint64_t soft) {
@@ -384,10 +400,12 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
   return dimension;
 }
 
-std::vector<model::LintFinding> counted_findings(const config::Config& config,
-                                                 const std::vector<model::LintFinding>& findings,
-                                                 std::size_t* excluded) {
-  std::vector<model::LintFinding> counted;
+namespace {
+
+FindingRefs counted_finding_refs(const config::Config& config, const std::vector<model::LintFinding>& findings,
+                                 std::size_t* excluded) {
+  FindingRefs counted;
+  counted.reserve(findings.size());
   std::size_t dropped = 0;
   for (const auto& finding : findings) {
     if (finding.tool() == "compiler" && !config.lint.compiler_warnings) continue;
@@ -398,9 +416,19 @@ std::vector<model::LintFinding> counted_findings(const config::Config& config,
       ++dropped;
       continue;
     }
-    counted.push_back(finding);
+    counted.push_back(&finding);
   }
   if (excluded) *excluded = dropped;
+  return counted;
+}
+
+}  // namespace
+
+std::vector<model::LintFinding> counted_findings(const config::Config& config,
+                                                 const std::vector<model::LintFinding>& findings,
+                                                 std::size_t* excluded) {
+  std::vector<model::LintFinding> counted;
+  for (const model::LintFinding* finding : counted_finding_refs(config, findings, excluded)) counted.push_back(*finding);
   return counted;
 }
 
@@ -425,10 +453,23 @@ Dimension score_lint(const config::Config& config, const model::Run& baseline,
 
   std::size_t baseline_excluded = 0;
   std::size_t candidate_excluded = 0;
-  const auto baseline_findings =
-      counted_findings(config, relative_to_checkout(*baseline.lint, candidate.diff), &baseline_excluded);
-  const auto candidate_findings =
-      counted_findings(config, relative_to_checkout(*candidate.lint, candidate.diff), &candidate_excluded);
+  // Absolute paths made relative to the checkout the diff names; the
+  // findings are copied only when some need it (a flood stays one copy).
+  const auto checkout_relative = [&](const std::vector<model::LintFinding>& findings,
+                                     std::vector<model::LintFinding>& storage) -> const std::vector<model::LintFinding>& {
+    if (!candidate.diff) return findings;
+    const bool absolute = std::any_of(findings.begin(), findings.end(), [](const model::LintFinding& finding) {
+      return !finding.file().empty() && finding.file().front() == '/';
+    });
+    if (!absolute) return findings;
+    storage = relative_to_checkout(findings, candidate.diff);
+    return storage;
+  };
+  std::vector<model::LintFinding> baseline_storage, candidate_storage;
+  const auto& baseline_lint = checkout_relative(*baseline.lint, baseline_storage);
+  const auto& candidate_lint = checkout_relative(*candidate.lint, candidate_storage);
+  const auto baseline_findings = counted_finding_refs(config, baseline_lint, &baseline_excluded);
+  const auto candidate_findings = counted_finding_refs(config, candidate_lint, &candidate_excluded);
   LintChanges lint_changes = diff_findings(baseline_findings, candidate_findings);
 
   const auto [b_errors, b_warnings] = count_severities(baseline_findings);
@@ -746,6 +787,7 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.run_digest = candidate.digest;
   result.sandbox = candidate.sandbox;
   result.tools = candidate.tools;
+  result.input_notes = candidate.input_notes;
   result.anti_gaming = candidate.tampering.evidence;
 
   Dimension build = score_build(config, candidate);

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace hydra::util {
 
@@ -35,6 +36,42 @@ inline std::size_t utf8_sequence_length(const unsigned char* bytes, std::size_t 
                         (length == 4 && code < 0x10000);
   if (overlong || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
   return length;
+}
+
+/// U+FFFD REPLACEMENT CHARACTER, encoded.
+inline constexpr const char* utf8_replacement = "\xEF\xBF\xBD";
+
+/// Replaces each invalid UTF-8 sequence of `text` (as utf8_sequence_length
+/// judges it: one maximal invalid byte at a time) by U+FFFD, so text read from
+/// a candidate's files can always be written as JSON. Returns how many
+/// replacements were made (0: `text` is unchanged).
+inline std::size_t replace_invalid_utf8(std::string& text) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t size = text.size();
+  std::size_t i = 0;
+  while (i < size && bytes[i] < 0x80) ++i;
+  if (i == size) return 0;
+  std::string out;
+  std::size_t replaced = 0;
+  out.reserve(size + 8);
+  out.append(text, 0, i);
+  while (i < size) {
+    if (bytes[i] < 0x80) {
+      out += static_cast<char>(bytes[i++]);
+      continue;
+    }
+    const std::size_t length = utf8_sequence_length(bytes, i, size);
+    if (length == 0) {
+      out += utf8_replacement;
+      ++replaced;
+      ++i;
+    } else {
+      out.append(text, i, length);
+      i += length;
+    }
+  }
+  if (replaced > 0) text = std::move(out);
+  return replaced;
 }
 
 }  // namespace hydra::util
