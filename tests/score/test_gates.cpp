@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "score/ranking_lookup.hpp"
 #include "score/run_builders.hpp"
 
 using hydra::model::Run;
@@ -13,21 +14,6 @@ using hydra::model::TestStatus;
 using namespace hydra::test;
 namespace score = hydra::score;
 namespace config = hydra::config;
-
-namespace {
-
-const score::Gate& gate_named(const score::Candidate& candidate, const std::string& name) {
-  auto found = std::find_if(candidate.gates.begin(), candidate.gates.end(),
-                            [&](const score::Gate& gate) { return gate.name == name; });
-  REQUIRE(found != candidate.gates.end());
-  return *found;
-}
-
-score::Candidate score_one(const config::Config& config, const Run& baseline, const Run& candidate) {
-  return score::rank(config, baseline, {candidate}).candidates.front();
-}
-
-}  // namespace
 
 TEST_CASE("gates are evaluated in a fixed order and decide mergeable", "[score]") {
   const config::Config defaults;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "score/ranking_lookup.hpp"
 #include "score/run_builders.hpp"
 
 using hydra::model::Run;
@@ -19,31 +20,6 @@ namespace score = hydra::score;
 namespace config = hydra::config;
 
 namespace {
-
-const score::Gate& gate_named(const score::Candidate& candidate, const std::string& name) {
-  auto found = std::find_if(candidate.gates.begin(), candidate.gates.end(),
-                            [&](const score::Gate& gate) { return gate.name == name; });
-  REQUIRE(found != candidate.gates.end());
-  return *found;
-}
-
-const score::Dimension& dimension_named(const score::Candidate& candidate, const std::string& name) {
-  auto found = std::find_if(candidate.dimensions.begin(), candidate.dimensions.end(),
-                            [&](const score::Dimension& dimension) { return dimension.name == name; });
-  REQUIRE(found != candidate.dimensions.end());
-  return *found;
-}
-
-const score::Candidate& candidate_named(const score::Ranking& ranking, const std::string& agent) {
-  auto found = std::find_if(ranking.candidates.begin(), ranking.candidates.end(),
-                            [&](const score::Candidate& candidate) { return candidate.agent == agent; });
-  REQUIRE(found != ranking.candidates.end());
-  return *found;
-}
-
-score::Candidate score_one(const config::Config& config, const Run& baseline, const Run& candidate) {
-  return score::rank(config, baseline, {candidate}).candidates.front();
-}
 
 /// Baseline of example-project: t0..t8 pass, "broken" fails (9 of 10).
 std::vector<TestCase> nine_of_ten() {

@@ -73,6 +73,20 @@ std::vector<process_table::Entry> watchdogs_of(pid_t parent) {
       [&](const process_table::Entry& entry) { return entry.parent == parent && entry.name == "hydra-watchdog"; });
 }
 
+/// SIGKILLs `runner`, then expects nothing of the step's process `group` and
+/// no `watchdog` to be left a second later.
+void kill_and_expect_gone(pid_t runner, pid_t group, pid_t watchdog) {
+  REQUIRE(::kill(runner, SIGKILL) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(runner, &status, 0) == runner);
+  CHECK(WIFSIGNALED(status));
+  const auto left = process_table::wait_until_none(
+      [&](const process_table::Entry& entry) { return entry.group == group || entry.pid == watchdog; },
+      std::chrono::milliseconds(1000));
+  INFO(process_table::describe(left));
+  CHECK(left.empty());
+}
+
 }  // namespace
 
 TEST_CASE("run_process reports exit codes", "[capture][process]") {
@@ -308,17 +322,8 @@ TEST_CASE("a step's whole process group dies with the process that ran it, even 
   CHECK(watchdogs.size() == 1);
   const pid_t watchdog = watchdogs.empty() ? -1 : watchdogs.front().pid;
 
-  REQUIRE(::kill(runner, SIGKILL) == 0);
-  int status = 0;
-  REQUIRE(::waitpid(runner, &status, 0) == runner);
-  CHECK(WIFSIGNALED(status));
-
   // Within a second nothing of the step is left, and the watchdog is gone too.
-  const auto left = process_table::wait_until_none(
-      [&](const process_table::Entry& entry) { return entry.group == group || entry.pid == watchdog; },
-      std::chrono::milliseconds(1000));
-  INFO(process_table::describe(left));
-  CHECK(left.empty());
+  kill_and_expect_gone(runner, group, watchdog);
 }
 
 TEST_CASE("the watchdog leaves with its process, and a killed watchdog is replaced", "[capture][process]") {
@@ -351,15 +356,7 @@ TEST_CASE("the watchdog leaves with its process, and a killed watchdog is replac
   REQUIRE(second_watchdogs.size() == 1);
   CHECK(second_watchdogs.front().pid != first_watchdog);
 
-  REQUIRE(::kill(runner, SIGKILL) == 0);
-  int status = 0;
-  REQUIRE(::waitpid(runner, &status, 0) == runner);
-  const pid_t second_watchdog = second_watchdogs.front().pid;
-  const auto left = process_table::wait_until_none(
-      [&](const process_table::Entry& entry) { return entry.group == group || entry.pid == second_watchdog; },
-      std::chrono::milliseconds(1000));
-  INFO(process_table::describe(left));
-  CHECK(left.empty());
+  kill_and_expect_gone(runner, group, second_watchdogs.front().pid);
 }
 
 TEST_CASE("a process that ends normally takes its watchdog with it", "[capture][process]") {

@@ -75,12 +75,12 @@ std::set<std::string> test_names(const fs::path& ctest_json) {
   return names;
 }
 
+/// The test files a run recorded; none when it recorded none or they do not
+/// parse (the run's loader reports that).
 TestFiles read_test_files(const fs::path& file) {
   if (!fs::is_regular_file(file)) return {};
   try {
-    return TestFiles::from_json(json::parse(util::read_file(file)), file.string());
-  } catch (const json::exception&) {
-    return {};
+    return parse::parse_test_files_file(file);
   } catch (const InputError&) {
     return {};
   }

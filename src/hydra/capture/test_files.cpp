@@ -111,34 +111,6 @@ std::vector<Target> read_codemodel(const fs::path& source, const fs::path& build
 
 }  // namespace
 
-json TestFiles::to_json() const {
-  json value = {{"files", files}, {"tests", json::object()}};
-  for (const auto& [name, depends_on] : by_test) value["tests"][name] = depends_on;
-  if (!codemodel_problem.empty()) value["codemodel_problem"] = codemodel_problem;
-  return value;
-}
-
-TestFiles TestFiles::from_json(const json& value, const std::string& source_name) {
-  TestFiles result;
-  const auto bad = [&](const std::string& what) { return InputError(source_name, what); };
-  if (!value.is_object() || !member(value, "files").is_array() || !member(value, "tests").is_object())
-    throw bad("expected an object with \"files\" (array) and \"tests\" (object)");
-  for (const json& file : value["files"]) {
-    if (!file.is_string()) throw bad("/files: expected strings");
-    result.files.insert(file.get<std::string>());
-  }
-  for (const auto& [name, list] : value["tests"].items()) {
-    if (!list.is_array()) throw bad("/tests/" + name + ": expected an array");
-    auto& depends_on = result.by_test[name];
-    for (const json& file : list) {
-      if (!file.is_string()) throw bad("/tests/" + name + ": expected strings");
-      depends_on.insert(file.get<std::string>());
-    }
-  }
-  result.codemodel_problem = string_member(value, "codemodel_problem");
-  return result;
-}
-
 bool write_codemodel_query(const fs::path& build_dir) {
   const fs::path query = build_dir / ".cmake" / "api" / "v1" / "query" / client / "codemodel-v2";
   std::error_code error;

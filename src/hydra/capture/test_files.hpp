@@ -22,22 +22,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <hydra/parse/test_files.hpp>
+
 namespace hydra::capture {
 
-struct TestFiles {
-  /// Paths relative to the work tree's top level (as a diff names them),
-  /// generic separators, found from the codemodel and the test commands.
-  std::set<std::string> files;
-  /// Test name -> the files it depends on (sources of its target, the
-  /// scripts its command names, the CMake files that define it).
-  std::map<std::string, std::set<std::string>> by_test;
-  /// Why the codemodel could not be read (the globs still apply); empty when it was.
-  std::string codemodel_problem;
-
-  nlohmann::json to_json() const;
-  /// Reads what to_json wrote; throws hydra::InputError naming `source_name`.
-  static TestFiles from_json(const nlohmann::json& value, const std::string& source_name);
-};
+/// The test files of a tree (the format of test-files.json: parse/test_files.hpp).
+using TestFiles = parse::TestFiles;
 
 /// Writes the File API query HydraScore reads (codemodel-v2) into
 /// `build_dir`; returns false when it was already there.

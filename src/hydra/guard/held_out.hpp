@@ -3,6 +3,7 @@
 // tests on its code and its new tests on the baseline's code. Pure.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 

@@ -19,8 +19,10 @@
 #include <hydra/parse/ctest_json.hpp>
 #include <hydra/parse/diff.hpp>
 #include <hydra/parse/junit.hpp>
+#include <hydra/parse/test_files.hpp>
 #include <hydra/parse/lint_log.hpp>
 #include <hydra/parse/metrics.hpp>
+#include <hydra/pipeline/held_out_record.hpp>
 #include <hydra/pipeline/signals.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/sha256.hpp>
@@ -325,31 +327,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   for (const auto& problem : manifest.value("problems", json::array()))
     if (problem.is_string()) run.integrity_problems.push_back(problem.get<std::string>());
 
-  if (const auto held = manifest.find("held_out"); held != manifest.end() && held->is_object()) {
-    const auto text = [](const json& object, const char* key) {
-      const auto found = object.find(key);
-      return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
-    };
-    const auto passed = [](const json& object) {
-      const auto run = object.find("run");
-      if (run == object.end() || !run->is_object()) return false;
-      const auto built = run->find("build_passed");
-      return built != run->end() && built->is_boolean() && built->get<bool>();
-    };
-    run.held_out.mode = text(*held, "mode").empty() ? "none" : text(*held, "mode");
-    run.held_out.reason = text(*held, "reason");
-    run.held_out.build_passed = passed(*held);
-    if (const auto files = held->find("test_files_changed"); files != held->end() && files->is_array())
-      for (const auto& file : *files)
-        if (file.is_string()) run.held_out.test_files_changed.push_back(file.get<std::string>());
-    if (const auto fresh = held->find("new_tests"); fresh != held->end() && fresh->is_object()) {
-      run.held_out.new_tests_mode = text(*fresh, "mode").empty() ? "none" : text(*fresh, "mode");
-      run.held_out.on_baseline_build_passed = passed(*fresh);
-    }
-    if (const auto patch = held->find("private_test_patch"); patch != held->end() && patch->is_object())
-      run.held_out.private_test_patch =
-          patch->contains("applied") && (*patch)["applied"].is_boolean() && (*patch)["applied"].get<bool>();
-  }
+  run.held_out = read_held_out_record(manifest);
 
   const json build = manifest.value("build", json::object());
   if (build.contains("exit_code") && build["exit_code"].is_number_integer()) {
@@ -390,16 +368,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       }
     } else if (artifact.role == "test_files") {
       try {
-        const json value = json::parse(util::read_file(file));
-        const json& tests = value.is_object() && value.contains("tests") ? value["tests"] : json();
-        if (!tests.is_object()) throw InputError(file.string(), "expected an object with \"tests\"");
-        for (const auto& [name, files] : tests.items()) {
-          if (!files.is_array()) throw InputError(file.string(), "/tests/" + name + ": expected an array");
-          for (const auto& path : files)
-            if (path.is_string()) run.test_files[name].insert(path.get<std::string>());
-        }
-      } catch (const json::exception& error) {
-        run.integrity_problems.push_back(file.string() + ": " + error.what());
+        run.test_files = parse::parse_test_files_file(file).by_test;
       } catch (const InputError& error) {
         run.integrity_problems.push_back(error.what());
       }

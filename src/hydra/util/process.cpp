@@ -74,6 +74,13 @@ std::string system_message(const std::string& what, int error_number) {
   return what + ": " + std::strerror(error_number);
 }
 
+/// A pipe whose ends close on exec: (read end, write end).
+std::pair<FileDescriptor, FileDescriptor> close_on_exec_pipe() {
+  int ends[2];
+  if (::pipe2(ends, O_CLOEXEC) != 0) throw Error(system_message("pipe", errno));
+  return {FileDescriptor(ends[0]), FileDescriptor(ends[1])};
+}
+
 /// Makes this process the reaper of its orphaned descendants (Linux), so the
 /// grandchildren of a killed group can be reaped here instead of lingering
 /// as zombies under an init that may not reap.
@@ -560,25 +567,14 @@ ProcessResult run_process(const ProcessRequest& request) {
 
   OutputSink sink(request, result.output);
 
-  int output_pipe[2];
-  if (::pipe2(output_pipe, O_CLOEXEC) != 0) throw Error(system_message("pipe", errno));
-  FileDescriptor output_read(output_pipe[0]);
-  FileDescriptor output_write(output_pipe[1]);
+  auto [output_read, output_write] = close_on_exec_pipe();
 
   // stderr: merged into the output, or a pipe of its own (separate_stderr).
   FileDescriptor stderr_read;
   FileDescriptor stderr_write;
-  if (request.separate_stderr) {
-    int stderr_pipe[2];
-    if (::pipe2(stderr_pipe, O_CLOEXEC) != 0) throw Error(system_message("pipe", errno));
-    stderr_read = FileDescriptor(stderr_pipe[0]);
-    stderr_write = FileDescriptor(stderr_pipe[1]);
-  }
+  if (request.separate_stderr) std::tie(stderr_read, stderr_write) = close_on_exec_pipe();
 
-  int error_pipe[2];
-  if (::pipe2(error_pipe, O_CLOEXEC) != 0) throw Error(system_message("pipe", errno));
-  FileDescriptor error_read(error_pipe[0]);
-  FileDescriptor error_write(error_pipe[1]);
+  auto [error_read, error_write] = close_on_exec_pipe();
 
   // stdin: a socket pair when there is text to send (send() with
   // MSG_NOSIGNAL cannot raise SIGPIPE in this process), else /dev/null.

@@ -1,0 +1,38 @@
+// The manifest's "held_out" record (held_out_record.hpp).
+#include <hydra/pipeline/held_out_record.hpp>
+
+namespace hydra::pipeline {
+
+using nlohmann::json;
+
+model::HeldOut read_held_out_record(const json& manifest) {
+  model::HeldOut record;
+  const auto held = manifest.find("held_out");
+  if (held == manifest.end() || !held->is_object()) return record;
+  const auto text = [](const json& object, const char* key) {
+    const auto found = object.find(key);
+    return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
+  };
+  const auto passed = [](const json& object) {
+    const auto run = object.find("run");
+    if (run == object.end() || !run->is_object()) return false;
+    const auto built = run->find("build_passed");
+    return built != run->end() && built->is_boolean() && built->get<bool>();
+  };
+  record.mode = text(*held, "mode").empty() ? "none" : text(*held, "mode");
+  record.reason = text(*held, "reason");
+  record.build_passed = passed(*held);
+  if (const auto files = held->find("test_files_changed"); files != held->end() && files->is_array())
+    for (const auto& file : *files)
+      if (file.is_string()) record.test_files_changed.push_back(file.get<std::string>());
+  if (const auto fresh = held->find("new_tests"); fresh != held->end() && fresh->is_object()) {
+    record.new_tests_mode = text(*fresh, "mode").empty() ? "none" : text(*fresh, "mode");
+    record.on_baseline_build_passed = passed(*fresh);
+  }
+  if (const auto patch = held->find("private_test_patch"); patch != held->end() && patch->is_object())
+    record.private_test_patch =
+        patch->contains("applied") && (*patch)["applied"].is_boolean() && (*patch)["applied"].get<bool>();
+  return record;
+}
+
+}  // namespace hydra::pipeline
