@@ -3,16 +3,16 @@
 #pragma once
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,6 +28,24 @@ struct Entry {
   std::string command;  ///< the command line, arguments separated by spaces
 };
 
+/// The content of a /proc file; "" when the process is gone (reading the file
+/// of a process that exits meanwhile fails with ESRCH, which a stream would
+/// turn into an exception).
+inline std::string read_proc_file(const std::string& path) {
+  std::string content;
+  const int descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (descriptor < 0) return content;
+  char buffer[4096];
+  while (true) {
+    const ssize_t got = ::read(descriptor, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    content.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(descriptor);
+  return content;
+}
+
 /// Every process that is not a zombie.
 inline std::vector<Entry> live_processes() {
   std::vector<Entry> found;
@@ -36,8 +54,7 @@ inline std::vector<Entry> live_processes() {
   while (const dirent* directory = ::readdir(proc)) {
     const std::string pid = directory->d_name;
     if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat_stream("/proc/" + pid + "/stat");
-    const std::string stat((std::istreambuf_iterator<char>(stat_stream)), std::istreambuf_iterator<char>());
+    const std::string stat = read_proc_file("/proc/" + pid + "/stat");
     // "pid (name) state parent group ...": the name may hold spaces and parentheses.
     const auto open = stat.find('(');
     const auto close = stat.rfind(')');
@@ -52,8 +69,7 @@ inline std::vector<Entry> live_processes() {
     if (std::sscanf(stat.c_str() + close + 3, "%ld %ld", &parent, &group) != 2) continue;
     entry.parent = static_cast<pid_t>(parent);
     entry.group = static_cast<pid_t>(group);
-    std::ifstream command_stream("/proc/" + pid + "/cmdline", std::ios::binary);
-    entry.command.assign(std::istreambuf_iterator<char>(command_stream), std::istreambuf_iterator<char>());
+    entry.command = read_proc_file("/proc/" + pid + "/cmdline");
     std::replace(entry.command.begin(), entry.command.end(), '\0', ' ');
     found.push_back(std::move(entry));
   }

@@ -2,37 +2,13 @@
 // failed, and no process outlives the capture.
 #include <catch2/catch.hpp>
 
-#include <dirent.h>
-
-#include <fstream>
-
 #include <hydra/config/config.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 
+#include "capture/process_table.hpp"
 #include "e2e_support.hpp"
 
 using namespace e2e;
-
-namespace {
-
-/// Processes whose command line mentions `needle`.
-std::vector<std::string> processes_mentioning(const std::string& needle) {
-  std::vector<std::string> found;
-  DIR* proc = ::opendir("/proc");
-  if (proc == nullptr) return found;
-  while (const dirent* entry = ::readdir(proc)) {
-    const std::string pid = entry->d_name;
-    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in("/proc/" + pid + "/cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    if (cmdline.find(needle) != std::string::npos) found.push_back(pid + ": " + cmdline);
-  }
-  ::closedir(proc);
-  return found;
-}
-
-}  // namespace
 
 TEST_CASE("a hanging test is killed at the timeout and recorded as failed", "[e2e][capture]") {
   hydra::util::TempDir temp("hydra-hang");
@@ -51,7 +27,10 @@ TEST_CASE("a hanging test is killed at the timeout and recorded as failed", "[e2
   REQUIRE(captured.exit_code == 0);
 
   // Nothing that the capture started is still running.
-  CHECK(processes_mentioning(temp.path().string()).empty());
+  const auto left = process_table::live_processes_where(
+      [&](const process_table::Entry& entry) { return entry.command.find(temp.path().string()) != std::string::npos; });
+  INFO(process_table::describe(left));
+  CHECK(left.empty());
 
   const auto manifest = read_json(out / "manifest.json");
   nlohmann::json test_step;
