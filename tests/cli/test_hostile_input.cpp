@@ -6,6 +6,8 @@
 // each run comes from the recorded fixtures of tests/fixtures/runs/raw/.
 #include "cli/cli_support.hpp"
 
+#include <hydra/util/sha256.hpp>
+
 #include <string>
 #include <vector>
 
@@ -255,4 +257,29 @@ TEST_CASE("a flood of lint findings is listed up to 25,000 per list and per SARI
   CHECK(markdown.find("New lint findings (25010)") != std::string::npos);
   // 50 rows shown: 24,960 more, of which the contract lists 25,000 in all.
   CHECK(markdown.find("…and 24960 more (the JSON contract lists 25000)") != std::string::npos);
+}
+
+TEST_CASE("a resealed manifest with a wrong-typed key is an input error naming the key", "[cli][hostile]") {
+  HostileFixture fixture;
+  // A seal proves only that the files match the manifest: anyone can write
+  // a manifest and its seal. Once: "internal error: [json.exception.type_error.302]".
+  const auto forge = [&](const std::string& pointer, const json& value) {
+    const auto file = fixture.dir.path() / "clean-fix" / "manifest.json";
+    json manifest = cli_test::read_json(file);
+    manifest[json::json_pointer(pointer)] = value;
+    json unsealed = manifest;
+    unsealed.erase("seal");
+    manifest["seal"] = hydra::util::sha256_hex(unsealed.dump());
+    cli_test::write_bytes(file, manifest.dump(2) + "\n");
+  };
+  for (const auto& [pointer, value] : std::vector<std::pair<std::string, json>>{
+           {"/agent", 5}, {"/build/exit_code", "0"}, {"/tools", json::array()}, {"/problems", {{{"x", 1}}}}}) {
+    CAPTURE(pointer);
+    const auto original = cli_test::read_bytes(fixture.dir.path() / "clean-fix" / "manifest.json");
+    forge(pointer, value);
+    const auto result = fixture.run({"score", "--baseline", "baseline", "--candidate", "clean-fix"});
+    check_input_error(result, "clean-fix/manifest.json");
+    CHECK(result.output.find("\"" + pointer) != std::string::npos);
+    cli_test::write_bytes(fixture.dir.path() / "clean-fix" / "manifest.json", original);
+  }
 }

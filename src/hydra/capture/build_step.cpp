@@ -26,6 +26,23 @@ std::string tail_lines(const std::string& text, int lines) {
   return text.substr(position + 1);
 }
 
+/// CMAKE_HOME_DIRECTORY of the tree's CMakeCache.txt: the source directory
+/// it was configured from; nullopt when there is no cache or no such entry.
+std::optional<std::string> cache_home_directory(const fs::path& build_dir) {
+  const fs::path cache = build_dir / "CMakeCache.txt";
+  std::error_code ec;
+  if (!fs::is_regular_file(cache, ec)) return std::nullopt;
+  const std::string text = util::read_file(cache);
+  const std::string key = "\nCMAKE_HOME_DIRECTORY:INTERNAL=";
+  const std::size_t at = ("\n" + text).find(key);
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t begin = at + key.size() - 1;
+  const std::size_t end = text.find('\n', begin);
+  std::string value = text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  if (!value.empty() && value.back() == '\r') value.pop_back();
+  return value;
+}
+
 }  // namespace
 
 BuildResult run_build(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
@@ -61,6 +78,13 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   if (!configured) {
     std::error_code ignored;
     fs::remove(configured_marker, ignored);
+    // A tree configured from another source directory (a baseline captured
+    // again from a worktree, then from the work tree) starts afresh: cmake
+    // refuses to reuse its cache.
+    if (const auto home = cache_home_directory(build_dir); home && fs::path(*home) != plan.source) {
+      fs::remove(build_dir / "CMakeCache.txt", ignored);
+      fs::remove_all(build_dir / "CMakeFiles", ignored);
+    }
     std::vector<std::string> configure = {plan.cmake.string(), "-S", plan.source.string(), "-B", build_dir.string()};
     if (!request.generator.empty()) configure.insert(configure.end(), {"-G", request.generator});
     if (request.initial_cache)

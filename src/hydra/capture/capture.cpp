@@ -5,12 +5,14 @@
 
 #include <hydra/capture/steps.hpp>
 #include <hydra/error.hpp>
+#include <hydra/pipeline/run_dir.hpp>
 #include <hydra/util/files.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
 
 CaptureOutcome capture(const CaptureRequest& request) {
+  recapture_baseline(request);
   Progress progress(request.progress, request.agent);
   Plan plan = make_plan(request);
   std::string why_not_reused;
@@ -43,7 +45,19 @@ CaptureOutcome capture(const CaptureRequest& request) {
   run_lint(plan, request, build.passed, staging, progress);
   run_security(plan, sandbox, staging, progress);
   record_change(plan, request, staging, progress);
+  // The baseline's seal held when this capture began: broken now, it was
+  // this tree's code that wrote it (the sandbox was not in force).
+  std::string baseline_broken;
+  if (request.baseline_run) {
+    try {
+      pipeline::verify_seal(util::absolute_clean(*request.baseline_run));
+    } catch (const TamperError& error) {
+      baseline_broken = error.what();
+      staging.problem("the baseline run was modified while this candidate's code ran: " + baseline_broken);
+    }
+  }
   publish(plan, plan.config, staging);
+  if (!baseline_broken.empty()) recapture_baseline(request);
   CaptureOutcome outcome;
   outcome.build_passed = build.passed;
   outcome.summary = plan.out.string() + ": build " + (build.passed ? "passed" : "FAILED");

@@ -36,6 +36,13 @@ struct CaptureRequest : BuildTreeOptions {
   std::optional<std::filesystem::path> baseline_run;
   std::string base_ref;  ///< diff base; overrides the baseline run's commit; empty: HEAD
   std::string checkout;  ///< capture this commit through a git worktree instead of the work tree (baseline BASE_REF)
+  /// With `checkout`: a patch (as `git diff --binary` prints it) applied to
+  /// the worktree before the steps run; a baseline captured again from its
+  /// stored commit and diff uses it.
+  std::optional<std::filesystem::path> checkout_patch;
+  /// Why this capture replaces a corrupted run directory at `out` (recorded
+  /// in the manifest as "recaptured"); empty for an ordinary capture.
+  std::string recapture_reason;
   std::string agent = "candidate";
   std::string task;
   std::optional<double> agent_seconds;
@@ -61,10 +68,25 @@ struct CaptureOutcome {
   std::string summary;  ///< one line for people
 };
 
-/// Runs the capture. Step failures (a failing build, failing tests, a
+/// Runs the capture. A candidate capture (`baseline_run` set) first checks
+/// the baseline's seal and, when it is broken, captures the baseline again
+/// from its recorded commit and diff (recapture_baseline); after its own
+/// steps it checks the seal again, and a baseline changed while the
+/// candidate's code ran is an integrity problem of the candidate (and the
+/// baseline is captured again). Step failures (a failing build, failing tests, a
 /// timeout) are recorded in the run, not thrown. Throws hydra::Error when the
 /// capture itself cannot be done (no cmake, unreadable config, not a git tree
 /// when `checkout` is set).
 CaptureOutcome capture(const CaptureRequest& request);
+
+/// Checks the seal of the run directory `request.baseline_run` and, when it
+/// is broken, captures that baseline again: from its recorded source commit
+/// (in a git worktree of `request.source`) with its recorded diff applied,
+/// with its stored hydra.toml, into the same directory and build tree. The
+/// corrupted directory is kept beside it as `<name>.tampered` for review.
+/// Returns the seal problem that was repaired; nullopt when the seal held.
+/// Throws hydra::Error (exit 7) when the baseline cannot be reproduced (its
+/// manifest, diff or config is itself corrupted, or it has no commit).
+std::optional<std::string> recapture_baseline(const CaptureRequest& request);
 
 }  // namespace hydra::capture

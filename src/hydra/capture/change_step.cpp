@@ -12,6 +12,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string change_diff(const Plan& plan, const CaptureRequest& request) {
+  // A checkout with a patch applied differs from its commit by that patch.
+  if (!request.checkout.empty() && request.checkout_patch) return util::read_file(*request.checkout_patch);
   if (!plan.in_git || plan.base_commit.empty() || !request.checkout.empty()) return {};
   return util::diff_against(plan.source, plan.base_commit, plan.excluded);
 }

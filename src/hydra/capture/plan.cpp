@@ -47,8 +47,8 @@ Plan make_plan(const CaptureRequest& request) {
   const std::optional<fs::path> tree =
       request.baseline_run || !request.checkout.empty() ? std::nullopt : std::optional<fs::path>(request.source);
   plan.config_file = pipeline::find_config_file(request.config, request.baseline_run, tree).file;
-  json baseline_manifest;
-  if (request.baseline_run) baseline_manifest = pipeline::read_manifest(*request.baseline_run);
+  model::RunManifest baseline_manifest;
+  if (request.baseline_run) baseline_manifest = pipeline::read_run_manifest(*request.baseline_run);
 
   plan.source = util::absolute_clean(request.source);
   plan.build_dir = util::absolute_clean(request.build_dir);
@@ -65,7 +65,7 @@ Plan make_plan(const CaptureRequest& request) {
     if (head.exit_code == 0) plan.source_commit = util::trim(head.output);
   }
   if (!request.base_ref.empty()) plan.base_commit = util::resolve_commit(plan.source, request.base_ref);
-  else if (request.baseline_run) plan.base_commit = baseline_manifest.value("source_commit", std::string());
+  else if (request.baseline_run) plan.base_commit = baseline_manifest.source_commit;
   if (plan.base_commit.empty()) plan.base_commit = plan.source_commit;
 
   // Build trees and HydraScore's own output never count as part of the
@@ -83,7 +83,9 @@ Plan make_plan(const CaptureRequest& request) {
            {"tree", util::sha256_hex(tree_diff)}, {"config", util::sha256_hex(plan.config_text)},
            {"initial_cache", util::sha256_hex(plan.initial_cache_text)}, {"generator", request.generator},
            {"build_config", request.build_config}, {"cmake_arguments", request.cmake_arguments},
-           {"agent", request.agent}, {"base", plan.base_commit}}
+           {"agent", request.agent}, {"base", plan.base_commit},
+           {"checkout_patch",
+            request.checkout_patch ? util::sha256_hex(util::read_file(*request.checkout_patch)) : std::string()}}
           .dump());
   plan.tidy_config = clang_tidy_config(request, plan.source);
   return plan;
@@ -99,15 +101,15 @@ std::optional<CaptureOutcome> reusable_run(const Plan& plan, const CaptureReques
     return std::nullopt;
   }
   try {
-    const json manifest = pipeline::read_manifest(plan.out);
-    if (manifest.value("cache_key", std::string()) != plan.cache_key) {
+    const model::RunManifest manifest = pipeline::read_run_manifest(plan.out);
+    if (manifest.cache_key != plan.cache_key) {
       why_not = "the tree, config or settings changed";
       return std::nullopt;
     }
     pipeline::verify_seal(plan.out);
     CaptureOutcome outcome;
     outcome.reused = true;
-    outcome.build_passed = manifest.value("build", json::object()).value("exit_code", 1) == 0;
+    outcome.build_passed = manifest.build && manifest.build->exit_code == 0 && !manifest.build->timed_out;
     outcome.summary = plan.out.string() + " is up to date (commit " + plan.source_commit.substr(0, 12) + ")";
     return outcome;
   } catch (const Error& error) {
@@ -119,9 +121,19 @@ std::optional<CaptureOutcome> reusable_run(const Plan& plan, const CaptureReques
 void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {
   const fs::path worktree = util::absolute_clean(plan.out.parent_path() / "worktrees" / plan.out.filename());
   progress.start("checkout");
-  util::checkout_worktree(plan.source, plan.source_commit, worktree);
-  progress.finish(plan.source_commit.substr(0, 12));
-  plan.source = worktree;
+  const fs::path top = util::work_tree_root(plan.source);
+  util::checkout_worktree(top, plan.source_commit, worktree);
+  if (request.checkout_patch) {
+    const auto applied =
+        util::run_git(worktree, {"apply", "--whitespace=nowarn", "--binary", request.checkout_patch->string()});
+    if (applied.exit_code != 0)
+      throw Error(request.checkout_patch->string() + " does not apply to commit " + plan.source_commit + ": " +
+                  util::trim(applied.error_output + applied.output));
+  }
+  progress.finish(plan.source_commit.substr(0, 12) + (request.checkout_patch ? " + recorded diff" : ""));
+  // A project in a subdirectory of its repository stays in it.
+  const fs::path inside = plan.source.lexically_relative(fs::weakly_canonical(top));
+  plan.source = inside.empty() || inside == "." ? worktree : worktree / inside;
   if (!plan.config_file && fs::is_regular_file(plan.source / "hydra.toml")) {
     plan.config_file = plan.source / "hydra.toml";
     plan.config_text = util::read_file(*plan.config_file);

@@ -233,13 +233,12 @@ std::vector<TaskResult> parse_task_file(std::string_view json_text, const std::s
 }
 
 TaskResult load_run_task(const fs::path& run_dir, const LoadOptions& options) {
-  const json manifest = pipeline::read_manifest(run_dir);
+  const model::RunManifest manifest = pipeline::read_run_manifest(run_dir);
   const model::Run run = pipeline::load(run_dir, pipeline::load_config(run_dir));
 
   TaskResult task;
   task.source = run_dir.string();
-  const json task_field = manifest.value("task", json());
-  task.id = task_field.is_string() ? task_field.get<std::string>() : std::string();
+  task.id = manifest.task;
   if (task.id.empty()) task.id = fs::path(run_dir).lexically_normal().filename().string();
   if (task.id.empty()) task.id = fs::absolute(run_dir).lexically_normal().parent_path().filename().string();
   task.checks = eval::check_outcome(run, options.eval);

@@ -42,6 +42,9 @@ struct Run {
   /// Versions of the tools that made the run ("clang-tidy" -> "Debian LLVM
   /// version 14.0.6", "compiler" -> "GNU 12.2.0", ...); empty when not recorded.
   std::map<std::string, std::string> tools;
+  /// Why this run replaced a corrupted run directory at its place (a baseline
+  /// captured again at scoring time); empty for an ordinary run.
+  std::string recaptured;
 
   BuildOutcome build;
 

@@ -26,12 +26,12 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   if (!fs::is_regular_file(diff_file)) return tampering;
   const parse::DiffLines diff = parse::parse_diff_lines(util::read_file(diff_file), diff_file.string());
   guard::TreeRoots roots;
-  const json baseline_manifest = read_manifest(baseline.path);
-  const json candidate_manifest = read_manifest(candidate_dir);
-  roots.baseline_source = baseline_manifest.value("source_root", std::string());
-  roots.candidate_source = candidate_manifest.value("source_root", std::string());
-  roots.baseline_build = baseline_manifest.value("build_dir", std::string());
-  roots.candidate_build = candidate_manifest.value("build_dir", std::string());
+  const model::RunManifest baseline_manifest = read_run_manifest(baseline.path);
+  const model::RunManifest candidate_manifest = read_run_manifest(candidate_dir);
+  roots.baseline_source = baseline_manifest.source_root;
+  roots.candidate_source = candidate_manifest.source_root;
+  roots.baseline_build = baseline_manifest.build_dir;
+  roots.candidate_build = candidate_manifest.build_dir;
   // Test definitions and results are compared only when ctest listed the
   // candidate's tests: a build that failed before ctest ran has dropped
   // nothing on purpose (the build and tests dimensions already score it).

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 #include <system_error>
@@ -19,6 +20,7 @@
 #include <hydra/parse/ctest_json.hpp>
 #include <hydra/parse/diff.hpp>
 #include <hydra/parse/junit.hpp>
+#include <hydra/parse/manifest.hpp>
 #include <hydra/parse/test_files.hpp>
 #include <hydra/parse/lint_log.hpp>
 #include <hydra/parse/metrics.hpp>
@@ -76,12 +78,6 @@ bool is_run_directory(const fs::path& dir) {
 bool is_empty_directory(const fs::path& dir) {
   std::error_code ec;
   return fs::is_directory(dir, ec) && fs::is_empty(dir, ec);
-}
-
-std::optional<double> optional_number(const json& object, const char* key) {
-  if (!object.is_object() || !object.contains(key) || object[key].is_null()) return std::nullopt;
-  if (!object[key].is_number()) return std::nullopt;
-  return object[key].get<double>();
 }
 
 /// The folders `record` makes the logs' absolute paths relative to: the
@@ -271,11 +267,36 @@ json read_manifest(const fs::path& run_dir) {
   return manifest;
 }
 
-void verify_seal(const fs::path& run_dir) {
-  const json manifest = read_manifest(run_dir);
-  const fs::path manifest_file = run_dir / kManifest;
+model::RunManifest read_run_manifest(const fs::path& run_dir) {
+  return parse::parse_manifest(read_manifest(run_dir), (run_dir / kManifest).string());
+}
+
+json read_sealed_manifest(const fs::path& run_dir) {
+  json manifest = read_manifest(run_dir);
   if (manifest.value("seal", std::string()) != manifest_seal(manifest))
-    throw TamperError(manifest_file.string() + ": manifest was modified after it was sealed");
+    throw TamperError((run_dir / kManifest).string() + ": manifest was modified after it was sealed");
+  return manifest;
+}
+
+std::optional<std::string> read_sealed_artifact(const fs::path& run_dir, const json& manifest,
+                                                const std::string& relative) {
+  for (const auto& artifact : manifest["artifacts"]) {
+    if (!artifact.is_object() || artifact.value("path", std::string()) != relative) continue;
+    const fs::path file = run_dir / relative;
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) throw TamperError(file.string() + ": sealed artifact is missing");
+    std::string content = util::read_file(file);
+    if (util::sha256_hex(content) != artifact.value("sha256", std::string()))
+      throw TamperError(file.string() + ": content does not match the digest sealed in " +
+                        (run_dir / kManifest).string());
+    return content;
+  }
+  return std::nullopt;
+}
+
+void verify_seal(const fs::path& run_dir) {
+  const json manifest = read_sealed_manifest(run_dir);
+  const fs::path manifest_file = run_dir / kManifest;
   std::set<std::string> listed;
   for (const auto& artifact : manifest["artifacts"]) {
     const std::string relative = artifact.value("path", std::string());
@@ -301,13 +322,13 @@ void verify_seal(const fs::path& run_dir) {
 
 model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const json& roles_override,
                            bool include_compiler_warnings) {
+  const model::RunManifest typed = parse::parse_manifest(manifest, (run_dir / kManifest).string());
   model::Run run;
-  run.agent = manifest.value("agent", std::string("candidate"));
+  run.agent = typed.agent;
   run.path = run_dir.string();
-  run.sandbox = manifest.value("sandbox", std::string());
-  if (const auto tools = manifest.find("tools"); tools != manifest.end() && tools->is_object())
-    for (const auto& [tool, version] : tools->items())
-      if (version.is_string()) run.tools[tool] = version.get<std::string>();
+  run.sandbox = typed.sandbox;
+  run.recaptured = typed.recaptured.value_or(std::string());
+  run.tools = typed.tools;
 
   // Roles come from the sealed artifact list (or, while recording, from the staging map).
   std::vector<Artifact> artifacts;
@@ -315,26 +336,26 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     for (const auto& [path, role] : roles_override.items()) artifacts.push_back({path, role.get<std::string>()});
     std::sort(artifacts.begin(), artifacts.end(), [](const Artifact& a, const Artifact& b) { return a.path < b.path; });
   } else {
-    for (const auto& artifact : manifest.value("artifacts", json::array()))
-      artifacts.push_back({artifact.value("path", std::string()), artifact.value("role", std::string())});
+    for (const auto& artifact : typed.artifacts) artifacts.push_back({artifact.path, artifact.role});
   }
   std::set<std::string> unparsable;
-  for (const auto& problem : manifest.value("unparsable_artifacts", json::array())) {
-    unparsable.insert(problem.value("path", std::string()));
-    run.integrity_problems.push_back(problem.value("path", std::string()) + ": " +
-                                     problem.value("reason", std::string("could not be parsed")));
+  for (const auto& problem : typed.unparsable_artifacts) {
+    unparsable.insert(problem.path);
+    run.integrity_problems.push_back(problem.path + ": " + problem.reason);
   }
-  for (const auto& problem : manifest.value("problems", json::array()))
-    if (problem.is_string()) run.integrity_problems.push_back(problem.get<std::string>());
+  run.integrity_problems.insert(run.integrity_problems.end(), typed.problems.begin(), typed.problems.end());
 
   run.held_out = read_held_out_record(manifest);
 
-  const json build = manifest.value("build", json::object());
-  if (build.contains("exit_code") && build["exit_code"].is_number_integer()) {
+  if (const auto& build = typed.build) {
     run.build.known = true;
-    run.build.exit_code = build["exit_code"].get<int>();
-    run.build.seconds = optional_number(build, "seconds").value_or(0.0);
-    run.build.timed_out = build.value("timed_out", false);
+    // Exit codes outside int's range (no process has one) read as a failure.
+    run.build.exit_code = build->exit_code >= std::numeric_limits<int>::min() &&
+                                  build->exit_code <= std::numeric_limits<int>::max()
+                              ? static_cast<int>(build->exit_code)
+                              : -1;
+    run.build.seconds = build->seconds;
+    run.build.timed_out = build->timed_out;
     run.build.passed = run.build.exit_code == 0 && !run.build.timed_out;
     if (run.build.timed_out)
       run.build.reason = "timed out after " + std::to_string(static_cast<long long>(run.build.seconds)) + " s";
@@ -398,7 +419,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   if (have_junit) {
     parse::apply_labels(tests, run.test_definitions);
     run.tests = std::move(tests);
-  } else if (manifest.value("tests_expected", false)) {
+  } else if (typed.tests_expected) {
     // The test step ran but left no usable results (timeout, crash): zero
     // tests ran, which scores and gates fail-closed.
     run.tests = std::vector<model::TestCase>{};
@@ -408,9 +429,9 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   // from the build log join its findings.
   // The capture's source tree, and the checkouts `record` was given or inferred.
   std::vector<std::string> source_roots;
-  if (const std::string root = manifest.value("source_root", std::string()); !root.empty()) source_roots.push_back(root);
-  for (const auto& root : manifest.value("source_roots", json::array()))
-    if (root.is_string() && !root.get<std::string>().empty()) source_roots.push_back(root.get<std::string>());
+  if (!typed.source_root.empty()) source_roots.push_back(typed.source_root);
+  for (const auto& root : typed.source_roots)
+    if (!root.empty()) source_roots.push_back(root);
   auto relativize = [&](std::vector<model::LintFinding>& findings) {
     if (source_roots.empty()) return;
     for (auto& finding : findings) {
@@ -450,20 +471,20 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     if (include_compiler_warnings && !build_log.empty()) merge(parse::parse_compiler_warnings_file(run_dir / build_log));
     run.lint = std::move(findings);
   } else {
-    run.lint_inactive_reason = manifest.value("lint_inactive_reason", std::string("no lint log was recorded"));
-    run.lint_unavailable_outside_tree = manifest.value("lint_unavailable_outside_tree", false);
+    run.lint_inactive_reason = typed.lint_inactive_reason.value_or("no lint log was recorded");
+    run.lint_unavailable_outside_tree = typed.lint_unavailable_outside_tree;
   }
 
-  if (auto seconds = optional_number(manifest, "agent_seconds")) run.metrics.duration_seconds = *seconds;
+  if (typed.agent_seconds) run.metrics.duration_seconds = *typed.agent_seconds;
 
-  const json security = manifest.value("security", json::object());
-  run.security.ran = security.value("ran", false);
+  const model::ManifestSecurity& security = typed.security;
+  run.security.ran = security.ran;
   if (run.security.ran) {
-    const int exit_code = security.value("exit_code", -1);
-    run.security.passed = exit_code == 0 && !security.value("timed_out", false);
-    run.security.detail = security.value("detail", std::string("exit code ") + std::to_string(exit_code));
+    const std::int64_t exit_code = security.exit_code.value_or(-1);
+    run.security.passed = exit_code == 0 && !security.timed_out;
+    run.security.detail = security.detail.value_or("exit code " + std::to_string(exit_code));
   } else {
-    run.security.detail = security.value("detail", std::string("not configured"));
+    run.security.detail = security.detail.value_or("not configured");
   }
   return run;
 }

@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include <hydra/config/config.hpp>
+#include <hydra/model/manifest.hpp>
 #include <hydra/model/run.hpp>
 
 namespace hydra::pipeline {
@@ -64,6 +65,20 @@ nlohmann::json read_manifest(const std::filesystem::path& run_dir);
 /// Verifies every artifact against the digests sealed in the manifest and
 /// that no unlisted artifact was added. Throws hydra::TamperError naming the file.
 void verify_seal(const std::filesystem::path& run_dir);
+
+/// Reads a run directory's manifest, every key typed (parse::parse_manifest).
+/// Throws hydra::InputError if missing, malformed, or a key has the wrong type.
+model::RunManifest read_run_manifest(const std::filesystem::path& run_dir);
+
+/// Reads the manifest and checks its own seal (not the artifacts'). Throws
+/// hydra::TamperError when the manifest was modified after it was sealed.
+nlohmann::json read_sealed_manifest(const std::filesystem::path& run_dir);
+
+/// The content of the artifact `relative` of `run_dir` when it still matches
+/// the digest in `manifest` (from read_sealed_manifest); nullopt when the run
+/// has no such artifact. Throws hydra::TamperError when it was changed.
+std::optional<std::string> read_sealed_artifact(const std::filesystem::path& run_dir,
+                                                const nlohmann::json& manifest, const std::string& relative);
 
 /// Verifies the seal, then parses every artifact into a model::Run.
 /// `config` decides whether compiler warnings from the build log join the

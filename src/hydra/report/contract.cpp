@@ -103,6 +103,7 @@ std::optional<BaselineView> read_baseline(const json& baseline) {
   BaselineView view;
   view.agent = text_at(baseline, "agent", "baseline");
   view.path = text_at(baseline, "path");
+  view.recaptured = text_at(baseline, "recaptured");
   view.tools = read_tools(object_at(baseline, "tools"));
   const json& summary = object_at(baseline, "summary");
   const json& build = object_at(summary, "build");
@@ -323,7 +324,11 @@ std::string baseline_sentence(const BaselineView& baseline) {
   text += baseline.has_lint ? ", lint " + std::to_string(baseline.lint_errors) + " errors and " +
                                   std::to_string(baseline.lint_warnings) + " warnings"
                             : ", lint did not run";
-  return text + ".";
+  text += ".";
+  if (!baseline.recaptured.empty())
+    text += " The baseline was captured again from its recorded commit and diff because its seal was broken: " +
+            baseline.recaptured;
+  return text;
 }
 
 }  // namespace hydra::report

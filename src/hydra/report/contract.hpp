@@ -89,6 +89,7 @@ struct BaselineView {
   std::string agent;
   std::string path;
   std::map<std::string, std::string> tools;  ///< versions of the tools that made the baseline's run
+  std::string recaptured;  ///< why the baseline was captured again at scoring time; empty: it was not
   std::optional<bool> build_passed;       ///< nullopt when unknown
   std::optional<std::int64_t> build_exit_code;
   std::optional<double> build_seconds;

@@ -158,6 +158,12 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
   for (std::size_t index = 0; index < ranking.candidates.size(); ++index) {
     rankings.push_back(candidate_json(ranking.candidates[index], index + 1));
   }
+  json baseline_json = {{"agent", baseline.agent},
+                        {"path", baseline.path},
+                        {"digest", baseline.digest},
+                        {"tools", baseline.tools},
+                        {"summary", baseline_summary(config, baseline)}};
+  if (!baseline.recaptured.empty()) baseline_json["recaptured"] = baseline.recaptured;
   return {
       {"schema", contract_schema},
       {"engine_version", engine_version},
@@ -165,12 +171,7 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
       {"config_digest", config_digest},
       {"config", config::to_json(config)},
       {"weights", weights_json(config.weights)},
-      {"baseline",
-       {{"agent", baseline.agent},
-        {"path", baseline.path},
-        {"digest", baseline.digest},
-        {"tools", baseline.tools},
-        {"summary", baseline_summary(config, baseline)}}},
+      {"baseline", std::move(baseline_json)},
       {"rankings", std::move(rankings)},
   };
 }

@@ -1,0 +1,96 @@
+// Baseline recapture: a baseline whose sealed evidence was written after it
+// was sealed (possible only where the sandbox is not in force) is captured
+// again from what it recorded, instead of blocking every later score.
+#include <hydra/capture/capture.hpp>
+
+#include <iostream>
+
+#include <hydra/error.hpp>
+#include <hydra/parse/manifest.hpp>
+#include <hydra/pipeline/run_dir.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
+  if (!request.baseline_run) return std::nullopt;
+  const fs::path baseline = util::absolute_clean(*request.baseline_run);
+  std::string problem;
+  try {
+    pipeline::verify_seal(baseline);
+    return std::nullopt;
+  } catch (const TamperError& error) {
+    problem = error.what();
+  }
+  const auto cannot = [&](const std::string& why) {
+    return TamperError(problem + "\n" + baseline.string() + " cannot be captured again (" + why +
+                       "); capture the baseline again (the hydra_baseline target)");
+  };
+
+  // What to reproduce comes only from parts whose seal still holds.
+  model::RunManifest manifest;
+  std::optional<std::string> diff, config_text;
+  try {
+    const json sealed = pipeline::read_sealed_manifest(baseline);
+    manifest = parse::parse_manifest(sealed, (baseline / "manifest.json").string());
+    diff = pipeline::read_sealed_artifact(baseline, sealed, "diff.patch");
+    config_text = pipeline::read_sealed_artifact(baseline, sealed, "hydra.toml");
+  } catch (const Error& error) {
+    throw cannot(error.what());
+  }
+  const std::string& commit = manifest.source_commit;
+  if (commit.empty()) throw cannot("it records no source commit");
+  if (manifest.diff_inactive_reason || !diff) throw cannot("it records no diff against its commit");
+  const std::string& build_dir = manifest.build_dir;
+  const std::string& agent = manifest.agent;
+
+  // The corrupted directory stays beside the new one for review; the inputs
+  // recovered from it are copied out first.
+  const fs::path kept = baseline.parent_path() / (baseline.filename().string() + ".tampered");
+  const fs::path inputs = baseline.parent_path() / (baseline.filename().string() + ".recapture");
+  fs::remove_all(kept);
+  fs::remove_all(inputs);
+  fs::create_directories(inputs);
+  CaptureRequest again = request;
+  again.baseline_run.reset();
+  again.base_ref.clear();
+  again.out = baseline;
+  if (!build_dir.empty()) again.build_dir = build_dir;
+  again.agent = agent;
+  again.task = manifest.task;
+  again.agent_seconds.reset();
+  again.metrics.reset();
+  again.reuse = false;
+  again.checkout = commit;
+  again.checkout_patch.reset();
+  if (!diff->empty()) {
+    util::write_file_atomic(inputs / "diff.patch", *diff);
+    again.checkout_patch = inputs / "diff.patch";
+  }
+  again.config.reset();
+  if (config_text) {
+    util::write_file_atomic(inputs / "hydra.toml", *config_text);
+    again.config = inputs / "hydra.toml";
+  }
+  again.recapture_reason = problem + " (the corrupted run is kept as " + kept.string() + ")";
+  if (request.progress)
+    std::cerr << "hydra[" << agent << "]: the baseline's seal is broken, capturing it again from commit "
+              << commit.substr(0, 12) << ": " << problem << "\n";
+  fs::rename(baseline, kept);
+  try {
+    capture(again);
+  } catch (...) {
+    // Never leave the place empty: the corrupted run goes back, still
+    // caught by its seal.
+    std::error_code ignored;
+    if (!fs::exists(baseline, ignored)) fs::rename(kept, baseline, ignored);
+    fs::remove_all(inputs, ignored);
+    throw;
+  }
+  fs::remove_all(inputs);
+  return problem;
+}
+
+}  // namespace hydra::capture

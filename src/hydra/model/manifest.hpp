@@ -1,0 +1,70 @@
+// Plain data: a run directory's manifest.json as the readers see it, every
+// key typed (written by capture and record, docs/run-directory.md).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hydra::model {
+
+/// One sealed file of a run directory.
+struct ManifestArtifact {
+  std::string path;    ///< relative to the run directory
+  std::string role;    ///< "junit", "lint_log", "diff", ... (docs/run-directory.md)
+  std::string sha256;  ///< hex digest of the content
+  std::optional<std::uint64_t> size;
+};
+
+/// An artifact a tool left malformed, kept for audit.
+struct UnparsableArtifact {
+  std::string path;
+  std::string reason;
+};
+
+/// The build step's result ("build"); absent when no build result was recorded.
+struct ManifestBuild {
+  std::int64_t exit_code = 0;
+  double seconds = 0.0;
+  bool timed_out = false;
+};
+
+/// The security step ("security").
+struct ManifestSecurity {
+  bool ran = false;
+  std::optional<std::int64_t> exit_code;
+  bool timed_out = false;
+  std::optional<std::string> detail;
+};
+
+struct RunManifest {
+  std::string schema;
+  std::string engine_version;
+  std::string agent = "candidate";
+  std::string task;
+  std::string source_root;                ///< the captured tree (capture)
+  std::vector<std::string> source_roots;  ///< the checkouts lint paths are relative to (record)
+  std::string source_commit;
+  std::string base_commit;
+  std::string build_dir;
+  std::string cache_key;
+  std::string config_digest;
+  std::string sandbox;  ///< the protection in force while the tree's code ran; empty for recorded runs
+  std::map<std::string, std::string> tools;
+  std::optional<double> agent_seconds;
+  std::optional<ManifestBuild> build;
+  bool tests_expected = false;  ///< the test step ran (no results then means zero tests ran)
+  std::optional<std::string> lint_inactive_reason;
+  bool lint_unavailable_outside_tree = false;
+  std::optional<std::string> diff_inactive_reason;
+  ManifestSecurity security;
+  std::vector<std::string> problems;  ///< integrity problems the capture found
+  std::vector<UnparsableArtifact> unparsable_artifacts;
+  std::optional<std::string> recaptured;  ///< why this run replaced a corrupted one (its "reason")
+  std::vector<ManifestArtifact> artifacts;
+  std::string seal;
+};
+
+}  // namespace hydra::model

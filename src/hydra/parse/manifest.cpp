@@ -1,0 +1,178 @@
+// Typed reading of manifest.json (manifest.hpp).
+#include <hydra/parse/manifest.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include <hydra/error.hpp>
+
+namespace hydra::parse {
+namespace {
+
+using nlohmann::json;
+
+/// Reads typed values out of one JSON object, naming `pointer` + key in errors.
+class Fields {
+ public:
+  Fields(const json& object, std::string pointer, const std::string& source)
+      : object_(object), pointer_(std::move(pointer)), source_(source) {}
+
+  const json* find(const char* key) const {
+    const auto found = object_.find(key);
+    return found == object_.end() || found->is_null() ? nullptr : &*found;
+  }
+  [[noreturn]] void wrong(const char* key, const char* expected, const json& value) const {
+    throw InputError(source_, "\"" + pointer_ + "/" + key + "\": expected " + expected + ", found " +
+                                  value.type_name());
+  }
+  void text(const char* key, std::string& into) const {
+    if (const json* value = find(key)) {
+      if (!value->is_string()) wrong(key, "a string", *value);
+      into = value->get<std::string>();
+    }
+  }
+  void text(const char* key, std::optional<std::string>& into) const {
+    if (find(key)) text(key, into.emplace());
+  }
+  void flag(const char* key, bool& into) const {
+    if (const json* value = find(key)) {
+      if (!value->is_boolean()) wrong(key, "true or false", *value);
+      into = value->get<bool>();
+    }
+  }
+  void number(const char* key, double& into) const {
+    if (const json* value = find(key)) {
+      if (!value->is_number() || !std::isfinite(value->get<double>())) wrong(key, "a number", *value);
+      into = value->get<double>();
+    }
+  }
+  void number(const char* key, std::optional<double>& into) const {
+    if (find(key)) number(key, into.emplace());
+  }
+  void integer(const char* key, std::int64_t& into) const {
+    if (const json* value = find(key)) {
+      if (!value->is_number_integer() || (value->is_number_unsigned() &&
+                                          value->get<std::uint64_t>() >
+                                              std::uint64_t(std::numeric_limits<std::int64_t>::max())))
+        wrong(key, "an integer", *value);
+      into = value->get<std::int64_t>();
+    }
+  }
+  void integer(const char* key, std::optional<std::int64_t>& into) const {
+    if (find(key)) integer(key, into.emplace());
+  }
+  void count(const char* key, std::optional<std::uint64_t>& into) const {
+    if (const json* value = find(key)) {
+      if (!value->is_number_unsigned() && !(value->is_number_integer() && value->get<std::int64_t>() >= 0))
+        wrong(key, "a count", *value);
+      into = value->get<std::uint64_t>();
+    }
+  }
+  /// The object or array at `key` (checked), or nullptr when absent.
+  const json* object(const char* key) const {
+    const json* value = find(key);
+    if (value && !value->is_object()) wrong(key, "an object", *value);
+    return value;
+  }
+  const json* array(const char* key) const {
+    const json* value = find(key);
+    if (value && !value->is_array()) wrong(key, "an array", *value);
+    return value;
+  }
+  Fields in(const char* key, const json& value) const { return {value, pointer_ + "/" + key, source_}; }
+  Fields at(const char* key, std::size_t index, const json& value) const {
+    return {value, pointer_ + "/" + key + "/" + std::to_string(index), source_};
+  }
+  void texts(const char* key, std::vector<std::string>& into) const {
+    const json* list = array(key);
+    if (!list) return;
+    for (std::size_t index = 0; index < list->size(); ++index) {
+      const json& item = (*list)[index];
+      if (!item.is_string()) wrong((std::string(key) + "/" + std::to_string(index)).c_str(), "a string", item);
+      into.push_back(item.get<std::string>());
+    }
+  }
+  /// An element of an array that must be an object.
+  Fields element(const char* key, std::size_t index, const json& item) const {
+    if (!item.is_object()) wrong((std::string(key) + "/" + std::to_string(index)).c_str(), "an object", item);
+    return at(key, index, item);
+  }
+
+ private:
+  const json& object_;
+  std::string pointer_;
+  const std::string& source_;
+};
+
+}  // namespace
+
+model::RunManifest parse_manifest(const json& document, const std::string& source_name) {
+  if (!document.is_object()) throw InputError(source_name, "a run manifest is a JSON object");
+  const Fields top(document, "", source_name);
+  model::RunManifest manifest;
+  top.text("schema", manifest.schema);
+  top.text("engine_version", manifest.engine_version);
+  top.text("agent", manifest.agent);
+  top.text("task", manifest.task);
+  top.text("source_root", manifest.source_root);
+  top.texts("source_roots", manifest.source_roots);
+  top.text("source_commit", manifest.source_commit);
+  top.text("base_commit", manifest.base_commit);
+  top.text("build_dir", manifest.build_dir);
+  top.text("cache_key", manifest.cache_key);
+  top.text("config_digest", manifest.config_digest);
+  top.text("sandbox", manifest.sandbox);
+  top.text("seal", manifest.seal);
+  if (const json* tools = top.object("tools")) {
+    const Fields fields = top.in("tools", *tools);
+    for (const auto& item : tools->items()) fields.text(item.key().c_str(), manifest.tools[item.key()]);
+  }
+  top.number("agent_seconds", manifest.agent_seconds);
+  if (const json* build = top.object("build"); build && build->contains("exit_code")) {
+    const Fields fields = top.in("build", *build);
+    auto& into = manifest.build.emplace();
+    fields.integer("exit_code", into.exit_code);
+    fields.number("seconds", into.seconds);
+    fields.flag("timed_out", into.timed_out);
+  }
+  top.flag("tests_expected", manifest.tests_expected);
+  top.text("lint_inactive_reason", manifest.lint_inactive_reason);
+  top.flag("lint_unavailable_outside_tree", manifest.lint_unavailable_outside_tree);
+  top.text("diff_inactive_reason", manifest.diff_inactive_reason);
+  if (const json* security = top.object("security")) {
+    const Fields fields = top.in("security", *security);
+    fields.flag("ran", manifest.security.ran);
+    fields.integer("exit_code", manifest.security.exit_code);
+    fields.flag("timed_out", manifest.security.timed_out);
+    fields.text("detail", manifest.security.detail);
+  }
+  top.texts("problems", manifest.problems);
+  if (const json* list = top.array("unparsable_artifacts")) {
+    for (std::size_t index = 0; index < list->size(); ++index) {
+      const Fields fields = top.element("unparsable_artifacts", index, (*list)[index]);
+      model::UnparsableArtifact problem;
+      problem.reason = "could not be parsed";
+      fields.text("path", problem.path);
+      fields.text("reason", problem.reason);
+      manifest.unparsable_artifacts.push_back(std::move(problem));
+    }
+  }
+  if (const json* recaptured = top.object("recaptured")) {
+    manifest.recaptured = "captured again";
+    top.in("recaptured", *recaptured).text("reason", *manifest.recaptured);
+  }
+  if (const json* list = top.array("artifacts")) {
+    for (std::size_t index = 0; index < list->size(); ++index) {
+      const Fields fields = top.element("artifacts", index, (*list)[index]);
+      model::ManifestArtifact artifact;
+      fields.text("path", artifact.path);
+      fields.text("role", artifact.role);
+      fields.text("sha256", artifact.sha256);
+      fields.count("size", artifact.size);
+      manifest.artifacts.push_back(std::move(artifact));
+    }
+  }
+  return manifest;
+}
+
+}  // namespace hydra::parse

@@ -1,0 +1,92 @@
+// parse_manifest: every key of manifest.json typed; a wrong type is an
+// input error naming the file and the key's JSON pointer.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include <hydra/error.hpp>
+#include <hydra/parse/manifest.hpp>
+
+using hydra::parse::parse_manifest;
+using nlohmann::json;
+
+namespace {
+
+std::string error_of(const json& document) {
+  try {
+    parse_manifest(document, "runs/agent/manifest.json");
+  } catch (const hydra::InputError& error) {
+    CHECK(error.file() == "runs/agent/manifest.json");
+    return error.what();
+  }
+  FAIL("expected an InputError");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("parse_manifest reads what capture and record write", "[parse]") {
+  const json document = json::parse(R"({
+    "schema": "hydra-score/run/1", "engine_version": "1.0.0", "agent": "fix", "task": "t1",
+    "source_root": "/src", "source_commit": "abc", "base_commit": "abd", "build_dir": "/b",
+    "cache_key": "k", "config_digest": "d", "sandbox": "bubblewrap: read-only",
+    "tools": {"cmake": "cmake version 3.25.1"}, "agent_seconds": 93.5,
+    "build": {"exit_code": 2, "seconds": 1.5, "timed_out": false},
+    "tests_expected": true, "lint_inactive_reason": "no clang-tidy",
+    "security": {"ran": true, "exit_code": 0, "detail": "ok"},
+    "problems": ["junit/0.xml: truncated"],
+    "unparsable_artifacts": [{"path": "junit/1.xml"}],
+    "recaptured": {"reason": "seal broken"},
+    "artifacts": [{"path": "diff.patch", "role": "diff", "sha256": "00", "size": 3}],
+    "seal": "ff", "steps": [], "held_out": {"mode": "none"}, "a key of a later version": [1, 2]
+  })");
+  const auto manifest = parse_manifest(document, "manifest.json");
+  CHECK(manifest.agent == "fix");
+  CHECK(manifest.task == "t1");
+  CHECK(manifest.tools.at("cmake") == "cmake version 3.25.1");
+  CHECK(manifest.agent_seconds == 93.5);
+  REQUIRE(manifest.build);
+  CHECK(manifest.build->exit_code == 2);
+  CHECK(manifest.build->seconds == 1.5);
+  CHECK(manifest.tests_expected);
+  CHECK(manifest.lint_inactive_reason == "no clang-tidy");
+  CHECK(manifest.security.ran);
+  CHECK(manifest.security.exit_code == 0);
+  CHECK(manifest.problems == std::vector<std::string>{"junit/0.xml: truncated"});
+  REQUIRE(manifest.unparsable_artifacts.size() == 1);
+  CHECK(manifest.unparsable_artifacts[0].reason == "could not be parsed");
+  CHECK(manifest.recaptured == "seal broken");
+  REQUIRE(manifest.artifacts.size() == 1);
+  CHECK(manifest.artifacts[0].role == "diff");
+  CHECK(manifest.artifacts[0].size == 3u);
+  CHECK(manifest.seal == "ff");
+}
+
+TEST_CASE("parse_manifest: absent keys keep their defaults", "[parse]") {
+  const auto manifest = parse_manifest(json::object(), "manifest.json");
+  CHECK(manifest.agent == "candidate");
+  CHECK_FALSE(manifest.build);
+  CHECK_FALSE(manifest.security.ran);
+  CHECK(manifest.artifacts.empty());
+  // "build" without an exit code: no build result was recorded.
+  CHECK_FALSE(parse_manifest(json{{"build", json::object()}}, "manifest.json").build);
+}
+
+TEST_CASE("parse_manifest: a key of the wrong type names its pointer", "[parse]") {
+  CHECK(error_of(json{{"agent", 5}}) == "runs/agent/manifest.json: \"/agent\": expected a string, found number");
+  CHECK(error_of(json{{"build", {{"exit_code", "0"}}}}).find("\"/build/exit_code\": expected an integer") !=
+        std::string::npos);
+  CHECK(error_of(json{{"build", {{"exit_code", 0}, {"seconds", "fast"}}}}).find("\"/build/seconds\"") !=
+        std::string::npos);
+  CHECK(error_of(json{{"build", {{"exit_code", 18446744073709551615ULL}}}}).find("expected an integer") !=
+        std::string::npos);
+  CHECK(error_of(json{{"tools", {{"cmake", 3}}}}).find("\"/tools/cmake\"") != std::string::npos);
+  CHECK(error_of(json{{"problems", {"ok", 1}}}).find("\"/problems/1\": expected a string") != std::string::npos);
+  CHECK(error_of(json{{"artifacts", {1}}}).find("\"/artifacts/0\": expected an object") != std::string::npos);
+  CHECK(error_of(json{{"artifacts", {{{"path", "a"}, {"size", -1}}}}}).find("\"/artifacts/0/size\"") !=
+        std::string::npos);
+  CHECK(error_of(json{{"security", {{"ran", "yes"}}}}).find("\"/security/ran\": expected true or false") !=
+        std::string::npos);
+  CHECK(error_of(json{{"recaptured", "yes"}}).find("\"/recaptured\": expected an object") != std::string::npos);
+  CHECK(error_of(json::array()).find("a run manifest is a JSON object") != std::string::npos);
+}
