@@ -28,7 +28,7 @@ TEST_CASE("added suppressions are blanked, line count and columns unchanged", "[
                         "// " + std::string(9, ' ') + "\n");
 }
 
-TEST_CASE("findings outside the source tree are dropped with their notes; errors stay", "[capture][lint-view]") {
+TEST_CASE("findings outside the source tree are dropped with their notes, errors stay", "[capture][lint-view]") {
   LintScope scope;
   scope.source = "/work/project";
   scope.excluded = {"/work/project/build"};

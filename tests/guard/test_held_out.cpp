@@ -44,7 +44,7 @@ Run baseline_run() {
 
 }  // namespace
 
-TEST_CASE("held-out results decide the baseline's tests; they can only lower the candidate's own", "[guard][held-out]") {
+TEST_CASE("held-out results decide the baseline's tests and can only lower the candidate's own", "[guard][held-out]") {
   const Run baseline = baseline_run();
   Run candidate;
   // The candidate edited tests/bug.cpp so that its copy passes, and broke `a`.

@@ -1,4 +1,9 @@
+// The dimensions (build, tests, lint, diff scope, speed, judge), the
+// composite and the ranking of candidates against one baseline: pure
+// functions of model::Run and config::Config (docs/formulas.md). The gates
+// are in gates.cpp, the pairing of tests in test_comparison.cpp.
 #include <hydra/score/score.hpp>
+#include <hydra/score/test_comparison.hpp>
 
 #include <hydra/util/path_pattern.hpp>
 #include <hydra/util/source_root.hpp>
@@ -20,126 +25,6 @@ using nlohmann::json;
 double round2(double value) { return std::round(value * 100) / 100; }
 
 double clamp_score(double value) { return std::clamp(value, 0.0, 100.0); }
-
-/// Shortest text of a number for gate details ("20", "33.33", "0.8").
-std::string number_text(double value) {
-  json number = value;
-  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) {
-    number = static_cast<std::int64_t>(value);
-  }
-  return number.dump();
-}
-
-bool ran(model::TestStatus status) {
-  return status == model::TestStatus::passed || status == model::TestStatus::failed ||
-         status == model::TestStatus::error;
-}
-
-bool skipped(model::TestStatus status) {
-  return status == model::TestStatus::skipped || status == model::TestStatus::disabled;
-}
-
-bool has_tests(const model::Run& run) { return run.tests && !run.tests->empty(); }
-
-/// Counts of one side's tests.
-struct TestCounts {
-  std::uint64_t passed = 0;   ///< status passed
-  std::uint64_t total = 0;    ///< tests that ran: passed + failed + error
-  std::uint64_t skipped = 0;  ///< skipped + disabled
-};
-
-TestCounts count_tests(const std::optional<std::vector<model::TestCase>>& tests) {
-  TestCounts counts;
-  if (!tests) return counts;
-  for (const auto& test : *tests) {
-    counts.passed += test.status == model::TestStatus::passed ? 1 : 0;
-    counts.total += ran(test.status) ? 1 : 0;
-    counts.skipped += skipped(test.status) ? 1 : 0;
-  }
-  return counts;
-}
-
-/// Everything the tests dimension and the test gates need, computed once.
-struct TestComparison {
-  bool baseline_has_tests = false;
-  bool candidate_has_tests = false;
-  bool candidate_recorded = false;
-  TestCounts baseline;
-  TestCounts candidate;
-  std::uint64_t count_regression = 0;  ///< seed: max(0, B_pass - A_pass)
-  std::uint64_t dropped_passing = 0;   ///< dropped tests that passed in the baseline
-  std::uint64_t regression = 0;        ///< the regression the tests dimension uses (by mode)
-  std::uint64_t gate_regression = 0;   ///< baseline-passing tests that do not pass (the gate's count)
-  std::uint64_t tampered = 0;          ///< tests disabled, newly skipped or modified (anti-gaming)
-  TestChanges changes;
-};
-
-/// Pairs baseline and candidate tests by identity (suite::name); the k-th
-/// occurrence of an identity in the baseline pairs with its k-th occurrence
-/// in the candidate, so duplicated identities are matched with multiplicity.
-TestComparison compare_tests(const config::Config& config, const model::Run& baseline,
-                             const model::Run& candidate) {
-  TestComparison comparison;
-  comparison.baseline_has_tests = has_tests(baseline);
-  comparison.candidate_has_tests = has_tests(candidate);
-  comparison.candidate_recorded = candidate.tests.has_value();
-  comparison.baseline = count_tests(baseline.tests);
-  comparison.candidate = count_tests(candidate.tests);
-
-  const std::vector<model::TestCase> none;
-  const auto& baseline_tests = baseline.tests ? *baseline.tests : none;
-  const auto& candidate_tests = candidate.tests ? *candidate.tests : none;
-
-  std::map<std::string, std::vector<const model::TestCase*>> candidate_by_id;
-  for (const auto& test : candidate_tests) candidate_by_id[test.id()].push_back(&test);
-  std::map<std::string, std::size_t> used;  // candidate occurrences paired so far, per id
-
-  for (const auto& test : baseline_tests) {
-    const std::string id = test.id();
-    auto found = candidate_by_id.find(id);
-    std::size_t& next = used[id];
-    if (found == candidate_by_id.end() || next >= found->second.size()) {
-      comparison.changes.dropped.push_back(test);
-      continue;
-    }
-    const model::TestCase& paired = *found->second[next++];
-    if (test.status == model::TestStatus::passed && paired.status != model::TestStatus::passed) {
-      comparison.changes.regressed.push_back(paired);
-    }
-  }
-  std::map<std::string, std::size_t> seen;
-  for (const auto& test : candidate_tests) {
-    const std::string id = test.id();
-    if (++seen[id] > used[id]) comparison.changes.added.push_back(test);
-  }
-
-  const auto& b = comparison.baseline;
-  const auto& a = comparison.candidate;
-  comparison.count_regression = b.passed > a.passed ? b.passed - a.passed : 0;
-  // Only a test that passed in the baseline can regress: a dropped test that
-  // failed or was skipped stays listed as dropped but costs nothing.
-  for (const auto& test : comparison.changes.dropped)
-    comparison.dropped_passing += test.status == model::TestStatus::passed ? 1 : 0;
-  // Every baseline-passing test that does not pass in the candidate, by
-  // identity; at most B_pass (each is a distinct baseline-passing test).
-  const std::uint64_t by_identity = comparison.changes.regressed.size() + comparison.dropped_passing;
-  if (config.tests.regression == config::Tests::Regression::identity) {
-    comparison.regression = by_identity;
-  } else {
-    comparison.regression = std::max<std::uint64_t>(comparison.count_regression, comparison.dropped_passing);
-  }
-  comparison.gate_regression = by_identity;
-  // Anti-gaming: tests the change disabled, skipped or modified count like
-  // regressions (max, not sum: a newly skipped test may already be counted),
-  // never more than the baseline's passing tests.
-  if (config.anti_gaming.test_tampering_is_regression) {
-    comparison.tampered = candidate.tampering.tampered_tests;
-    const std::uint64_t tampered = std::min<std::uint64_t>(b.passed, comparison.dropped_passing + comparison.tampered);
-    comparison.regression = std::max(comparison.regression, tampered);
-    comparison.gate_regression = std::max(comparison.gate_regression, tampered);
-  }
-  return comparison;
-}
 
 /// Makes `dimension` inactive with `reason`.
 void deactivate(Dimension& dimension, std::string reason) {
@@ -262,52 +147,6 @@ std::vector<model::LintFinding> relative_to_checkout(std::vector<model::LintFind
     if (file != finding.file()) finding.set_file(file);
   }
   return findings;
-}
-
-/// Gate limits count to 6 decimals: a limit in millionths.
-constexpr std::uint64_t kMicro = 1000000;
-std::uint64_t micro_units(double limit) {
-  return limit <= 0 ? 0 : static_cast<std::uint64_t>(std::llround(limit * static_cast<double>(kMicro)));
-}
-
-/// numerator/denominator with `decimals` decimals, as shortest text ("22.22",
-/// "7", "0.003"); rounded half up, or up/down when `direction` is +1/-1.
-std::string fraction_text(std::uint64_t numerator, std::uint64_t denominator, int decimals, int direction = 0) {
-  std::uint64_t scale = 1;
-  for (int i = 0; i < decimals; ++i) scale *= 10;
-  const std::uint64_t scaled_numerator = numerator * scale;
-  std::uint64_t scaled = scaled_numerator / denominator;
-  const std::uint64_t remainder = scaled_numerator % denominator;
-  if ((direction == 0 && remainder * 2 >= denominator) || (direction > 0 && remainder > 0)) ++scaled;
-  std::string text = std::to_string(scaled / scale);
-  std::string fraction = std::to_string(scaled % scale);
-  fraction.insert(0, static_cast<std::size_t>(decimals) - fraction.size(), '0');
-  while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
-  return fraction.empty() ? text : text + "." + fraction;
-}
-
-/// The value a gate prints for numerator/denominator next to `limit`, so that
-/// the printed comparison `relation` ("<=", ">", ">=", "<") holds for the
-/// printed numbers: 2 decimals (half up), more (up to 6) when 2 would show
-/// it false, then rounded toward the side that keeps it true.
-std::string shown_value(std::uint64_t numerator, std::uint64_t denominator, double limit, const std::string& relation) {
-  auto holds = [&](const std::string& text) {
-    const double value = std::stod(text);
-    if (relation == "<=") return value <= limit;
-    if (relation == ">") return value > limit;
-    if (relation == ">=") return value >= limit;
-    return value < limit;
-  };
-  for (int decimals = 2; decimals <= 6; ++decimals) {
-    const std::string text = fraction_text(numerator, denominator, decimals);
-    if (holds(text)) return text;
-  }
-  const int direction = relation == ">" || relation == ">=" ? +1 : -1;
-  return fraction_text(numerator, denominator, 6, direction);
-}
-
-Gate make_gate(std::string name, bool passed, std::string detail) {
-  return Gate{std::move(name), passed, std::move(detail)};
 }
 
 }  // namespace
@@ -629,115 +468,6 @@ double composite(const std::vector<Dimension>& dimensions) {
   }
   if (active_weights <= 0) return 0.0;
   return round2(weighted / active_weights);
-}
-
-std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run& baseline,
-                                 const model::Run& candidate,
-                                 const std::vector<Dimension>& dimensions) {
-  std::vector<Gate> gates;
-
-  // integrity: a score built from corrupt data (candidate or baseline) is never mergeable.
-  std::string problems;
-  for (const auto& problem : baseline.integrity_problems) {
-    problems += (problems.empty() ? "baseline: " : "; baseline: ") + problem;
-  }
-  for (const auto& problem : candidate.integrity_problems) {
-    problems += (problems.empty() ? "" : "; ") + problem;
-  }
-  gates.push_back(make_gate("integrity", problems.empty(),
-                            problems.empty() ? "no integrity problems" : problems));
-
-  // active_dimensions
-  std::size_t active = 0;
-  for (const auto& dimension : dimensions) active += dimension.active ? 1 : 0;
-  gates.push_back(make_gate("active_dimensions", active > 0,
-                            std::to_string(active) + " of " + std::to_string(dimensions.size()) +
-                                " dimensions active"));
-
-  // require_build_pass: an unknown build fails it (closed).
-  const auto& build = candidate.build;
-  if (!config.gates.require_build_pass) {
-    gates.push_back(make_gate("require_build_pass", true,
-                              "not required (scoring.gates.require_build_pass = false)"));
-  } else if (!build.known) {
-    gates.push_back(make_gate("require_build_pass", false, "no build result recorded"));
-  } else if (build.passed) {
-    gates.push_back(make_gate("require_build_pass", true,
-                              "build exit code " + std::to_string(build.exit_code)));
-  } else {
-    gates.push_back(make_gate("require_build_pass", false,
-                              "build failed: " + (build.reason.empty()
-                                                      ? "exit code " + std::to_string(build.exit_code)
-                                                      : build.reason)));
-  }
-
-  // max_test_regression_percent: counts tests by identity in every mode
-  // (baseline-passing tests that do not pass in the candidate), so breaking a
-  // test is never bought back with new ones. Compared exactly (integers).
-  const TestComparison tests = compare_tests(config, baseline, candidate);
-  const double limit = config.gates.max_test_regression_percent;
-  if (!tests.baseline_has_tests && !tests.candidate_has_tests) {
-    gates.push_back(make_gate("max_test_regression_percent", true,
-                              "no tests recorded for the baseline or the candidate"));
-  } else {
-    const std::uint64_t b_pass = tests.baseline.passed;
-    // percent = R*100/B <= limit  <=>  R*100*10^6 <= limit_micro*B (0% when B_pass = 0)
-    const std::uint64_t numerator = b_pass == 0 ? 0 : tests.gate_regression * 100;
-    const std::uint64_t denominator = b_pass == 0 ? 1 : b_pass;
-    const bool passed = numerator * kMicro <= micro_units(limit) * denominator;
-    gates.push_back(make_gate(
-        "max_test_regression_percent", passed,
-        std::to_string(tests.gate_regression) +
-            (tests.gate_regression == 1 ? " regression" : " regressions") +
-            " (regressed or dropped tests) against " + std::to_string(b_pass) +
-            " baseline-passing tests (" + shown_value(numerator, denominator, limit, passed ? "<=" : ">") + "% " +
-            (passed ? "<= " : "> ") + number_text(limit) + "%)"));
-  }
-
-  // min_test_count_ratio: only when the baseline has tests. Compared exactly:
-  // A/B >= ratio  <=>  A*10^6 >= ratio_micro*B.
-  const double ratio = config.gates.min_test_count_ratio;
-  if (tests.baseline.total == 0) {
-    gates.push_back(make_gate("min_test_count_ratio", true, "the baseline ran no tests"));
-  } else {
-    const bool passed = tests.candidate.total * kMicro >= micro_units(ratio) * tests.baseline.total;
-    gates.push_back(make_gate(
-        "min_test_count_ratio", passed,
-        "candidate ran " + std::to_string(tests.candidate.total) + " tests, baseline " +
-            std::to_string(tests.baseline.total) + " (ratio " +
-            shown_value(tests.candidate.total, tests.baseline.total, ratio, passed ? ">=" : "<") +
-            (passed ? " >= " : " < ") + number_text(ratio) + ")"));
-  }
-
-  // security: configured but not run fails closed.
-  const auto& security = candidate.security;
-  if (security.ran) {
-    const std::string detail = security.detail.empty() ? "security check" : security.detail;
-    gates.push_back(make_gate("security", security.passed,
-                              (security.passed ? "passed: " : "failed: ") + detail));
-  } else if (config.gates.security_command.empty()) {
-    gates.push_back(make_gate("security", true, "not configured"));
-  } else {
-    gates.push_back(make_gate(
-        "security", false,
-        "scoring.gates.security_command is set but the check did not run" +
-            (security.detail.empty() ? std::string() : ": " + security.detail)));
-  }
-
-  // anti_gaming: edits of the scoring/lint configuration, tests switched off
-  // or modified, tests no longer built (docs/threat-model.md).
-  const auto& tampering = candidate.tampering;
-  if (!tampering.analyzed) {
-    gates.push_back(make_gate("anti_gaming", true, "no diff recorded to analyze"));
-  } else if (tampering.gate_reasons.empty()) {
-    gates.push_back(make_gate("anti_gaming", true, "no tampering found"));
-  } else {
-    std::string detail = tampering.gate_reasons.front();
-    if (tampering.gate_reasons.size() > 1)
-      detail += " (and " + std::to_string(tampering.gate_reasons.size() - 1) + " more)";
-    gates.push_back(make_gate("anti_gaming", false, detail));
-  }
-  return gates;
 }
 
 RankingContext ranking_context(const config::Config& config, const model::Run& baseline,
