@@ -36,6 +36,12 @@ struct CaptureRequest : BuildTreeOptions {
   std::optional<std::filesystem::path> baseline_run;
   std::string base_ref;  ///< diff base; overrides the baseline run's commit; empty: HEAD
   std::string checkout;  ///< capture this commit through a git worktree instead of the work tree (baseline BASE_REF)
+  /// With `checkout`: remove the worktree when the capture ends (a candidate
+  /// ref's worktree; the baseline's is kept and refreshed).
+  bool temporary_worktree = false;
+  /// Capture only when the tree differs from the base commit (its diff is not
+  /// empty); otherwise CaptureOutcome::skipped and nothing is written.
+  bool only_if_changed = false;
   std::string agent = "candidate";
   std::string task;
   std::optional<double> agent_seconds;
@@ -56,7 +62,8 @@ struct CaptureRequest : BuildTreeOptions {
 };
 
 struct CaptureOutcome {
-  bool reused = false;  ///< `out` was up to date and left as it was
+  bool reused = false;   ///< `out` was up to date and left as it was
+  bool skipped = false;  ///< `only_if_changed` and the tree equals the base: nothing captured
   bool build_passed = false;
   std::string summary;  ///< one line for people
 };

@@ -83,7 +83,9 @@ Plan make_plan(const CaptureRequest& request) {
            {"tree", util::sha256_hex(tree_diff)}, {"config", util::sha256_hex(plan.config_text)},
            {"initial_cache", util::sha256_hex(plan.initial_cache_text)}, {"generator", request.generator},
            {"build_config", request.build_config}, {"cmake_arguments", request.cmake_arguments},
-           {"agent", request.agent}, {"base", plan.base_commit}}
+           {"agent", request.agent}, {"base", plan.base_commit},
+           {"metrics", request.metrics ? util::sha256_hex(util::read_file(*request.metrics)) : std::string()},
+           {"agent_seconds", request.agent_seconds ? nlohmann::json(*request.agent_seconds) : nlohmann::json()}}
           .dump());
   plan.tidy_config = clang_tidy_config(request, plan.source);
   return plan;
@@ -122,7 +124,8 @@ void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {
   util::checkout_worktree(plan.source, plan.source_commit, worktree);
   progress.finish(plan.source_commit.substr(0, 12));
   plan.source = worktree;
-  if (!plan.config_file && fs::is_regular_file(plan.source / "hydra.toml")) {
+  // A candidate (given a baseline run) never reads its own hydra.toml.
+  if (!plan.config_file && !request.baseline_run && fs::is_regular_file(plan.source / "hydra.toml")) {
     plan.config_file = plan.source / "hydra.toml";
     plan.config_text = util::read_file(*plan.config_file);
   }
