@@ -249,7 +249,7 @@ TEST_CASE("the hydra_loop target runs the improvement loop and restores the tree
   CHECK(status.output.empty());
 }
 
-TEST_CASE("hydra_loop from cache variables alone; without an improver it fails before iteration 0",
+TEST_CASE("hydra_loop from cache variables alone, and without an improver it fails before iteration 0",
           "[e2e][cmake][loop]") {
   TempDir temp("hydra-e2e");
   const fs::path source = temp.path() / "example-project";
