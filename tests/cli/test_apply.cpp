@@ -145,6 +145,10 @@ TEST_CASE("capture --ref: a pattern that matches nothing, a worktree that cannot
   CHECK(result.output.find("ref agent/broken (agent agent-broken) could not be captured") != std::string::npos);
   CHECK(fs::exists(hydra / "agent-good" / "manifest.json"));
   CHECK(read_bytes(temp.path() / "list") == (hydra / "agent-good").string() + "\n");
+  // Without a baseline run the base is the repository's HEAD (main).
+  const auto manifest = nlohmann::json::parse(read_bytes(hydra / "agent-good" / "manifest.json"));
+  CHECK(manifest["base_commit"] == git(repo, {"rev-parse", "main"}).substr(0, 40));
+  CHECK(read_bytes(hydra / "agent-good" / "diff.patch").find("+++ b/NOTES.md") != std::string::npos);
 }
 
 TEST_CASE("capture --ref ranks branches from temporary worktrees, apply checks, refuses and applies",

@@ -166,6 +166,9 @@ void register_capture(CLI::App& app, int& exit_code) {
       if (!options->config.empty()) request.config = options->config;
       if (!options->baseline_run.empty()) request.baseline_run = options->baseline_run;
       request.base_ref = options->base_ref;
+      // A ref's change is against the baseline run's commit, else --base-ref,
+      // else the repository's HEAD (never the ref itself: that would be no change).
+      if (by_ref && request.base_ref.empty() && !request.baseline_run) request.base_ref = "HEAD";
       request.checkout = target.checkout;
       request.temporary_worktree = by_ref;
       request.only_if_changed = options->if_changed;
