@@ -32,7 +32,8 @@ recurses.
 
 .. command:: hydra_score_add_targets
 
-  Adds the ``hydra_baseline``, ``hydra_score`` and ``hydra_loop`` targets::
+  Adds the ``hydra_baseline``, ``hydra_score``, ``hydra_apply`` and
+  ``hydra_loop`` targets::
 
     hydra_score_add_targets(
       [CONFIG <file>]
@@ -40,12 +41,19 @@ recurses.
       [AGENT <name>]
       [AGENT_SECONDS <seconds>]
       [METRICS <file>]
+      [METRICS_DIR <dir>]
+      [CANDIDATES <ref-or-glob>...]
       [OUTPUT_DIR <dir>]
       [JOBS <count>]
       [FAIL_ON_GATE <ON|OFF>]
       [IMPROVER <command>]
       [LOOP <argument>...]
     )
+
+  Every keyword not given is read from the cache variable of the same name
+  with a ``HYDRA_SCORE_`` prefix (``-DHYDRA_SCORE_JOBS=4``,
+  ``-DHYDRA_SCORE_CANDIDATES=agent/*``, ``-DHYDRA_SCORE_LOOP=--max-iterations;3``),
+  so a project that never calls this function sets them all on the command line.
 
   ``CONFIG``
     The ``hydra.toml`` used when the baseline is captured. Defaults to
@@ -67,6 +75,24 @@ recurses.
   ``AGENT_SECONDS``, ``METRICS``
     How long the agent took, and an agent metrics JSON file (tokens, cost...);
     they feed the speed dimension and the reports.
+
+  ``METRICS_DIR``
+    A directory outside the candidates' trees holding ``<agent>.json`` per
+    agent (the metrics schema of ``docs/parsers.md``; ``duration_seconds``
+    feeds the speed dimension). Used for every candidate ``hydra_score``
+    captures that has a file there.
+
+  ``CANDIDATES``
+    Git refs to rank: ``git for-each-ref`` patterns (``agent/*``,
+    ``refs/remotes/origin/agent-*``), branches, tags or commits. ``hydra_score``
+    then captures the baseline (``BASE_REF``, else ``HEAD``, through a
+    worktree; cached), the current tree when it differs from the base, and
+    every matching ref from a temporary git worktree of its own under
+    ``OUTPUT_DIR/worktrees`` (removed afterwards; run directories stay), in
+    parallel up to ``JOBS``, and ranks them all in one table. Each ref's agent
+    name is its short name with ``/`` made ``-`` (``agent/clean-fix`` ->
+    ``agent-clean-fix``). A ref that cannot be captured fails the target,
+    naming it. Up-to-date ref captures are reused.
 
   ``OUTPUT_DIR``
     Where run directories and reports go (default ``${CMAKE_BINARY_DIR}/hydra``).
@@ -106,9 +132,22 @@ Cache variables:
   The ``clang-tidy`` used for the lint dimension. When it is not found the lint
   dimension is inactive and the reports say why.
 
+``HYDRA_SCORE_CONFIG``, ``HYDRA_SCORE_BASE_REF``, ``HYDRA_SCORE_AGENT_SECONDS``,
+``HYDRA_SCORE_METRICS``, ``HYDRA_SCORE_METRICS_DIR``, ``HYDRA_SCORE_CANDIDATES``,
+``HYDRA_SCORE_OUTPUT_DIR``, ``HYDRA_SCORE_JOBS``, ``HYDRA_SCORE_FAIL_ON_GATE``,
+``HYDRA_SCORE_IMPROVER``, ``HYDRA_SCORE_LOOP``
+  The keyword of the same name when the call does not give it.
+
 Reports written by ``hydra_score`` under ``OUTPUT_DIR``: ``score.json`` (the
 output contract), ``score.md``, ``score.html``, ``score.sarif`` and
 ``gates.xml`` (JUnit of the merge gates).
+
+``hydra_apply`` applies the top-ranked candidate of ``OUTPUT_DIR/score.json``
+to the source tree (``hydra-score apply``): a dry run that lists the files and
+checks the change applies; with ``HYDRA_APPLY_CONFIRM=1`` in the environment it
+writes them (``HYDRA_APPLY_AGENT=<name>`` picks another candidate). A
+candidate that is not mergeable, a tree with changes, or a base that moved
+since the capture is refused.
 #]=======================================================================]
 
 cmake_minimum_required(VERSION 3.25)
@@ -131,16 +170,23 @@ function(hydra_score_add_targets)
                         "(call hydra_score_add_targets() once per build tree)")
   endif()
 
-  cmake_parse_arguments(PARSE_ARGV 0 arg
-    ""
-    "CONFIG;BASE_REF;AGENT;AGENT_SECONDS;METRICS;OUTPUT_DIR;JOBS;FAIL_ON_GATE;IMPROVER"
-    "LOOP")
+  set(one_value CONFIG BASE_REF AGENT AGENT_SECONDS METRICS METRICS_DIR OUTPUT_DIR JOBS FAIL_ON_GATE IMPROVER)
+  set(multi_value LOOP CANDIDATES)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "${one_value}" "${multi_value}")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hydra_score_add_targets: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "hydra_score_add_targets: keywords given without a value: ${arg_KEYWORDS_MISSING_VALUES}")
   endif()
+  # Every keyword not given falls back to its HYDRA_SCORE_<KEYWORD> cache
+  # variable (-DHYDRA_SCORE_JOBS=4 ...), for projects that never call this
+  # function (CMAKE_PROJECT_TOP_LEVEL_INCLUDES).
+  foreach(keyword IN LISTS one_value multi_value)
+    if(NOT DEFINED arg_${keyword} AND DEFINED HYDRA_SCORE_${keyword} AND NOT "${HYDRA_SCORE_${keyword}}" STREQUAL "")
+      set(arg_${keyword} "${HYDRA_SCORE_${keyword}}")
+    endif()
+  endforeach()
   if(DEFINED arg_JOBS AND NOT arg_JOBS MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "hydra_score_add_targets: JOBS must be a positive integer, got \"${arg_JOBS}\"")
   endif()
@@ -166,14 +212,20 @@ function(hydra_score_add_targets)
     set(HYDRA_SCORE_AGENT "current" CACHE STRING "Default agent name of the hydra_score target")
     set(arg_AGENT "${HYDRA_SCORE_AGENT}")
   endif()
-  if(NOT arg_AGENT MATCHES "^[A-Za-z0-9._-]+$" OR arg_AGENT STREQUAL "baseline" OR arg_AGENT STREQUAL "trees")
+  if(NOT arg_AGENT MATCHES "^[A-Za-z0-9._-]+$" OR arg_AGENT MATCHES "^(baseline|trees|worktrees)$")
     message(FATAL_ERROR "hydra_score_add_targets: AGENT may contain letters, digits, '.', '_' and '-' "
-                        "and may not be \"baseline\" or \"trees\", got \"${arg_AGENT}\"")
+                        "and may not be \"baseline\", \"trees\" or \"worktrees\", got \"${arg_AGENT}\"")
   endif()
   if(NOT DEFINED arg_OUTPUT_DIR)
     set(arg_OUTPUT_DIR "${CMAKE_BINARY_DIR}/hydra")
   endif()
   cmake_path(ABSOLUTE_PATH arg_OUTPUT_DIR BASE_DIRECTORY "${CMAKE_BINARY_DIR}")
+  if(DEFINED arg_METRICS_DIR)
+    cmake_path(ABSOLUTE_PATH arg_METRICS_DIR BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}")
+  endif()
+  if(DEFINED arg_METRICS)
+    cmake_path(ABSOLUTE_PATH arg_METRICS BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}")
+  endif()
 
   # The tool: our own target when built alongside, else an installed one.
   if(TARGET hydra-score)
@@ -228,6 +280,10 @@ function(hydra_score_add_targets)
   endif()
   if(DEFINED arg_BASE_REF AND NOT arg_BASE_REF STREQUAL "")
     list(APPEND baseline_arguments --checkout "${arg_BASE_REF}")
+  elseif(DEFINED arg_CANDIDATES)
+    # Candidates are ranked against a commit: HEAD, through a worktree, so
+    # a change in the current tree is a candidate, never the baseline.
+    list(APPEND baseline_arguments --checkout HEAD)
   endif()
   add_custom_target(hydra_baseline
     COMMAND ${common} ${baseline_arguments}
@@ -246,9 +302,37 @@ function(hydra_score_add_targets)
   if(DEFINED arg_METRICS)
     list(APPEND candidate_arguments --metrics "${arg_METRICS}")
   endif()
+  set(metrics_dir_arguments "")
+  if(DEFINED arg_METRICS_DIR)
+    set(metrics_dir_arguments --metrics-dir "${arg_METRICS_DIR}")
+  endif()
+  if(DEFINED arg_CANDIDATES)
+    # Several candidates: the baseline (cached), the current tree when it
+    # differs from the base, and every ref CANDIDATES matches, each from a
+    # temporary worktree, in parallel up to JOBS; then one ranking of all.
+    set(ref_arguments "")
+    foreach(pattern IN LISTS arg_CANDIDATES)
+      list(APPEND ref_arguments --ref "${pattern}")
+    endforeach()
+    set(capture_commands
+      COMMAND ${common} ${baseline_arguments}
+      COMMAND ${common} ${candidate_arguments} ${metrics_dir_arguments}
+              --if-changed --list "${arg_OUTPUT_DIR}/candidates-tree.list"
+      COMMAND ${common} ${ref_arguments} --out "${arg_OUTPUT_DIR}" --baseline-run "${arg_OUTPUT_DIR}/baseline"
+              ${metrics_dir_arguments} --reuse --list "${arg_OUTPUT_DIR}/candidates-refs.list")
+    set(candidate_score_arguments
+      --candidate-list "${arg_OUTPUT_DIR}/candidates-tree.list"
+      --candidate-list "${arg_OUTPUT_DIR}/candidates-refs.list")
+    string(REPLACE ";" " " patterns "${arg_CANDIDATES}")
+    set(score_comment "HydraScore: capturing and ranking the current tree and the refs ${patterns}")
+  else()
+    set(capture_commands COMMAND ${common} ${candidate_arguments} ${metrics_dir_arguments})
+    set(candidate_score_arguments --candidate "${arg_OUTPUT_DIR}/${arg_AGENT}")
+    set(score_comment "HydraScore: capturing and scoring the current tree against ${arg_OUTPUT_DIR}/baseline")
+  endif()
   set(score_arguments
     --baseline "${arg_OUTPUT_DIR}/baseline"
-    --candidate "${arg_OUTPUT_DIR}/${arg_AGENT}"
+    ${candidate_score_arguments}
     --json "${arg_OUTPUT_DIR}/score.json"
     --markdown "${arg_OUTPUT_DIR}/score.md"
     --html "${arg_OUTPUT_DIR}/score.html"
@@ -258,13 +342,23 @@ function(hydra_score_add_targets)
     list(APPEND score_arguments --no-gate-exit)
   endif()
   add_custom_target(hydra_score
-    COMMAND ${common} ${candidate_arguments}
+    ${capture_commands}
     COMMAND "${tool}" score ${score_arguments}
     WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
     BYPRODUCTS "${arg_OUTPUT_DIR}/score.json" "${arg_OUTPUT_DIR}/score.md" "${arg_OUTPUT_DIR}/score.html"
                "${arg_OUTPUT_DIR}/score.sarif" "${arg_OUTPUT_DIR}/gates.xml"
-    COMMENT "HydraScore: capturing and scoring the current tree against ${arg_OUTPUT_DIR}/baseline"
+    COMMENT "${score_comment}"
     COMMAND_EXPAND_LISTS
+    VERBATIM
+    USES_TERMINAL)
+
+  # --- hydra_apply: the chosen candidate's change onto the source tree -----
+  # A dry run (the files and the check); HYDRA_APPLY_CONFIRM=1 in the
+  # environment writes it, HYDRA_APPLY_AGENT picks another than the top one.
+  add_custom_target(hydra_apply
+    COMMAND "${tool}" apply --score "${arg_OUTPUT_DIR}/score.json" --source "${CMAKE_SOURCE_DIR}"
+    WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
+    COMMENT "HydraScore: applying the top-ranked candidate of ${arg_OUTPUT_DIR}/score.json (dry run unless HYDRA_APPLY_CONFIRM=1)"
     VERBATIM
     USES_TERMINAL)
 

@@ -2,7 +2,8 @@
 # example-project's baseline is captured through the hydra_baseline target of a
 # project that never mentions HydraScore (CMAKE_PROJECT_TOP_LEVEL_INCLUDES),
 # then each candidate patch is applied in a git worktree of its own, the
-# candidates are captured in parallel and ranked in one table.
+# candidates are captured in parallel (each agent's duration and metrics from
+# candidates/metrics/<name>.json, outside the trees) and ranked in one table.
 #
 # Inputs: HYDRA_SCORE_EXECUTABLE, EXAMPLE_SOURCE_DIR, DEMO_DIR, CMAKE_GENERATOR.
 cmake_minimum_required(VERSION 3.25)
@@ -71,7 +72,8 @@ endforeach()
 
 message(STATUS "HydraScore demo: capturing the candidates")
 _demo_run("${HYDRA_SCORE_EXECUTABLE}" capture ${capture_arguments}
-  --baseline-run "${hydra}/baseline" --generator "${CMAKE_GENERATOR}"
+  --baseline-run "${hydra}/baseline" --metrics-dir "${EXAMPLE_SOURCE_DIR}/candidates/metrics"
+  --generator "${CMAKE_GENERATOR}"
   --initial-cache "${hydra}/initial-cache.cmake")
 
 message(STATUS "HydraScore demo: ranking")

@@ -24,6 +24,7 @@ enum class ExitCode : int {
   mismatch = 6,       ///< `replay`: re-scoring gave different output
   tampered = 7,       ///< a run directory's sealed artifacts do not match their digests
   step_failed = 8,    ///< `capture`/`loop`: a step could not be run at all
+  refused = 9,        ///< `apply`: the working tree is not clean, its base moved, or the change does not apply
 };
 
 /// Base class of every exception the library throws on purpose.

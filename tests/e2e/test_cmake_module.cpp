@@ -249,6 +249,39 @@ TEST_CASE("the hydra_loop target runs the improvement loop and restores the tree
   CHECK(status.output.empty());
 }
 
+TEST_CASE("hydra_loop from cache variables alone, and without an improver it fails before iteration 0",
+          "[e2e][cmake][loop]") {
+  TempDir temp("hydra-e2e");
+  const fs::path source = temp.path() / "example-project";
+  make_example_repository(source);
+
+  // No improver anywhere: the target fails at once, before iteration 0 is captured.
+  const fs::path bare = temp.path() / "bare";
+  configure(source, bare);
+  const auto refused = run({"cmake", "--build", bare.string(), "--target", "hydra_loop"});
+  INFO(refused.output);
+  CHECK(refused.exit_code != 0);
+  CHECK(refused.output.find("no improver: give --improver, [loop] improver, or IMPROVER / HYDRA_SCORE_IMPROVER") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(bare / "hydra" / "loop" / "iterations"));
+
+  // The improver and the loop's arguments as cache variables (the project
+  // has no hydra.toml [loop] table and never calls hydra_score_add_targets).
+  const fs::path improver = kSourceDir / "tests" / "fixtures" / "loop" / "improvers" / "make-worse.sh";
+  const fs::path build = temp.path() / "build";
+  configure(source, build,
+            {"-DHYDRA_SCORE_IMPROVER=sh " + improver.string(),
+             "-DHYDRA_SCORE_LOOP=--max-iterations;1;--improver-timeout;3", "-DHYDRA_SCORE_JOBS=2"});
+  const auto looped = run({"cmake", "--build", build.string(), "--target", "hydra_loop"});
+  INFO(looped.output);
+  REQUIRE(looped.exit_code == 0);
+  const auto report = read_json(build / "hydra" / "loop" / "loop.json");
+  // One iteration (--max-iterations 1), which made things worse: reverted.
+  CHECK(report["kept"] == 0);
+  CHECK(report["reverted"] == 1);
+  CHECK(run({"git", "-C", source.string(), "status", "--porcelain"}).output.empty());
+}
+
 TEST_CASE("add_subdirectory and FetchContent of HydraScore give the targets and use the built tool",
           "[e2e][cmake]") {
   TempDir temp("hydra-e2e");

@@ -7,6 +7,7 @@
 #include <hydra/error.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/git.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -20,7 +21,30 @@ CaptureOutcome capture(const CaptureRequest& request) {
     if (request.progress) std::cerr << "hydra[" << request.agent << "]: " << reused->summary << "\n";
     return *reused;
   }
-  if (!request.checkout.empty()) check_out(plan, request, progress);
+  if (request.only_if_changed && request.checkout.empty() && plan.in_git && !plan.base_commit.empty() &&
+      change_diff(plan, request).empty()) {
+    CaptureOutcome outcome;
+    outcome.skipped = true;
+    outcome.summary = plan.source.string() + " equals the base commit " + plan.base_commit.substr(0, 12) +
+                      ": not captured";
+    if (request.progress) std::cerr << "hydra[" << request.agent << "]: " << outcome.summary << "\n";
+    return outcome;
+  }
+  // A candidate ref's worktree goes when the capture ends, however it ends.
+  struct WorktreeCleanup {
+    fs::path repository, worktree;
+    ~WorktreeCleanup() {
+      if (!worktree.empty()) util::remove_worktree(repository, worktree);
+    }
+  } cleanup;
+  if (!request.checkout.empty()) {
+    const fs::path repository = plan.source;
+    check_out(plan, request, progress);
+    if (request.temporary_worktree) {
+      cleanup.repository = repository;
+      cleanup.worktree = plan.worktree;
+    }
+  }
   plan.config = plan.config_file ? config::load(*plan.config_file) : config::Config{};
   if (plan.config.profile != "cmake")
     throw Error("capture drives the \"cmake\" profile; for the \"" + plan.config.profile +

@@ -43,6 +43,12 @@ struct CaptureRequest : BuildTreeOptions {
   /// Why this capture replaces a corrupted run directory at `out` (recorded
   /// in the manifest as "recaptured"); empty for an ordinary capture.
   std::string recapture_reason;
+  /// With `checkout`: remove the worktree when the capture ends (a candidate
+  /// ref's worktree; the baseline's is kept and refreshed).
+  bool temporary_worktree = false;
+  /// Capture only when the tree differs from the base commit (its diff is not
+  /// empty); otherwise CaptureOutcome::skipped and nothing is written.
+  bool only_if_changed = false;
   std::string agent = "candidate";
   std::string task;
   std::optional<double> agent_seconds;
@@ -63,7 +69,8 @@ struct CaptureRequest : BuildTreeOptions {
 };
 
 struct CaptureOutcome {
-  bool reused = false;  ///< `out` was up to date and left as it was
+  bool reused = false;   ///< `out` was up to date and left as it was
+  bool skipped = false;  ///< `only_if_changed` and the tree equals the base: nothing captured
   bool build_passed = false;
   std::string summary;  ///< one line for people
 };

@@ -12,9 +12,18 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string change_diff(const Plan& plan, const CaptureRequest& request) {
-  // A checkout with a patch applied differs from its commit by that patch.
+  // A checkout with a recorded patch applied (a baseline captured again)
+  // differs from its commit by that patch.
   if (!request.checkout.empty() && request.checkout_patch) return util::read_file(*request.checkout_patch);
-  if (!plan.in_git || plan.base_commit.empty() || !request.checkout.empty()) return {};
+  if (!plan.in_git || plan.base_commit.empty()) return {};
+  if (!request.checkout.empty()) {
+    // A checked-out commit (a candidate ref): the commit against the base,
+    // as `git diff --binary` prints it; empty for a baseline at its own base.
+    if (plan.source_commit == plan.base_commit) return {};
+    return util::checked_git(plan.source, {"-c", "core.quotePath=true", "diff", "--binary", "--no-color",
+                                           "--no-ext-diff", "-M", plan.base_commit, plan.source_commit})
+        .output;
+  }
   return util::diff_against(plan.source, plan.base_commit, plan.excluded);
 }
 

@@ -236,11 +236,6 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
     return finish(record);
   }
 
-  if (!request.checkout.empty()) {
-    // A checked-out commit has no recorded diff (change_diff): nothing to split.
-    record["reason"] = "a capture of a checked-out commit records no diff to split";
-    return finish(record);
-  }
   const std::string diff = change_diff(plan, request);
   std::vector<Section> sections;
   try {

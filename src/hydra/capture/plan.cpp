@@ -85,7 +85,9 @@ Plan make_plan(const CaptureRequest& request) {
            {"build_config", request.build_config}, {"cmake_arguments", request.cmake_arguments},
            {"agent", request.agent}, {"base", plan.base_commit},
            {"checkout_patch",
-            request.checkout_patch ? util::sha256_hex(util::read_file(*request.checkout_patch)) : std::string()}}
+            request.checkout_patch ? util::sha256_hex(util::read_file(*request.checkout_patch)) : std::string()},
+           {"metrics", request.metrics ? util::sha256_hex(util::read_file(*request.metrics)) : std::string()},
+           {"agent_seconds", request.agent_seconds ? nlohmann::json(*request.agent_seconds) : nlohmann::json()}}
           .dump());
   plan.tidy_config = clang_tidy_config(request, plan.source);
   return plan;
@@ -134,7 +136,9 @@ void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {
   // A project in a subdirectory of its repository stays in it.
   const fs::path inside = plan.source.lexically_relative(fs::weakly_canonical(top));
   plan.source = inside.empty() || inside == "." ? worktree : worktree / inside;
-  if (!plan.config_file && fs::is_regular_file(plan.source / "hydra.toml")) {
+  plan.worktree = worktree;
+  // A candidate (given a baseline run) never reads its own hydra.toml.
+  if (!plan.config_file && !request.baseline_run && fs::is_regular_file(plan.source / "hydra.toml")) {
     plan.config_file = plan.source / "hydra.toml";
     plan.config_text = util::read_file(*plan.config_file);
   }

@@ -3,6 +3,12 @@
 // again from what it recorded, instead of blocking every later score.
 #include <hydra/capture/capture.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include <hydra/error.hpp>
@@ -14,9 +20,40 @@ namespace hydra::capture {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+namespace {
+
+/// An exclusive flock on a file beside `baseline`, held while it lives:
+/// candidates captured in parallel check (and repair) the baseline one at a
+/// time, so it is captured again once.
+class BaselineLock {
+ public:
+  explicit BaselineLock(const fs::path& baseline) {
+    fs::create_directories(baseline.parent_path());
+    const fs::path file = baseline.parent_path() / ("." + baseline.filename().string() + ".lock");
+    descriptor_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (descriptor_ < 0) throw Error("cannot open " + file.string() + ": " + std::strerror(errno));
+    while (::flock(descriptor_, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      const int error = errno;
+      ::close(descriptor_);
+      throw Error("cannot lock " + file.string() + ": " + std::strerror(error));
+    }
+  }
+  ~BaselineLock() { ::close(descriptor_); }
+  BaselineLock(const BaselineLock&) = delete;
+  BaselineLock& operator=(const BaselineLock&) = delete;
+
+ private:
+  int descriptor_ = -1;
+};
+
+}  // namespace
+
 std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
   if (!request.baseline_run) return std::nullopt;
   const fs::path baseline = util::absolute_clean(*request.baseline_run);
+  if (!fs::exists(baseline / "manifest.json")) return std::nullopt;  // the capture reports a missing baseline
+  const BaselineLock lock(baseline);
   std::string problem;
   try {
     pipeline::verify_seal(baseline);

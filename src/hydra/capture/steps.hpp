@@ -25,7 +25,8 @@ namespace hydra::capture {
 
 /// What a capture resolved before running anything.
 struct Plan {
-  std::filesystem::path source;     ///< absolute; a worktree when the request checks out a commit
+  std::filesystem::path source;     ///< absolute; a worktree (or its subdirectory) when the request checks out a commit
+  std::filesystem::path worktree;   ///< the git worktree check_out made; empty otherwise
   std::filesystem::path build_dir;  ///< absolute
   std::filesystem::path out;        ///< absolute
   bool in_git = false;

@@ -1,5 +1,6 @@
 // hydra-score capture: build, test and lint a source tree into a run directory.
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 #include <thread>
@@ -7,6 +8,8 @@
 #include <hydra/capture/capture.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/git.hpp>
 #include <hydra/util/process.hpp>
 #include <hydra/util/thread_pool.hpp>
 
@@ -27,24 +30,48 @@ std::optional<std::filesystem::path> clang_tidy_program() {
   return util::find_program("clang-tidy");
 }
 
+namespace {
+
+/// An agent name made from a ref's short name: every character other than
+/// letters, digits, '.', '_' and '-' becomes '-' (agent/clean-fix ->
+/// agent-clean-fix), so it is a file name and a CMake-safe run name.
+std::string agent_name_of_ref(const std::string& ref) {
+  std::string name = ref;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '-';
+  while (!name.empty() && name.front() == '.') name.erase(name.begin());
+  return name.empty() ? "ref" : name;
+}
+
+}  // namespace
+
 void register_capture(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
       "capture",
       "Run the profile's build, test and lint steps for source trees and save sealed run directories.\n"
-      "Repeat --source/--out (and --agent, --build-dir) to capture several candidates, in parallel up to --jobs.");
+      "Repeat --source/--out (and --agent, --build-dir) to capture several candidates, in parallel up to --jobs.\n"
+      "Or give --ref REF (repeatable, globs allowed): each matching branch, tag or commit of the repository\n"
+      "at --source is captured from a temporary git worktree into OUT/<agent>, the user's tree untouched.");
   struct Options {
-    std::vector<std::string> sources, outs, agents, build_dirs;
+    std::vector<std::string> sources, outs, agents, build_dirs, refs;
     std::vector<double> agent_seconds;
-    std::string config, baseline_run, base_ref, checkout, metrics, task;
+    std::string config, baseline_run, base_ref, checkout, metrics, metrics_dir, task, list;
     capture::BuildTreeOptions tree;
-    bool reuse = false, quiet = false, no_sandbox = false;
+    bool reuse = false, quiet = false, no_sandbox = false, if_changed = false;
   };
   auto options = std::make_shared<Options>();
-  command->add_option("--source", options->sources, "Source tree to capture (repeatable)")->required();
-  command->add_option("--out", options->outs, "Run directory to write, one per --source")->required();
+  command->add_option("--source", options->sources,
+                      "Source tree to capture (repeatable); with --ref, the repository (default: the current directory)");
+  command->add_option("--out", options->outs,
+                      "Run directory to write, one per --source; with --ref, the directory receiving OUT/<agent> per ref")
+      ->required();
+  command->add_option("--ref", options->refs,
+                      "Capture this branch, tag or commit (a git for-each-ref pattern such as 'agent/*', or anything\n"
+                      "git rev-parse takes); repeatable. Agent names are the refs' short names, '/' made '-'");
   command->add_option("--agent", options->agents, "Agent name, one per --source (default: the --out directory's name)");
   command->add_option("--build-dir", options->build_dirs,
-                      "HydraScore's build tree for the capture, one per --source (default: OUT.build next to OUT)");
+                      "HydraScore's build tree for the capture, one per --source (default: OUT.build next to OUT;\n"
+                      "with --ref: OUT/trees/<agent>)");
   command->add_option("--agent-seconds", options->agent_seconds, "How long each agent took, one per --source");
   command->add_option("--config", options->config, "hydra.toml (default: the baseline run's, else SOURCE/hydra.toml)");
   command->add_option("--baseline-run", options->baseline_run,
@@ -52,41 +79,104 @@ void register_capture(CLI::App& app, int& exit_code) {
   command->add_option("--base-ref", options->base_ref, "Commit the diff is taken against (default: the baseline run's commit, else HEAD)");
   command->add_option("--checkout", options->checkout, "Capture this commit through a git worktree (a baseline at BASE_REF)");
   command->add_option("--metrics", options->metrics, "Agent metrics JSON");
+  command->add_option("--metrics-dir", options->metrics_dir,
+                      "Directory of agent metrics, DIR/<agent>.json each (docs/parsers.md; duration_seconds feeds speed)");
   command->add_option("--task", options->task, "Task id (for compare)");
+  command->add_option("--list", options->list,
+                      "Write the run directories this call captured (or reused) here, one per line");
   add_build_tree_options(*command, options->tree, "Parallel jobs (default: all cores)");
   command->add_flag("--reuse", options->reuse, "Keep an up-to-date run directory instead of capturing again");
+  command->add_flag("--if-changed", options->if_changed,
+                    "Capture a --source only when it differs from the base commit (else nothing is written or listed)");
   command->add_flag("--quiet", options->quiet, "No progress output");
   command->add_flag("--no-sandbox", options->no_sandbox,
                     "Do not run the tree's build and tests under bubblewrap (the run records it)");
   command->callback([options, &exit_code] {
-    const std::size_t count = options->sources.size();
-    auto per_source = [&](const auto& values, const char* name) {
-      if (!values.empty() && values.size() != count)
-        throw UsageError(std::string("give ") + name + " once per --source (" + std::to_string(count) + " times) or not at all");
+    const bool by_ref = !options->refs.empty();
+    if (by_ref) {
+      if (options->outs.size() != 1) throw UsageError("with --ref, give --out once: the directory receiving OUT/<agent>");
+      if (options->sources.size() > 1) throw UsageError("with --ref, give --source at most once: the repository");
+      if (!options->agents.empty() || !options->build_dirs.empty() || !options->agent_seconds.empty() ||
+          !options->checkout.empty() || !options->metrics.empty())
+        throw UsageError("with --ref, agents are named after their refs: --agent, --build-dir, --agent-seconds, "
+                         "--metrics and --checkout do not apply (use --metrics-dir)");
+      if (options->sources.empty()) options->sources.push_back(".");
+    } else if (options->sources.empty()) {
+      throw UsageError("give --source (with --out), or --ref");
+    }
+    if (!options->metrics_dir.empty() && !std::filesystem::is_directory(options->metrics_dir))
+      throw UsageError("--metrics-dir " + options->metrics_dir + " is not a directory");
+
+    // What to capture: one request per --source, or per ref.
+    struct Target {
+      std::string source, out, agent, build_dir, checkout, ref;
+      std::optional<double> seconds;
     };
-    if (options->outs.size() != count) throw UsageError("give --out once per --source");
-    per_source(options->agents, "--agent");
-    per_source(options->build_dirs, "--build-dir");
-    per_source(options->agent_seconds, "--agent-seconds");
+    std::vector<Target> targets;
+    if (by_ref) {
+      const std::filesystem::path repository = options->sources[0];
+      const std::filesystem::path root = options->outs[0];
+      for (const auto& ref : util::resolve_refs(repository, options->refs)) {
+        const std::string agent = agent_name_of_ref(ref.name);
+        if (agent == "baseline" || agent == "trees" || agent == "worktrees")
+          throw UsageError("ref " + ref.name + " would be agent \"" + agent + "\", a name HydraScore reserves");
+        for (const auto& other : targets)
+          if (other.agent == agent)
+            throw UsageError("refs " + other.ref + " and " + ref.name + " both make the agent name \"" + agent + "\"");
+        targets.push_back({repository.string(), (root / agent).string(), agent, (root / "trees" / agent).string(),
+                           ref.commit, ref.name, std::nullopt});
+      }
+    } else {
+      const std::size_t count = options->sources.size();
+      auto per_source = [&](const auto& values, const char* name) {
+        if (!values.empty() && values.size() != count)
+          throw UsageError(std::string("give ") + name + " once per --source (" + std::to_string(count) +
+                           " times) or not at all");
+      };
+      if (options->outs.size() != count) throw UsageError("give --out once per --source");
+      per_source(options->agents, "--agent");
+      per_source(options->build_dirs, "--build-dir");
+      per_source(options->agent_seconds, "--agent-seconds");
+      for (std::size_t i = 0; i < count; ++i) {
+        Target target;
+        target.source = options->sources[i];
+        target.out = options->outs[i];
+        target.agent = options->agents.empty() ? std::filesystem::path(options->outs[i]).filename().string()
+                                               : options->agents[i];
+        target.build_dir = options->build_dirs.empty() ? options->outs[i] + ".build" : options->build_dirs[i];
+        target.checkout = options->checkout;
+        if (!options->agent_seconds.empty()) target.seconds = options->agent_seconds[i];
+        targets.push_back(std::move(target));
+      }
+    }
+
+    const std::size_t count = targets.size();
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned jobs = options->tree.jobs > 0 ? options->tree.jobs : cores;
-    const unsigned parallel = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(count)));
+    const unsigned parallel = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(std::max<std::size_t>(count, 1))));
     std::vector<capture::CaptureRequest> requests;
-    for (std::size_t i = 0; i < count; ++i) {
+    for (const auto& target : targets) {
       capture::CaptureRequest request;
       static_cast<capture::BuildTreeOptions&>(request) = options->tree;
-      request.source = options->sources[i];
-      request.out = options->outs[i];
-      request.agent = options->agents.empty() ? std::filesystem::path(options->outs[i]).filename().string()
-                                              : options->agents[i];
-      request.build_dir = options->build_dirs.empty() ? std::filesystem::path(options->outs[i] + ".build")
-                                                      : std::filesystem::path(options->build_dirs[i]);
-      if (!options->agent_seconds.empty()) request.agent_seconds = options->agent_seconds[i];
+      request.source = target.source;
+      request.out = target.out;
+      request.agent = target.agent;
+      request.build_dir = target.build_dir;
+      request.agent_seconds = target.seconds;
       if (!options->config.empty()) request.config = options->config;
       if (!options->baseline_run.empty()) request.baseline_run = options->baseline_run;
       request.base_ref = options->base_ref;
-      request.checkout = options->checkout;
+      // A ref's change is against the baseline run's commit, else --base-ref,
+      // else the repository's HEAD (never the ref itself: that would be no change).
+      if (by_ref && request.base_ref.empty() && !request.baseline_run) request.base_ref = "HEAD";
+      request.checkout = target.checkout;
+      request.temporary_worktree = by_ref;
+      request.only_if_changed = options->if_changed;
       if (!options->metrics.empty()) request.metrics = options->metrics;
+      if (!options->metrics_dir.empty() && options->metrics.empty()) {
+        const auto file = std::filesystem::path(options->metrics_dir) / (target.agent + ".json");
+        if (std::filesystem::is_regular_file(file)) request.metrics = file;
+      }
       request.task = options->task;
       request.jobs = std::max(1u, jobs / parallel);
       request.reuse = options->reuse;
@@ -95,9 +185,39 @@ void register_capture(CLI::App& app, int& exit_code) {
       request.clang_tidy = clang_tidy_program();
       requests.push_back(std::move(request));
     }
+    // Every target is attempted; one that cannot be captured (its worktree
+    // cannot be made, a step cannot start) is reported, never skipped silently.
     std::vector<capture::CaptureOutcome> outcomes(count);
-    util::parallel_for(count, parallel, [&](std::size_t i) { outcomes[i] = capture::capture(requests[i]); });
-    for (const auto& outcome : outcomes) std::cout << outcome.summary << "\n";
+    std::vector<std::optional<Error>> failures(count);
+    util::parallel_for(count, parallel, [&](std::size_t i) {
+      try {
+        outcomes[i] = capture::capture(requests[i]);
+      } catch (const Error& error) {
+        failures[i] = error;
+      } catch (const std::exception& error) {
+        failures[i] = Error(error.what());
+      }
+    });
+    std::string listed;
+    std::optional<Error> first_failure;
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::string what = targets[i].ref.empty() ? targets[i].source : "ref " + targets[i].ref;
+      if (failures[i]) {
+        std::cerr << "hydra-score: error: " << what << " (agent " << targets[i].agent
+                  << ") could not be captured: " << failures[i]->what() << "\n";
+        if (!first_failure) first_failure = failures[i];
+        continue;
+      }
+      std::cout << outcomes[i].summary << "\n";
+      if (!outcomes[i].skipped) listed += util::absolute_clean(targets[i].out).string() + "\n";
+    }
+    if (!options->list.empty()) util::write_file_atomic(options->list, listed);
+    if (first_failure) {
+      const std::size_t failed = std::count_if(failures.begin(), failures.end(), [](const auto& f) { return bool(f); });
+      throw Error(std::to_string(failed) + " of " + std::to_string(count) + " captures failed (first: " +
+                      first_failure->what() + ")",
+                  first_failure->code() == ExitCode::internal ? ExitCode::step_failed : first_failure->code());
+    }
     exit_code = static_cast<int>(ExitCode::success);
   });
 }

@@ -16,12 +16,13 @@ constexpr const char* kExitCodes = R"(Exit codes:
   0  success (score: the top candidate is mergeable; compare: improved)
   1  internal error
   2  bad usage, or an unreadable or malformed input file
-  3  score: the top-ranked candidate is not mergeable
+  3  score: the top-ranked candidate is not mergeable; apply: the candidate is not mergeable (no --force)
   4  compare: regressed
   5  compare: neutral (no meaningful change; never promotes)
   6  replay: re-scoring gave different output
   7  a run directory's sealed artifacts do not match their digests
-  8  capture/loop: a step could not be run)";
+  8  capture/loop: a step could not be run
+  9  apply: refused (the working tree has changes, its base moved, or the change does not apply))";
 
 }  // namespace
 
@@ -32,7 +33,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = static_cast<int>(ExitCode::success);
   for (Register add : {&register_record, &register_score, &register_replay, &register_capture,
-                       &register_compare, &register_loop}) {
+                       &register_compare, &register_loop, &register_apply}) {
     add(app, exit_code);
   }
   try {

@@ -22,6 +22,7 @@ void register_replay(CLI::App& app, int& exit_code);
 void register_capture(CLI::App& app, int& exit_code);
 void register_compare(CLI::App& app, int& exit_code);
 void register_loop(CLI::App& app, int& exit_code);
+void register_apply(CLI::App& app, int& exit_code);
 
 /// Adds the options of a capture build tree (--jobs, --generator,
 /// --build-config, --initial-cache, --cmake-arg, --exclude) to `command`,

@@ -1,6 +1,7 @@
 // hydra-score score / replay.
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 
 #include <hydra/cli/commands.hpp>
@@ -16,14 +17,16 @@ void register_score(CLI::App& app, int& exit_code) {
       "score", "Rank candidates against a baseline; print the table; write the reports");
   struct Options {
     std::string baseline;
-    std::vector<std::string> candidates;
+    std::vector<std::string> candidates, candidate_lists;
     std::string config, json, markdown, html, sarif, junit;
     bool quiet = false;
     bool no_gate_exit = false;
   };
   auto options = std::make_shared<Options>();
   command->add_option("--baseline", options->baseline, "Run directory of the baseline")->required();
-  command->add_option("--candidate", options->candidates, "Run directory of a candidate (repeatable)")->required();
+  command->add_option("--candidate", options->candidates, "Run directory of a candidate (repeatable)");
+  command->add_option("--candidate-list", options->candidate_lists,
+                      "A file naming candidate run directories, one per line (as `capture --list` writes; repeatable)");
   command->add_option("--config", options->config,
                       "hydra.toml to score with (default: the one stored in the baseline run, never a candidate's)");
   command->add_option("--json", options->json, "Write the output contract (JSON) here");
@@ -38,6 +41,25 @@ void register_score(CLI::App& app, int& exit_code) {
     pipeline::ScoreRequest request;
     request.baseline = options->baseline;
     for (const auto& candidate : options->candidates) request.candidates.emplace_back(candidate);
+    for (const auto& list : options->candidate_lists) {
+      const std::string text = util::read_file(list);
+      std::size_t start = 0, line = 0;
+      while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        std::string entry = text.substr(start, end - start);
+        start = end + 1;
+        ++line;
+        if (!entry.empty() && entry.back() == '\r') entry.pop_back();
+        if (entry.empty()) continue;
+        if (!std::filesystem::is_directory(entry))
+          throw InputError(list, "\"" + entry + "\" is not a run directory", line, 1);
+        request.candidates.emplace_back(entry);
+      }
+    }
+    if (request.candidates.empty())
+      throw UsageError("no candidates to rank: give --candidate RUN" +
+                       std::string(options->candidate_lists.empty() ? "" : " (the --candidate-list files are empty)"));
     if (!options->config.empty()) request.config = options->config;
     const nlohmann::json contract = pipeline::score_runs(request);
     if (!options->json.empty()) util::write_file_atomic(options->json, pipeline::contract_text(contract));

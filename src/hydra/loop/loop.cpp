@@ -169,8 +169,12 @@ class LoopRunner {
         save();
       }
     }
-    if (state_.iterations.empty()) run_baseline();
     const LoopSettings& settings = request_.settings;
+    // Without an improver nothing can follow iteration 0: say so before
+    // spending a capture on it (a finished loop needs none to report).
+    if (settings.improver.empty() && !stop_reason(state_.iterations, settings.max_iterations, settings.stuck_after))
+      throw UsageError("no improver: give --improver, [loop] improver, or IMPROVER / HYDRA_SCORE_IMPROVER in CMake");
+    if (state_.iterations.empty()) run_baseline();
     while (!stop_reason(state_.iterations, settings.max_iterations, settings.stuck_after)) {
       if (settings.improver.empty()) throw UsageError("no improver: give --improver or [loop] improver");
       run_iteration(state_.iterations.back().number + 1);

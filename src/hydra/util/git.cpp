@@ -1,5 +1,7 @@
 #include <hydra/util/git.hpp>
 
+#include <algorithm>
+
 #include <hydra/util/process.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
@@ -129,6 +131,63 @@ void checkout_worktree(const fs::path& repository, const std::string& commit, co
   fs::create_directories(path.parent_path());
   auto added = git(repository, {"worktree", "add", "--detach", "--force", path.string(), commit});
   if (added.exit_code != 0) throw Error("git worktree add " + path.string() + " failed: " + added.output);
+}
+
+void remove_worktree(const fs::path& repository, const fs::path& path) {
+  try {
+    git(repository, {"worktree", "remove", "--force", path.string()});
+    std::error_code ec;
+    fs::remove_all(path, ec);
+    git(repository, {"worktree", "prune"});
+  } catch (const Error&) {
+    // git could not start: the directory stays for the next prune.
+  }
+}
+
+std::vector<NamedRef> resolve_refs(const fs::path& repository, const std::vector<std::string>& patterns) {
+  std::vector<NamedRef> refs;
+  std::vector<std::string> seen;  // full ref names (or commits), each once
+  for (const auto& pattern : patterns) {
+    if (pattern.empty() || pattern.front() == '-')
+      throw Error("\"" + pattern + "\" is not a ref pattern", ExitCode::usage);
+    std::vector<std::string> arguments = {"for-each-ref", "--format=%(refname)%00%(refname:short)%00%(symref)",
+                                          pattern};
+    if (pattern.rfind("refs/", 0) != 0)
+      for (const char* prefix : {"refs/heads/", "refs/tags/", "refs/remotes/"}) arguments.push_back(prefix + pattern);
+    const auto listed = git(repository, arguments);
+    if (listed.exit_code != 0)
+      throw Error("git for-each-ref " + pattern + " failed in " + repository.string() + ": " + listed.error_output,
+                  ExitCode::usage);
+    bool matched = false;
+    std::size_t start = 0;
+    while (start < listed.output.size()) {
+      std::size_t end = listed.output.find('\n', start);
+      if (end == std::string::npos) end = listed.output.size();
+      const std::string line = listed.output.substr(start, end - start);
+      start = end + 1;
+      const auto first = line.find('\0');
+      const auto second = first == std::string::npos ? std::string::npos : line.find('\0', first + 1);
+      if (second == std::string::npos) continue;
+      const std::string full = line.substr(0, first);
+      const std::string name = line.substr(first + 1, second - first - 1);
+      if (second + 1 < line.size()) continue;  // a symbolic ref (origin/HEAD) names another ref
+      const auto commit = git(repository, {"rev-parse", "--verify", "--quiet", full + "^{commit}"});
+      if (commit.exit_code != 0) continue;  // a tag of a tree or blob
+      matched = true;
+      if (std::find(seen.begin(), seen.end(), full) != seen.end()) continue;
+      seen.push_back(full);
+      refs.push_back({name, trim(commit.output)});
+    }
+    if (matched) continue;
+    const auto commit = git(repository, {"rev-parse", "--verify", "--quiet", pattern + "^{commit}"});
+    if (commit.exit_code != 0)
+      throw Error("git: no ref or commit matches \"" + pattern + "\" in " + repository.string(), ExitCode::usage);
+    const std::string hash = trim(commit.output);
+    if (std::find(seen.begin(), seen.end(), hash) != seen.end()) continue;
+    seen.push_back(hash);
+    refs.push_back({pattern, hash});
+  }
+  return refs;
 }
 
 }  // namespace hydra::util

@@ -52,4 +52,24 @@ std::string diff_against(const std::filesystem::path& repository, const std::str
 void checkout_worktree(const std::filesystem::path& repository, const std::string& commit,
                        const std::filesystem::path& path);
 
+/// Removes the worktree at `path` (`git worktree remove --force`, then the
+/// directory itself and `git worktree prune`). Never throws: a worktree that
+/// cannot be removed is left for the next prune.
+void remove_worktree(const std::filesystem::path& repository, const std::filesystem::path& path);
+
+/// A ref a pattern named: its short name (`git for-each-ref`'s
+/// `%(refname:short)`, or the pattern itself for a plain commit) and commit.
+struct NamedRef {
+  std::string name;
+  std::string commit;
+};
+
+/// The refs of `repository` matching `patterns`, in pattern order, each once.
+/// A pattern is a `git for-each-ref` pattern tried as given and under
+/// refs/heads/, refs/tags/ and refs/remotes/ (so `agent/*` finds the branches
+/// agent/...), else anything `git rev-parse --verify` takes (a tag, a commit).
+/// Symbolic refs (origin/HEAD) are skipped. Throws hydra::Error (exit 2)
+/// naming a pattern that matches nothing.
+std::vector<NamedRef> resolve_refs(const std::filesystem::path& repository, const std::vector<std::string>& patterns);
+
 }  // namespace hydra::util
