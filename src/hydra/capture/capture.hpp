@@ -21,6 +21,9 @@ struct BuildTreeOptions {
   std::string build_config;                           ///< multi-config generators: the configuration
   std::vector<std::string> cmake_arguments;           ///< extra configure arguments (-D...)
   std::vector<std::filesystem::path> exclude;         ///< trees inside the source that are not part of the change (build trees)
+  /// false (`--no-cache`): no lint cache and no compiler cache, whatever
+  /// hydra.toml's [cache] says (docs/run-directory.md, "Caches").
+  bool cache = true;
 };
 
 struct CaptureRequest : BuildTreeOptions {

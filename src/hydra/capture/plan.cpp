@@ -116,6 +116,15 @@ std::optional<CaptureOutcome> reusable_run(const Plan& plan, const CaptureReques
   }
 }
 
+void resolve_cache_dir(Plan& plan, const CaptureRequest& request) {
+  plan.cache_dir.reset();
+  if (!request.cache || !plan.config.cache.enabled) return;
+  // Beside the run directories (like worktrees/), so the baseline, every
+  // candidate and every loop iteration of one output directory share it.
+  plan.cache_dir = plan.config.cache.directory.empty() ? plan.out.parent_path() / ".cache"
+                                                       : util::absolute_clean(plan.config.cache.directory);
+}
+
 void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {
   const fs::path worktree = util::absolute_clean(plan.out.parent_path() / "worktrees" / plan.out.filename());
   progress.start("checkout");
