@@ -166,6 +166,13 @@ TEST_CASE("a candidate's blanked NOLINT and its cached lint match a capture with
   const auto uncached = run_capture("uncached", {"--baseline-run", (runs / "baseline").string(), "--no-cache"});
   CHECK(candidate["caches"]["lint"]["hits"] == 3);  // a, c and d as the baseline linted them
   CHECK(candidate["lint_view"]["stripped_suppressions"].size() == 1);
+  // The score's reports say what the caches did.
+  const auto scored = run({kTool.string(), "score", "--baseline", (runs / "baseline").string(), "--candidate",
+                           (runs / "candidate").string(), "--markdown", (temp.path() / "report.md").string(),
+                           "--quiet", "--no-gate-exit"});
+  INFO(scored.output);
+  const std::string markdown = hydra::util::read_file(temp.path() / "report.md");
+  CHECK(markdown.find("lint: 3 of 4 translation units from the cache") != std::string::npos);
   CHECK(hydra::util::read_file(runs / "candidate" / "lint" / "0.log") ==
         hydra::util::read_file(runs / "uncached" / "lint" / "0.log"));
   // The blanked NOLINT suppresses nothing: as many findings as the baseline's.

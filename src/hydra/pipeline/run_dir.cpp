@@ -36,6 +36,37 @@ using nlohmann::json;
 
 namespace {
 
+/// One line on what a capture's caches did (docs/run-directory.md,
+/// "Caches"), from the manifest's "caches"; empty when it has none.
+std::string caches_summary(const json& manifest) {
+  const auto caches = manifest.find("caches");
+  if (caches == manifest.end() || !caches->is_object()) return {};
+  const auto count = [](const json& record, const char* key) -> std::uint64_t {
+    const auto found = record.find(key);
+    return found != record.end() && found->is_number_unsigned() ? found->get<std::uint64_t>() : 0;
+  };
+  const auto describe = [&](const char* name, const char* what, const char* total_of) -> std::string {
+    const auto record = caches->find(name);
+    if (record == caches->end() || !record->is_object()) return {};
+    const auto used = record->find("used");
+    if (used == record->end() || !used->is_boolean()) return {};
+    const std::string label = std::string(name) == "compiler" ? "ccache" : "lint";
+    if (!used->get<bool>()) {
+      const auto reason = record->find("reason");
+      return label + ": off" + (reason != record->end() && reason->is_string() ? " (" + reason->get<std::string>() + ")" : "");
+    }
+    const std::uint64_t hits = count(*record, "hits");
+    const std::uint64_t total = hits + count(*record, "misses") + (std::string(total_of) == "lint" ? count(*record, "uncacheable") : 0);
+    return label + ": " + std::to_string(hits) + " of " + std::to_string(total) + " " + what + " from the cache";
+  };
+  std::string out;
+  for (const auto& part : {describe("compiler", "compilations", "compiler"), describe("lint", "translation units", "lint")}) {
+    if (part.empty()) continue;
+    out += (out.empty() ? "" : "; ") + part;
+  }
+  return out;
+}
+
 constexpr const char* kManifest = "manifest.json";
 constexpr const char* kSchema = "hydra-score/run/1";
 
@@ -305,6 +336,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   run.agent = manifest.value("agent", std::string("candidate"));
   run.path = run_dir.string();
   run.sandbox = manifest.value("sandbox", std::string());
+  run.caches = caches_summary(manifest);
   if (const auto tools = manifest.find("tools"); tools != manifest.end() && tools->is_object())
     for (const auto& [tool, version] : tools->items())
       if (version.is_string()) run.tools[tool] = version.get<std::string>();
