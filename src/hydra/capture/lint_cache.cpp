@@ -173,8 +173,100 @@ std::vector<std::string> preprocess_arguments(const CompileCommand& command) {
   return out;
 }
 
+std::string FileDigests::of(const fs::path& file) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto found = digests_.find(file);
+    if (found != digests_.end()) return found->second;
+  }
+  std::error_code error;
+  std::string digest = "missing";
+  if (fs::is_regular_file(file, error)) {
+    try {
+      digest = util::sha256_file(file);
+    } catch (const std::exception&) {
+      digest = "unreadable";
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  digests_[file] = digest;
+  return digest;
+}
+
+std::string tree_listing(const fs::path& source, const std::vector<fs::path>& excluded) {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (fs::recursive_directory_iterator it(source, fs::directory_options::skip_permission_denied, error), end;
+       !error && it != end; it.increment(error)) {
+    const fs::path path = it->path();
+    std::error_code ignored;
+    if (it->is_directory(ignored)) {
+      const bool skip = path.filename() == ".git" ||
+                        std::any_of(excluded.begin(), excluded.end(),
+                                    [&](const fs::path& tree) { return util::is_within(path, tree); });
+      if (skip) it.disable_recursion_pending();
+      continue;
+    }
+    names.push_back(path.lexically_relative(source).generic_string());
+  }
+  std::sort(names.begin(), names.end());
+  util::Sha256 digest;
+  for (const auto& name : names) digest.update(name + '\n');
+  return digest.hex_digest();
+}
+
+namespace {
+
+/// A file's record in a key: its digest, and the digest of the copy
+/// clang-tidy reads instead when the overlay replaces it.
+json file_record(const LintKeyContext& context, FileDigests& digests, const fs::path& path) {
+  json record = {{"real", digests.of(path)}};
+  const auto overlaid = context.overlaid.find(path);
+  if (overlaid != context.overlaid.end()) record["seen"] = digests.of(overlaid->second);
+  return record;
+}
+
+}  // namespace
+
 std::optional<std::string> lint_unit_key(const LintKeyContext& context, const CompileCommand& command,
                                          std::chrono::duration<double> timeout, std::string& why_not) {
+  FileDigests local;
+  FileDigests& digests = context.digests ? *context.digests : local;
+  json arguments = json::array();
+  for (const auto& argument : command.arguments) arguments.push_back(context.roots.normalize(argument));
+  const json base = {{"format", entry_magic},
+                     {"tidy", context.tidy},
+                     {"settings", context.settings},
+                     {"file", context.roots.normalize(command.file.string())},
+                     {"directory", context.roots.normalize(command.directory.string())},
+                     {"arguments", arguments}};
+
+  // Direct mode: the files the last preprocessing of this command read.
+  std::string direct_key;
+  if (context.cache) {
+    json direct = base;
+    direct["mode"] = "direct";
+    direct["unit"] = file_record(context, digests, command.file);
+    direct["listing"] = context.listing;
+    // The compiler's driver: an upgrade in place changes what it predefines.
+    const auto compiler = util::find_program(command.arguments.front());
+    direct["compiler"] = compiler ? digests.of(*compiler) : "not found";
+    direct_key = util::sha256_hex(direct.dump());
+    if (const auto entry = context.cache->load(direct_key)) {
+      try {
+        const json stored = json::parse(entry->output);
+        bool same = stored.at("files").is_object();
+        for (const auto& [name, record] : stored.at("files").items()) {
+          if (!same) break;
+          same = file_record(context, digests, context.roots.restore(name)) == record;
+        }
+        if (same) return stored.at("key").get<std::string>();
+      } catch (const json::exception&) {
+        // Not a direct entry after all: preprocess.
+      }
+    }
+  }
+
   util::ProcessRequest process;
   process.argv = preprocess_arguments(command);
   process.working_directory = command.directory;
@@ -187,33 +279,26 @@ std::optional<std::string> lint_unit_key(const LintKeyContext& context, const Co
               (result.started ? " (exit code " + std::to_string(result.exit_code) + ")" : ": " + result.error);
     return std::nullopt;
   }
-  json files = json::object();
+  json files = json::object();      // project files: in the key
+  json read = json::object();       // every file read: in the direct entry
+  read[context.roots.normalize(command.file.string())] = file_record(context, digests, command.file);
   for (const auto& name : marker_files(result.output)) {
     fs::path path(name);
     if (path.is_relative()) path = command.directory / path;
     path = util::absolute_clean(path);
+    const json record = file_record(context, digests, path);
+    read[context.roots.normalize(path.string())] = record;
     const bool in_project = std::any_of(context.project.begin(), context.project.end(),
                                         [&](const fs::path& tree) { return util::is_within(path, tree); });
-    if (!in_project) continue;  // system headers: their preprocessed text is in the key
-    std::string digest = "missing";
-    std::error_code error;
-    if (fs::is_regular_file(path, error)) digest = util::sha256_file(path);
-    json record = {{"real", digest}};
-    const auto overlaid = context.overlaid.find(path);
-    if (overlaid != context.overlaid.end()) record["seen"] = util::sha256_file(overlaid->second);
-    files[context.roots.normalize(path.string())] = std::move(record);
+    // System headers: their preprocessed text is in the key.
+    if (in_project) files[context.roots.normalize(path.string())] = record;
   }
-  json arguments = json::array();
-  for (const auto& argument : command.arguments) arguments.push_back(context.roots.normalize(argument));
-  const json key = {{"format", entry_magic},
-                    {"tidy", context.tidy},
-                    {"settings", context.settings},
-                    {"file", context.roots.normalize(command.file.string())},
-                    {"directory", context.roots.normalize(command.directory.string())},
-                    {"arguments", arguments},
-                    {"preprocessed", util::sha256_hex(context.roots.normalize(result.output))},
-                    {"files", files}};
-  return util::sha256_hex(key.dump());
+  json key = base;
+  key["preprocessed"] = util::sha256_hex(context.roots.normalize(result.output));
+  key["files"] = files;
+  const std::string digest = util::sha256_hex(key.dump());
+  if (context.cache) context.cache->store(direct_key, {0, json{{"key", digest}, {"files", read}}.dump()});
+  return digest;
 }
 
 LintCache::LintCache(fs::path directory, std::uint64_t max_bytes)

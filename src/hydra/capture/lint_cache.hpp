@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,10 +82,37 @@ struct LintKeyContext {
   std::vector<std::filesystem::path> project;  ///< trees whose included files are hashed (source, build)
   /// Files clang-tidy reads through the overlay: real path -> stripped copy.
   std::map<std::filesystem::path, std::filesystem::path> overlaid;
+  /// SHA-256 of the names of every file in the source tree (tree_listing):
+  /// part of the direct key, so a new file that could shadow an include
+  /// makes every unit preprocess again.
+  std::string listing;
+  /// Where the direct entries are (nullptr: always preprocess).
+  const class LintCache* cache = nullptr;
+  /// File digests computed once per lint step (shared by the units).
+  class FileDigests* digests = nullptr;
 };
+
+/// SHA-256 digests of files, each computed once (thread-safe).
+class FileDigests {
+ public:
+  /// The SHA-256 of `file`'s content, or "missing".
+  std::string of(const std::filesystem::path& file);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::filesystem::path, std::string> digests_;
+};
+
+/// SHA-256 of the sorted relative names of the files under `source`,
+/// outside `excluded` trees and `.git`.
+std::string tree_listing(const std::filesystem::path& source, const std::vector<std::filesystem::path>& excluded);
 
 /// The key of `command`'s unit, or nullopt (reason in `why_not`) when it
 /// cannot be preprocessed: the unit is then linted and not stored.
+/// With `context.cache`, a direct entry (keyed over the compile command, the
+/// unit's own content, the settings and the tree listing) remembers every
+/// file the last preprocessing read, with its digest; when all still match,
+/// the key is taken from it without preprocessing (ccache's direct mode).
 std::optional<std::string> lint_unit_key(const LintKeyContext& context, const CompileCommand& command,
                                          std::chrono::duration<double> timeout, std::string& why_not);
 

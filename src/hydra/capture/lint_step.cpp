@@ -92,6 +92,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
   // the database clang-tidy uses lists it.
   std::optional<LintCache> cache;
   LintKeyContext key_context;
+  FileDigests digests;
   std::map<fs::path, CompileCommand> unit_commands;
   if (plan.cache_dir && plan.config.cache.lint) {
     cache.emplace(*plan.cache_dir / "lint", plan.config.cache.lint_max_megabytes * 1024 * 1024);
@@ -108,6 +109,9 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
     key_context.roots = PathRoots({plan.source, plan.build_dir});
     key_context.project = {plan.source, plan.build_dir};
     key_context.overlaid = view.overlaid;
+    key_context.listing = tree_listing(plan.source, plan.excluded);
+    key_context.cache = &*cache;
+    key_context.digests = &digests;
   }
 
   std::vector<util::ProcessResult> results(units.size());
