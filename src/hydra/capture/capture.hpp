@@ -56,6 +56,10 @@ struct CaptureRequest : BuildTreeOptions {
   /// The clang-tidy to lint with; nullopt: lint is inactive ("clang-tidy was
   /// not found"). The command line fills it from HYDRA_SCORE_CLANG_TIDY or PATH.
   std::optional<std::filesystem::path> clang_tidy;
+  /// Where the caches live when hydra.toml's `[cache] directory` names no
+  /// folder; empty: `.cache` beside `out` (the loop shares one across its
+  /// iterations' folders).
+  std::filesystem::path cache_root;
 };
 
 struct CaptureOutcome {
