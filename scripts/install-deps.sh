@@ -12,6 +12,7 @@ packages=(
   python3 python3-yaml                    # CI-template checks in the tests
   chromium                                # renders the HTML report in the tests
   bubblewrap                              # read-only sandbox for candidate steps
+  ccache                                  # capture trees share compiled objects
 )
 # Node.js and npm run Microsoft's SARIF Multitool (the tests validate SARIF
 # with it); a machine that already has them keeps its own.

@@ -390,3 +390,25 @@ TEST_CASE("regex-valued keys with 30,000 nested parentheses do not crash config:
     require_input_error("[eval]\ncheck_regex = '(a)\\1'\n", "eval.check_regex", 2, 15);
   }
 }
+
+TEST_CASE("[cache] is read, validated and left out of the digest", "[config]") {
+  const auto defaults = config::parse("", "hydra.toml", "/project");
+  CHECK(defaults.cache.enabled);
+  CHECK(defaults.cache.lint);
+  CHECK(defaults.cache.compiler);
+  CHECK(defaults.cache.directory.empty());
+  CHECK(defaults.cache.lint_max_megabytes == 256);
+  const auto set = config::parse("[cache]\nenabled = true\nlint = false\ncompiler = false\n"
+                                 "directory = \"caches\"\nlint_max_megabytes = 16\n",
+                                 "hydra.toml", "/project");
+  CHECK_FALSE(set.cache.lint);
+  CHECK_FALSE(set.cache.compiler);
+  CHECK(set.cache.directory == std::filesystem::path("/project/caches"));
+  CHECK(set.cache.lint_max_megabytes == 16);
+  // Caches never change a result: the digest (the run's config_digest) ignores them.
+  CHECK(config::digest(set) == config::digest(defaults));
+  const auto parse = [](std::string_view toml, const std::string& name) { return config::parse(toml, name); };
+  hydra::test::require_key_error(parse, "[cache]\nlint = \"yes\"\n", "cache.lint", 2, 8);
+  hydra::test::require_key_error(parse, "[cache]\nlint_max_megabytes = 0\n", "cache.lint_max_megabytes", 2, 22);
+  hydra::test::require_key_error(parse, "[cache]\nsize = 1\n", "cache.size", 2, 1);
+}

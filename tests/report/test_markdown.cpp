@@ -94,4 +94,9 @@ TEST_CASE("render_markdown and render_html list anti-gaming findings and the pro
   contract["rankings"][0]["run"]["sandbox"] = "bubblewrap: read-only outside the trees";
   CHECK(hydra::report::render_markdown(contract).find("**Protection while its code ran:** bubblewrap") !=
         std::string::npos);
+  // So does one whose capture used the caches (run.caches, from the manifest's "caches").
+  contract["rankings"][0]["run"]["caches"] = "ccache: 5 of 6 compilations from the cache; lint: 5 of 6 translation units from the cache";
+  CHECK(hydra::report::render_markdown(contract).find("**Capture caches:** ccache: 5 of 6 compilations") !=
+        std::string::npos);
+  CHECK(hydra::report::render_html(contract).find("Capture caches: ccache: 5 of 6") != std::string::npos);
 }

@@ -1,5 +1,6 @@
 // The build step: configure the capture's build tree when needed, then build.
 #include <hydra/capture/steps.hpp>
+#include <hydra/capture/compiler_cache.hpp>
 #include <hydra/capture/test_files.hpp>
 
 #include <chrono>
@@ -65,9 +66,21 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   // Configure when the tree is new, when its last configure failed, or when
   // the settings it was configured with changed (the marker holds them).
   const fs::path configured_marker = build_dir / ".hydra-configured";
+  // The compiler cache (compiler_cache.hpp): its launcher is a configure
+  // setting; its directory is writable in the sandbox only for a baseline.
+  const CompilerCache compiler_cache = prepare_compiler_cache(plan, request, build_dir);
+  std::vector<fs::path> writable = {plan.source, build_dir};
+  if (compiler_cache.used) {
+    fs::create_directories(compiler_cache.directory);
+    if (compiler_cache.read_only) fs::create_directories(build_dir / ".hydra-ccache-tmp");
+    else writable.push_back(compiler_cache.directory);
+    std::error_code ignored;
+    fs::remove(compiler_cache.stats_log, ignored);
+  }
   const std::string configure_settings = util::sha256_hex(
       json{{"initial_cache", plan.initial_cache_text}, {"generator", request.generator},
-           {"cmake_arguments", request.cmake_arguments}, {"source", plan.source.string()}}
+           {"cmake_arguments", request.cmake_arguments}, {"source", plan.source.string()},
+           {"launcher", compiler_cache.configure_arguments}}
           .dump());
   // The File API query (test_files.hpp): a tree configured without it is
   // configured again, so the reply exists.
@@ -91,9 +104,12 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
       configure.insert(configure.end(), {"-C", util::absolute_clean(*request.initial_cache).string()});
     configure.push_back("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON");
     configure.push_back("-DHYDRA_SCORE_NESTED=ON");
+    configure.insert(configure.end(), compiler_cache.configure_arguments.begin(),
+                     compiler_cache.configure_arguments.end());
     configure.insert(configure.end(), request.cmake_arguments.begin(), request.cmake_arguments.end());
     util::ProcessRequest process;
-    process.argv = sandbox.wrap(configure, {plan.source, build_dir}, sandbox_tmp);
+    process.argv = sandbox.wrap(configure, writable, sandbox_tmp);
+    process.environment = compiler_cache.environment;
     process.output_file = staging.directory / "configure.log";
     process.timeout = std::chrono::duration<double>(timeout);
     process.environment["CLICOLOR_FORCE"] = "0";
@@ -115,7 +131,8 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
       else if (cache.find("Makefiles") != std::string::npos) argv.insert(argv.end(), {"--", "-k"});
     }
     util::ProcessRequest process;
-    process.argv = sandbox.wrap(argv, {plan.source, build_dir}, sandbox_tmp);
+    process.argv = sandbox.wrap(argv, writable, sandbox_tmp);
+    process.environment = compiler_cache.environment;
     process.output_file = build_log;
     const double spent = std::chrono::duration<double>(Clock::now() - started).count();
     process.timeout = std::chrono::duration<double>(std::max(1.0, timeout - spent));
@@ -123,7 +140,17 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
       if (!line.empty() && line.front() == '[') progress.detail(std::string(line.substr(0, line.find(']') + 1)));
     };
     result = util::run_process(process);
-    staging.step(step_record("build", argv, result, timeout));
+    StepRecord record = step_record("build", argv, result, timeout);
+    CompilerCacheStats stats;
+    if (compiler_cache.used && fs::is_regular_file(compiler_cache.stats_log))
+      stats = parse_stats_log(util::read_file(compiler_cache.stats_log));
+    const json cache_record = to_json(compiler_cache, stats);
+    record.extra["compile_cache"] = cache_record;
+    staging.manifest["caches"]["compiler"] = cache_record;
+    staging.step(record);
+    if (compiler_cache.used)
+      progress.detail(std::to_string(stats.hits) + "/" + std::to_string(stats.hits + stats.misses) +
+                      " compilations from ccache");
   }
   if (!fs::exists(build_log)) util::write_file_atomic(build_log, "");
   staging.add("build.log", "build_log");
@@ -135,7 +162,13 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   build.exit_code = result.started ? result.exit_code : 127;
   staging.manifest["build"] = {{"exit_code", build.exit_code}, {"seconds", build.seconds}, {"timed_out", build.timed_out}};
   if (build.timed_out) staging.problem("build timed out after " + std::to_string(int(timeout)) + " s");
-  progress.finish(build.passed ? "passed" : (build.timed_out ? "TIMED OUT" : "FAILED"));
+  std::string outcome = build.passed ? "passed" : (build.timed_out ? "TIMED OUT" : "FAILED");
+  const json compiler_record = staging.manifest.value("caches", json::object()).value("compiler", json::object());
+  if (compiler_record.value("used", false))
+    outcome += " (" + std::to_string(compiler_record.value("hits", 0)) + "/" +
+               std::to_string(compiler_record.value("hits", 0) + compiler_record.value("misses", 0)) +
+               " compilations from ccache)";
+  progress.finish(outcome);
   if (!build.passed && progress.enabled()) {
     // The end of the log says why; configure.log when the build never started.
     std::string log = util::read_file(build_log);

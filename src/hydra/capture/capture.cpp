@@ -50,6 +50,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
     throw Error("capture drives the \"cmake\" profile; for the \"" + plan.config.profile +
                     "\" profile run its commands yourself and use `hydra-score record`",
                 ExitCode::usage);
+  resolve_cache_dir(plan, request);
 
   Sandbox sandbox = find_sandbox(request.sandbox);
   // The staging directory is removed with `staging` unless it was published.

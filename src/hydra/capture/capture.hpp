@@ -21,6 +21,9 @@ struct BuildTreeOptions {
   std::string build_config;                           ///< multi-config generators: the configuration
   std::vector<std::string> cmake_arguments;           ///< extra configure arguments (-D...)
   std::vector<std::filesystem::path> exclude;         ///< trees inside the source that are not part of the change (build trees)
+  /// false (`--no-cache`): no lint cache and no compiler cache, whatever
+  /// hydra.toml's [cache] says (docs/run-directory.md, "Caches").
+  bool cache = true;
 };
 
 struct CaptureRequest : BuildTreeOptions {
@@ -66,6 +69,10 @@ struct CaptureRequest : BuildTreeOptions {
   /// The clang-tidy to lint with; nullopt: lint is inactive ("clang-tidy was
   /// not found"). The command line fills it from HYDRA_SCORE_CLANG_TIDY or PATH.
   std::optional<std::filesystem::path> clang_tidy;
+  /// Where the caches live when hydra.toml's `[cache] directory` names no
+  /// folder; empty: `.cache` beside `out` (the loop shares one across its
+  /// iterations' folders).
+  std::filesystem::path cache_root;
 };
 
 struct CaptureOutcome {

@@ -1,10 +1,13 @@
 // The lint step: clang-tidy over the translation units of the source tree,
 // one process per unit, in parallel, under one deadline.
 #include <hydra/capture/steps.hpp>
+#include <hydra/capture/lint_cache.hpp>
 #include <hydra/capture/lint_view.hpp>
 
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <optional>
 #include <set>
 
 #include <hydra/error.hpp>
@@ -83,16 +86,73 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
   const LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view");
   lint.translation_units = units.size();
   const double timeout_seconds = plan.config.lint_timeout_seconds;
+  const std::string tidy_version = tool_version(clang_tidy.string());
+
+  // The lint cache (lint_cache.hpp): keyed over what each unit reads, as
+  // the database clang-tidy uses lists it.
+  std::optional<LintCache> cache;
+  LintKeyContext key_context;
+  FileDigests digests;
+  std::map<fs::path, CompileCommand> unit_commands;
+  if (plan.cache_dir && plan.config.cache.lint) {
+    cache.emplace(*plan.cache_dir / "lint", plan.config.cache.lint_max_megabytes * 1024 * 1024);
+    try {
+      unit_commands = compile_commands_by_file(
+          view.database_dir == plan.build_dir ? commands
+                                              : json::parse(util::read_file(view.database_dir / "compile_commands.json")));
+    } catch (const json::exception&) {
+      unit_commands.clear();
+    }
+    key_context.tidy = clang_tidy.string() + "\n" + tidy_version;
+    // The options besides scratch paths (which the settings digest covers by content).
+    key_context.settings = view.settings_digest + " --quiet";
+    key_context.roots = PathRoots({plan.source, plan.build_dir});
+    key_context.project = {plan.source, plan.build_dir};
+    key_context.overlaid = view.overlaid;
+    key_context.listing = tree_listing(plan.source, plan.excluded);
+    key_context.cache = &*cache;
+    key_context.digests = &digests;
+  }
+
   std::vector<util::ProcessResult> results(units.size());
-  std::atomic<std::size_t> done{0};
+  std::atomic<std::size_t> done{0}, cached{0}, linted{0}, uncacheable{0};
   std::atomic<bool> timed_out{false};
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_seconds);
   const auto started = Clock::now();
+  const auto show = [&] {
+    progress.detail(std::to_string(done) + "/" + std::to_string(units.size()) + " files (" + std::to_string(cached) +
+                    " from cache)");
+  };
   util::parallel_for(units.size(), plan.jobs, [&](std::size_t index) {
-    const auto remaining = std::chrono::duration<double>(deadline - Clock::now());
+    auto remaining = std::chrono::duration<double>(deadline - Clock::now());
     if (remaining.count() <= 0) {
       timed_out = true;
       return;
+    }
+    std::optional<std::string> key;
+    if (cache) {
+      const auto command = unit_commands.find(units[index]);
+      std::string why_not;
+      if (command != unit_commands.end()) key = lint_unit_key(key_context, command->second, remaining, why_not);
+      if (key) {
+        if (auto entry = cache->load(*key)) {
+          util::ProcessResult& result = results[index];
+          result.started = true;
+          result.exit_code = entry->exit_code;
+          result.output = key_context.roots.restore(entry->output);
+          ++cached;
+          ++done;
+          show();
+          return;
+        }
+      } else {
+        ++uncacheable;
+      }
+      remaining = std::chrono::duration<double>(deadline - Clock::now());
+      if (remaining.count() <= 0) {
+        timed_out = true;
+        return;
+      }
     }
     util::ProcessRequest process;
     process.argv = {clang_tidy.string(), "-p", view.database_dir.string(), "--quiet"};
@@ -102,9 +162,17 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
     process.timeout = remaining;
     process.keep_output_bytes = std::size_t(1) << 30;
     results[index] = util::run_process(process);
-    if (results[index].timed_out) timed_out = true;
-    progress.detail(std::to_string(++done) + "/" + std::to_string(units.size()) + " files");
+    ++linted;
+    const util::ProcessResult& result = results[index];
+    if (result.timed_out) timed_out = true;
+    // Only a finished run is stored: clang-tidy exits 0, or 1 when the unit
+    // has compile errors; anything else (a crash, a kill) is not its answer.
+    if (key && result.started && !result.timed_out && (result.exit_code == 0 || result.exit_code == 1))
+      cache->store(*key, {result.exit_code, key_context.roots.normalize(result.output)});
+    ++done;
+    show();
   });
+  const std::size_t trimmed = cache ? cache->trim() : 0;
 
   std::string log;
   int failed_units = 0;
@@ -128,14 +196,31 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
   StepRecord record = step_record(
       "lint", {clang_tidy.string(), "-p", view.database_dir.string(), "<" + std::to_string(units.size()) + " translation units>"},
       summary, timeout_seconds);
-  record.extra = {{"translation_units", units.size()}, {"units_with_errors", failed_units}};
+  record.extra = {{"translation_units", units.size()},
+                  {"units_with_errors", failed_units},
+                  {"units_linted", linted.load()},
+                  {"units_from_cache", cached.load()}};
+  json cache_record = {{"used", cache.has_value()}};
+  if (cache) {
+    cache_record["directory"] = cache->directory().string();
+    cache_record["hits"] = cached.load();
+    cache_record["misses"] = linted.load() - std::min(linted.load(), uncacheable.load());
+    cache_record["uncacheable"] = uncacheable.load();
+    cache_record["entries_trimmed"] = trimmed;
+    cache_record["max_megabytes"] = plan.config.cache.lint_max_megabytes;
+  } else {
+    cache_record["reason"] = plan.cache_dir ? "[cache] lint = false" : "caches are off (--no-cache or [cache] enabled = false)";
+  }
+  record.extra["cache"] = cache_record;
+  staging.manifest["caches"]["lint"] = cache_record;
   staging.step(record);
   lint.ran = true;
   lint.complete = !timed_out;
   if (lint.complete) {
     fs::create_directories(staging.directory / "lint");
     staging.write("lint/0.log", log, "lint_log");
-    progress.finish("done");
+    progress.finish("done: " + std::to_string(linted.load()) + " linted, " + std::to_string(cached.load()) +
+                    " from cache");
   } else {
     lint.inactive_reason = "lint timed out after " + std::to_string(int(timeout_seconds)) + " s";
     staging.manifest["lint_inactive_reason"] = lint.inactive_reason;
@@ -143,7 +228,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
     staging.problem(lint.inactive_reason);
     progress.finish("TIMED OUT");
   }
-  staging.manifest["tools"]["clang-tidy"] = tool_version(clang_tidy.string());
+  staging.manifest["tools"]["clang-tidy"] = tidy_version;
   return lint;
 }
 

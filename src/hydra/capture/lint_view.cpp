@@ -242,6 +242,7 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
     key["config"] = "{}";
   }
   view.options.push_back("--header-filter=.*");
+  view.settings_digest = util::sha256_hex(key.dump());
 
   const parse::DiffLines lines = parse::parse_diff_lines(diff, "the change's diff");
   const std::vector<guard::Suppression> added = guard::find_added_suppression_markers(lines);
@@ -272,6 +273,7 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
       std::set<std::string> names = {real.string()};
       const fs::path inside = real.lexically_relative(resolved_source);
       if (!inside.empty() && !starts_with(inside.generic_string(), "..")) names.insert((plan.source / inside).string());
+      for (const auto& name : names) view.overlaid[name] = copy;
       for (const auto& name : names)
         overlay_roots.push_back(
             nlohmann::ordered_json{{"type", "file"}, {"name", name}, {"external-contents", copy.string()}});

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,6 +74,13 @@ struct LintView {
   /// configuration's text, every stripped copy's path and content, the
   /// removed flags. A cache of clang-tidy results must include it in its key.
   std::string digest;
+  /// SHA-256 of what decides clang-tidy's output for every unit alike: the
+  /// configuration's text and the header filter (the lint cache's key,
+  /// lint_cache.hpp, adds what each unit reads).
+  std::string settings_digest;
+  /// The files clang-tidy reads through the overlay: real path (as written
+  /// and resolved) -> stripped copy.
+  std::map<std::filesystem::path, std::filesystem::path> overlaid;
 
   /// The manifest's "lint_view" record.
   nlohmann::json to_json() const;

@@ -120,6 +120,16 @@ std::optional<CaptureOutcome> reusable_run(const Plan& plan, const CaptureReques
   }
 }
 
+void resolve_cache_dir(Plan& plan, const CaptureRequest& request) {
+  plan.cache_dir.reset();
+  if (!request.cache || !plan.config.cache.enabled) return;
+  // Beside the run directories (like worktrees/), so the baseline, every
+  // candidate and every loop iteration of one output directory share it.
+  if (!plan.config.cache.directory.empty()) plan.cache_dir = util::absolute_clean(plan.config.cache.directory);
+  else if (!request.cache_root.empty()) plan.cache_dir = util::absolute_clean(request.cache_root);
+  else plan.cache_dir = plan.out.parent_path() / ".cache";
+}
+
 void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {
   const fs::path worktree = util::absolute_clean(plan.out.parent_path() / "worktrees" / plan.out.filename());
   progress.start("checkout");

@@ -45,7 +45,13 @@ struct Plan {
   /// Build as much as can be built when a target fails (the held-out runs:
   /// a test that does not build must not keep the others from running).
   bool keep_going = false;
+  /// Where the caches live (docs/run-directory.md, "Caches"); nullopt: the
+  /// request or hydra.toml turned every cache off. Set once the config is read.
+  std::optional<std::filesystem::path> cache_dir;
 };
+
+/// Sets `plan.cache_dir` from the request and `plan.config`'s [cache].
+void resolve_cache_dir(Plan& plan, const CaptureRequest& request);
 
 /// Resolves the request: tools, paths, commits, the config (explicit, else
 /// the baseline run's, else the tree's). Throws hydra::Error (exit 8) when

@@ -95,6 +95,7 @@ struct Config {
   JudgeSettings judge;         ///< [judge] (docs/compare.md)
   CompareThresholds compare;   ///< [compare] (docs/compare.md)
   LoopSettings loop;           ///< [loop] (docs/loop.md)
+  CacheSettings cache;         ///< [cache] (docs/config.md); not part of the digest
 };
 
 /// Built-in profiles: "cmake" (default), "js-node", "rust", "python".

@@ -109,4 +109,17 @@ LoopSettings read_loop(TableReader& table) {
   return settings;
 }
 
+CacheSettings read_cache(TableReader& table, const std::filesystem::path& base_directory) {
+  CacheSettings settings;
+  table.boolean("enabled", settings.enabled);
+  table.boolean("lint", settings.lint);
+  table.boolean("compiler", settings.compiler);
+  std::string directory;
+  table.string("directory", directory);
+  if (!directory.empty()) settings.directory = resolve(base_directory, directory);
+  table.unsigned_integer("lint_max_megabytes", settings.lint_max_megabytes, 1);
+  table.reject_unknown_keys();
+  return settings;
+}
+
 }  // namespace hydra::config

@@ -36,5 +36,7 @@ AntiGaming read_anti_gaming(TableReader& table);
 /// metric other than "pass_rate"/"composite", and an absolute path or one
 /// that leaves the source tree with ".." are errors.
 LoopSettings read_loop(TableReader& table);
+/// [cache]; a relative `directory` is resolved against `base_directory`.
+CacheSettings read_cache(TableReader& table, const std::filesystem::path& base_directory);
 
 }  // namespace hydra::config

@@ -5,6 +5,7 @@
 // docs/threat-model.md, docs/loop.md.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -100,6 +101,19 @@ struct LoopSettings {
   /// Paths (relative to the source tree) the loop snapshots and restores.
   /// Empty: the whole source tree, except build trees and ignored files.
   std::vector<std::string> paths;
+};
+
+/// [cache]: the caches that make a candidate capture cost what its diff
+/// touches (docs/config.md, "[cache]"). They never change a result, so they
+/// are not part of the config digest.
+struct CacheSettings {
+  bool enabled = true;   ///< `enabled`: false turns every cache off (like `capture --no-cache`)
+  bool lint = true;      ///< `lint`: reuse clang-tidy's output for unchanged translation units
+  bool compiler = true;  ///< `compiler`: ccache as the compiler launcher of capture trees, when installed
+  /// `directory`: where the caches live; empty: `.cache` beside the run
+  /// directories (the run's parent). Relative: to hydra.toml's folder.
+  std::filesystem::path directory;
+  std::uint64_t lint_max_megabytes = 256;  ///< `lint_max_megabytes`: the lint cache is trimmed (oldest first) above this
 };
 
 }  // namespace hydra::config

@@ -213,6 +213,7 @@ class LoopRunner {
     capture_request.agent = "iteration-" + std::to_string(number);
     capture_request.clang_tidy = request_.clang_tidy;
     capture_request.exclude.push_back(out_);
+    capture_request.cache_root = out_ / ".cache";  // one lint and compiler cache for every iteration
     capture_request.progress = request_.progress;
     capture_request.lint = request_.settings.metric == Metric::composite;
     if (number == 0) capture_request.config = request_.config;

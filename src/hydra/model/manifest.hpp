@@ -39,6 +39,16 @@ struct ManifestSecurity {
   std::optional<std::string> detail;
 };
 
+/// What one of the capture's caches did ("caches": "compiler" is ccache,
+/// "lint" the lint cache).
+struct ManifestCache {
+  bool used = false;
+  std::string reason;  ///< why it was off
+  std::uint64_t hits = 0;
+  std::uint64_t misses = 0;
+  std::uint64_t uncacheable = 0;
+};
+
 struct RunManifest {
   std::string schema;
   std::string engine_version;
@@ -62,6 +72,8 @@ struct RunManifest {
   ManifestSecurity security;
   std::vector<std::string> problems;  ///< integrity problems the capture found
   std::vector<UnparsableArtifact> unparsable_artifacts;
+  std::optional<ManifestCache> compiler_cache;  ///< "caches"/"compiler"
+  std::optional<ManifestCache> lint_cache;      ///< "caches"/"lint"
   std::optional<std::string> recaptured;  ///< why this run replaced a corrupted one (its "reason")
   std::vector<ManifestArtifact> artifacts;
   std::string seal;

@@ -39,6 +39,10 @@ struct Run {
   /// Which protection was in force while the tree's code ran ("bubblewrap:
   /// ..." or "none: ..."); empty for recorded runs, which ran nothing.
   std::string sandbox;
+  /// What the capture's caches did ("ccache: 12 of 12 compilations from the
+  /// cache; lint: 23 of 24 translation units from the cache"); empty when
+  /// not recorded.
+  std::string caches;
   /// Versions of the tools that made the run ("clang-tidy" -> "Debian LLVM
   /// version 14.0.6", "compiler" -> "GNU 12.2.0", ...); empty when not recorded.
   std::map<std::string, std::string> tools;

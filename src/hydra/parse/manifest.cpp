@@ -157,6 +157,26 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
       manifest.unparsable_artifacts.push_back(std::move(problem));
     }
   }
+  if (const json* caches = top.object("caches")) {
+    const Fields fields = top.in("caches", *caches);
+    const auto read_cache = [&](const char* name, std::optional<model::ManifestCache>& into) {
+      const json* record = fields.object(name);
+      if (!record) return;
+      const Fields cache = fields.in(name, *record);
+      auto& value = into.emplace();
+      cache.flag("used", value.used);
+      cache.text("reason", value.reason);
+      std::optional<std::uint64_t> count;
+      for (const auto& [key, target] : {std::pair<const char*, std::uint64_t*>{"hits", &value.hits},
+                                        {"misses", &value.misses}, {"uncacheable", &value.uncacheable}}) {
+        count.reset();
+        cache.count(key, count);
+        *target = count.value_or(0);
+      }
+    };
+    read_cache("compiler", manifest.compiler_cache);
+    read_cache("lint", manifest.lint_cache);
+  }
   if (const json* recaptured = top.object("recaptured")) {
     manifest.recaptured = "captured again";
     top.in("recaptured", *recaptured).text("reason", *manifest.recaptured);

@@ -38,6 +38,26 @@ using nlohmann::json;
 
 namespace {
 
+/// One line on what a capture's caches did (docs/run-directory.md,
+/// "Caches"), from the manifest's "caches"; empty when it has none.
+std::string caches_summary(const model::RunManifest& manifest) {
+  const auto describe = [](const std::optional<model::ManifestCache>& cache, const std::string& label,
+                           const char* what, bool count_uncacheable) -> std::string {
+    if (!cache) return {};
+    if (!cache->used) return label + ": off" + (cache->reason.empty() ? "" : " (" + cache->reason + ")");
+    const std::uint64_t total = cache->hits + cache->misses + (count_uncacheable ? cache->uncacheable : 0);
+    return label + ": " + std::to_string(cache->hits) + " of " + std::to_string(total) + " " + what +
+           " from the cache";
+  };
+  std::string out;
+  for (const auto& part : {describe(manifest.compiler_cache, "ccache", "compilations", false),
+                           describe(manifest.lint_cache, "lint", "translation units", true)}) {
+    if (part.empty()) continue;
+    out += (out.empty() ? "" : "; ") + part;
+  }
+  return out;
+}
+
 constexpr const char* kManifest = "manifest.json";
 constexpr const char* kSchema = "hydra-score/run/1";
 
@@ -329,6 +349,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   run.sandbox = typed.sandbox;
   run.recaptured = typed.recaptured.value_or(std::string());
   run.tools = typed.tools;
+  run.caches = caches_summary(typed);
 
   // Roles come from the sealed artifact list (or, while recording, from the staging map).
   std::vector<Artifact> artifacts;

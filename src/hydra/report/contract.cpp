@@ -303,6 +303,7 @@ ContractView read_contract(const json& contract) {
     candidate.introduced_findings_omitted = count_at(lint, "introduced_omitted");
     candidate.resolved_findings_omitted = count_at(lint, "resolved_omitted");
     candidate.sandbox = text_at(object_at(ranking, "run"), "sandbox");
+    candidate.caches = text_at(object_at(ranking, "run"), "caches");
     candidate.tools = read_tools(object_at(object_at(ranking, "run"), "tools"));
     candidate.anti_gaming = read_anti_gaming(object_at(ranking, "anti_gaming"));
     view.candidates.push_back(std::move(candidate));

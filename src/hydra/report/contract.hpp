@@ -77,6 +77,8 @@ struct CandidateView {
   /// Which protection was in force while the candidate's code ran (empty:
   /// not recorded, e.g. a `record`ed run that ran nothing).
   std::string sandbox;
+  /// What the capture's caches did (empty: not recorded).
+  std::string caches;
   /// Versions of the tools that made the candidate's run (run.tools).
   std::map<std::string, std::string> tools;
   /// The anti-gaming findings, one readable line each ("lint suppression

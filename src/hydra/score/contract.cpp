@@ -128,6 +128,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
       {"tests", std::move(tests)},
       {"lint", std::move(lint)},
   };
+  if (!candidate.caches.empty()) result["run"]["caches"] = candidate.caches;
   // Only when there is something to say, so runs without repairs keep their output.
   if (!candidate.input_notes.empty()) result["run"]["input_notes"] = candidate.input_notes;
   return result;

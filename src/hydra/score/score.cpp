@@ -516,6 +516,7 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.run_path = candidate.path;
   result.run_digest = candidate.digest;
   result.sandbox = candidate.sandbox;
+  result.caches = candidate.caches;
   result.tools = candidate.tools;
   result.input_notes = candidate.input_notes;
   result.anti_gaming = candidate.tampering.evidence;

@@ -1,0 +1,97 @@
+// The compiler cache (compiler_cache.hpp).
+#include <hydra/capture/compiler_cache.hpp>
+
+#include <hydra/capture/steps.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/process.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+/// The deepest folder holding both `a` and `b`; "/" when only the root does.
+fs::path common_folder(const fs::path& a, const fs::path& b) {
+  fs::path common;
+  auto ai = a.begin();
+  auto bi = b.begin();
+  for (; ai != a.end() && bi != b.end() && *ai == *bi; ++ai, ++bi) common /= *ai;
+  return common;
+}
+
+bool names_launcher(const std::string& text) {
+  return text.find("CMAKE_CXX_COMPILER_LAUNCHER") != std::string::npos ||
+         text.find("CMAKE_C_COMPILER_LAUNCHER") != std::string::npos;
+}
+
+}  // namespace
+
+CompilerCache prepare_compiler_cache(const Plan& plan, const CaptureRequest& request, const fs::path& build_dir) {
+  CompilerCache cache;
+  bool own_launcher = names_launcher(plan.initial_cache_text);
+  for (const auto& argument : request.cmake_arguments) own_launcher = own_launcher || names_launcher(argument);
+  const auto program = util::find_program("ccache");
+  if (own_launcher) cache.reason = "the project sets its own compiler launcher";
+  else if (!plan.cache_dir) cache.reason = "caches are off (--no-cache or [cache] enabled = false)";
+  else if (!plan.config.cache.compiler) cache.reason = "[cache] compiler = false";
+  else if (!program) cache.reason = "ccache is not installed";
+  if (!cache.reason.empty()) {
+    if (!own_launcher)
+      cache.configure_arguments = {"-DCMAKE_C_COMPILER_LAUNCHER=", "-DCMAKE_CXX_COMPILER_LAUNCHER="};
+    return cache;
+  }
+  cache.used = true;
+  cache.program = *program;
+  cache.directory = *plan.cache_dir / "ccache";
+  cache.stats_log = build_dir / ".hydra-ccache-stats.log";
+  cache.configure_arguments = {"-DCMAKE_C_COMPILER_LAUNCHER=" + cache.program.string(),
+                               "-DCMAKE_CXX_COMPILER_LAUNCHER=" + cache.program.string()};
+  fs::path base = common_folder(plan.source, util::absolute_clean(build_dir));
+  if (base.empty() || base == base.root_path()) base = plan.source;
+  cache.environment = {{"CCACHE_DIR", cache.directory.string()},
+                       {"CCACHE_BASEDIR", base.string()},
+                       {"CCACHE_NOHASHDIR", "1"},
+                       {"CCACHE_STATSLOG", cache.stats_log.string()}};
+  if (request.baseline_run) {
+    cache.read_only = true;
+    cache.environment["CCACHE_READONLY"] = "1";
+    cache.environment["CCACHE_TEMPDIR"] = (util::absolute_clean(build_dir) / ".hydra-ccache-tmp").string();
+  }
+  return cache;
+}
+
+CompilerCacheStats parse_stats_log(std::string_view log) {
+  CompilerCacheStats stats;
+  std::size_t start = 0;
+  while (start < log.size()) {
+    std::size_t end = log.find('\n', start);
+    if (end == std::string_view::npos) end = log.size();
+    const std::string_view line = log.substr(start, end - start);
+    start = end + 1;
+    if (line.rfind("# ", 0) == 0) ++stats.calls;
+    else if (line == "direct_cache_hit" || line == "preprocessed_cache_hit") ++stats.hits;
+    else if (line == "cache_miss") ++stats.misses;
+  }
+  return stats;
+}
+
+json to_json(const CompilerCache& cache, const CompilerCacheStats& stats) {
+  json record = {{"used", cache.used}};
+  if (!cache.used) {
+    record["reason"] = cache.reason;
+    return record;
+  }
+  record["program"] = cache.program.string();
+  record["directory"] = cache.directory.string();
+  record["basedir"] = cache.environment.at("CCACHE_BASEDIR");
+  record["read_only"] = cache.read_only;
+  record["compilations"] = stats.calls;
+  record["hits"] = stats.hits;
+  record["misses"] = stats.misses;
+  const std::uint64_t looked_up = stats.hits + stats.misses;
+  record["hit_rate"] = looked_up == 0 ? json(nullptr) : json(double(stats.hits) / double(looked_up));
+  return record;
+}
+
+}  // namespace hydra::capture

@@ -1,0 +1,64 @@
+// The compiler cache of capture trees: ccache as the compiler launcher, so
+// the trees of one output directory (baseline, candidates, held-out and loop
+// trees) share compiled objects (docs/run-directory.md, "Caches").
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hydra::capture {
+
+struct Plan;
+struct CaptureRequest;
+
+/// How one build step uses ccache.
+struct CompilerCache {
+  bool used = false;
+  /// The tree's code may read the cache but never write it: a candidate's
+  /// build (its CMake code and compiler runs) could otherwise plant objects
+  /// that later compilations (its own held-out run, other candidates) take
+  /// for their own. Only captures of a baseline fill the cache.
+  bool read_only = false;
+  std::string reason;                    ///< why it is not used
+  std::filesystem::path program;         ///< ccache
+  std::filesystem::path directory;       ///< CCACHE_DIR
+  std::filesystem::path stats_log;       ///< CCACHE_STATSLOG of this step (in the build tree)
+  /// -DCMAKE_<LANG>_COMPILER_LAUNCHER=... (empty values when unused and the
+  /// project names no launcher of its own, so a tree configured with the
+  /// cache before drops it).
+  std::vector<std::string> configure_arguments;
+  std::map<std::string, std::string> environment;  ///< for the build step
+};
+
+/// Whether and how `plan`'s build in `build_dir` uses ccache: on when the
+/// caches are on, [cache] compiler is true, ccache is installed and the
+/// project names no compiler launcher of its own (in the initial cache or
+/// the cmake arguments). Trees at different paths hit each other's objects:
+/// CCACHE_BASEDIR is the deepest folder holding the source and build trees,
+/// the working directory is not hashed (CCACHE_NOHASHDIR). A candidate
+/// capture (`request.baseline_run` set) uses it read-only (CCACHE_READONLY,
+/// temporary files in the build tree).
+CompilerCache prepare_compiler_cache(const Plan& plan, const CaptureRequest& request,
+                                     const std::filesystem::path& build_dir);
+
+/// Compilations counted from a CCACHE_STATSLOG.
+struct CompilerCacheStats {
+  std::uint64_t calls = 0;   ///< compilations ccache saw
+  std::uint64_t hits = 0;    ///< served from the cache (direct or preprocessed)
+  std::uint64_t misses = 0;  ///< compiled and stored
+};
+
+/// Counts the invocations (`# file` lines) and their hit/miss counters in
+/// the text of a ccache stats log. Pure.
+CompilerCacheStats parse_stats_log(std::string_view log);
+
+/// The manifest record of `cache` with `stats` (hit rate when there were calls).
+nlohmann::json to_json(const CompilerCache& cache, const CompilerCacheStats& stats);
+
+}  // namespace hydra::capture
