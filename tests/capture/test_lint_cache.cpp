@@ -52,7 +52,7 @@ TEST_CASE("path placeholders make trees at different paths write the same text",
   CHECK(first.restore(first.normalize(one)) == one);
 }
 
-TEST_CASE("lint cache entries verify their payload; a corrupt entry is a miss", "[capture][lint_cache]") {
+TEST_CASE("lint cache entries verify their payload, a corrupt entry is a miss", "[capture][lint_cache]") {
   hydra::util::TempDir temp("hydra-lint-cache");
   const LintCache cache(temp.path() / "lint", 1 << 20);
   const std::string key(64, 'a');
