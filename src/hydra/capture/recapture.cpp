@@ -102,6 +102,8 @@ std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
   again.reuse = false;
   again.checkout = commit;
   again.checkout_patch.reset();
+  again.temporary_worktree = false;
+  again.only_if_changed = false;
   if (!diff->empty()) {
     util::write_file_atomic(inputs / "diff.patch", *diff);
     again.checkout_patch = inputs / "diff.patch";
