@@ -273,7 +273,8 @@ TEST_CASE("a resealed manifest with a wrong-typed key is an input error naming t
     cli_test::write_bytes(file, manifest.dump(2) + "\n");
   };
   for (const auto& [pointer, value] : std::vector<std::pair<std::string, json>>{
-           {"/agent", 5}, {"/build/exit_code", "0"}, {"/tools", json::array()}, {"/problems", {{{"x", 1}}}}}) {
+           {"/agent", 5}, {"/build/exit_code", "0"}, {"/tools", json::array()}, {"/problems", {{{"x", 1}}}},
+           {"/artifacts/0", 1}}) {  // checked while verifying the seal
     CAPTURE(pointer);
     const auto original = cli_test::read_bytes(fixture.dir.path() / "clean-fix" / "manifest.json");
     forge(pointer, value);

@@ -9,6 +9,7 @@
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
 #include <hydra/util/sha256.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -59,16 +60,10 @@ fs::path run_directory(const json& entry, const fs::path& score_file) {
                                             entry.value("agent", std::string()) + "\" does not exist");
 }
 
-std::vector<std::string> split_nul(const std::string& text) {
-  std::vector<std::string> fields;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\0', start);
-    if (end == std::string::npos) end = text.size();
-    fields.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return fields;
+/// The NUL-separated fields of git's `-z` output.
+std::vector<std::string> nul_fields(const std::string& text) {
+  const auto views = util::split(text, '\0');
+  return {views.begin(), views.end()};
 }
 
 /// The work tree's changes against HEAD, as `git status` lists them; CMake
@@ -76,7 +71,7 @@ std::vector<std::string> split_nul(const std::string& text) {
 std::vector<std::string> dirty_paths(const fs::path& root) {
   const auto status =
       util::checked_git(root, {"status", "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=none"});
-  const std::vector<std::string> fields = split_nul(status.output);
+  const std::vector<std::string> fields = nul_fields(status.output);
   std::vector<std::string> dirty;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     const std::string& field = fields[i];
@@ -165,7 +160,7 @@ ApplyResult apply_candidate(const ApplyRequest& request) {
                     result.base_commit.substr(0, 12) + ": " + util::trim(checked.error_output),
                 ExitCode::refused);
   const auto names = util::checked_git(result.work_tree, {"diff", "--cached", "--name-status", "-z", "-M", "HEAD"}, index);
-  const std::vector<std::string> fields = split_nul(names.output);
+  const std::vector<std::string> fields = nul_fields(names.output);
   for (std::size_t i = 0; i < fields.size(); ++i) {
     ApplyFile file;
     file.status = fields[i].substr(0, 1);

@@ -4,6 +4,7 @@
 #include <hydra/capture/steps.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -63,12 +64,7 @@ CompilerCache prepare_compiler_cache(const Plan& plan, const CaptureRequest& req
 
 CompilerCacheStats parse_stats_log(std::string_view log) {
   CompilerCacheStats stats;
-  std::size_t start = 0;
-  while (start < log.size()) {
-    std::size_t end = log.find('\n', start);
-    if (end == std::string_view::npos) end = log.size();
-    const std::string_view line = log.substr(start, end - start);
-    start = end + 1;
+  for (const std::string_view line : util::split(log, '\n')) {
     if (line.rfind("# ", 0) == 0) ++stats.calls;
     else if (line == "direct_cache_hit" || line == "preprocessed_cache_hit") ++stats.hits;
     else if (line == "cache_miss") ++stats.misses;

@@ -9,6 +9,7 @@
 #include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
 #include <hydra/util/sha256.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -41,12 +42,7 @@ std::string replace_all(std::string_view text, const std::string& from, const st
 /// The files a preprocessed unit names in its line markers (`# 12 "path" 1`).
 std::set<std::string> marker_files(std::string_view preprocessed) {
   std::set<std::string> files;
-  std::size_t start = 0;
-  while (start < preprocessed.size()) {
-    std::size_t end = preprocessed.find('\n', start);
-    if (end == std::string_view::npos) end = preprocessed.size();
-    const std::string_view line = preprocessed.substr(start, end - start);
-    start = end + 1;
+  for (const std::string_view line : util::split(preprocessed, '\n')) {
     if (line.size() < 5 || line[0] != '#' || line[1] != ' ') continue;
     const std::size_t open = line.find('"');
     if (open == std::string_view::npos) continue;

@@ -72,8 +72,8 @@ std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
   try {
     const json sealed = pipeline::read_sealed_manifest(baseline);
     manifest = parse::parse_manifest(sealed, (baseline / "manifest.json").string());
-    diff = pipeline::read_sealed_artifact(baseline, sealed, "diff.patch");
-    config_text = pipeline::read_sealed_artifact(baseline, sealed, "hydra.toml");
+    diff = pipeline::read_sealed_artifact(baseline, manifest, "diff.patch");
+    config_text = pipeline::read_sealed_artifact(baseline, manifest, "hydra.toml");
   } catch (const Error& error) {
     throw cannot(error.what());
   }

@@ -9,6 +9,7 @@
 #include <hydra/report/report.hpp>
 #include <hydra/pipeline/scoring.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::cli {
 
@@ -43,13 +44,9 @@ void register_score(CLI::App& app, int& exit_code) {
     for (const auto& candidate : options->candidates) request.candidates.emplace_back(candidate);
     for (const auto& list : options->candidate_lists) {
       const std::string text = util::read_file(list);
-      std::size_t start = 0, line = 0;
-      while (start < text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        std::string entry = text.substr(start, end - start);
-        start = end + 1;
-        ++line;
+      const auto lines = util::split(text, '\n');
+      for (std::size_t line = 1; line <= lines.size(); ++line) {
+        std::string entry(lines[line - 1]);
         if (!entry.empty() && entry.back() == '\r') entry.pop_back();
         if (entry.empty()) continue;
         if (!std::filesystem::is_directory(entry))

@@ -5,6 +5,7 @@
 #include <hydra/util/git.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::loop {
 namespace fs = std::filesystem;
@@ -14,27 +15,13 @@ namespace {
 using GitResult = util::ProcessResult;
 using util::checked_git;
 using util::run_git;
+using util::absolute_clean;
 using util::trim;
 
+/// The NUL-separated fields of git's `-z` output.
 std::vector<std::string> split_nul(const std::string& text) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = text.find('\0', start);
-    if (end == std::string::npos) {
-      parts.push_back(text.substr(start));
-      break;
-    }
-    parts.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return parts;
-}
-
-fs::path absolute_clean(const fs::path& path) {
-  std::error_code ec;
-  fs::path result = fs::weakly_canonical(fs::absolute(path), ec);
-  return ec ? fs::absolute(path).lexically_normal() : result;
+  const auto views = util::split(text, '\0');
+  return {views.begin(), views.end()};
 }
 
 /// `path` relative to `root` in generic form, or nullopt when outside it.

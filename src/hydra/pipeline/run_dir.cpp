@@ -298,38 +298,41 @@ json read_sealed_manifest(const fs::path& run_dir) {
   return manifest;
 }
 
-std::optional<std::string> read_sealed_artifact(const fs::path& run_dir, const json& manifest,
+namespace {
+
+/// Throws hydra::TamperError unless `file` exists and its content has the
+/// digest `sha256` that `manifest_file` sealed.
+void check_sealed_file(const fs::path& file, const std::string& sha256, const fs::path& manifest_file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) throw TamperError(file.string() + ": sealed artifact is missing");
+  if (util::sha256_file(file) != sha256)
+    throw TamperError(file.string() + ": content does not match the digest sealed in " + manifest_file.string());
+}
+
+}  // namespace
+
+std::optional<std::string> read_sealed_artifact(const fs::path& run_dir, const model::RunManifest& manifest,
                                                 const std::string& relative) {
-  for (const auto& artifact : manifest["artifacts"]) {
-    if (!artifact.is_object() || artifact.value("path", std::string()) != relative) continue;
-    const fs::path file = run_dir / relative;
-    std::error_code ec;
-    if (!fs::is_regular_file(file, ec)) throw TamperError(file.string() + ": sealed artifact is missing");
-    std::string content = util::read_file(file);
-    if (util::sha256_hex(content) != artifact.value("sha256", std::string()))
-      throw TamperError(file.string() + ": content does not match the digest sealed in " +
-                        (run_dir / kManifest).string());
-    return content;
+  for (const auto& artifact : manifest.artifacts) {
+    if (artifact.path != relative) continue;
+    check_sealed_file(run_dir / relative, artifact.sha256, run_dir / kManifest);
+    return util::read_file(run_dir / relative);
   }
   return std::nullopt;
 }
 
 void verify_seal(const fs::path& run_dir) {
-  const json manifest = read_sealed_manifest(run_dir);
   const fs::path manifest_file = run_dir / kManifest;
+  // Typed: a forged manifest (anyone can compute a seal) with an artifact of
+  // the wrong shape is an input error, not an internal one.
+  const model::RunManifest manifest = parse::parse_manifest(read_sealed_manifest(run_dir), manifest_file.string());
   std::set<std::string> listed;
-  for (const auto& artifact : manifest["artifacts"]) {
-    const std::string relative = artifact.value("path", std::string());
+  for (const auto& artifact : manifest.artifacts) {
+    const std::string& relative = artifact.path;
     if (relative.empty() || relative.find("..") != std::string::npos || relative.front() == '/')
       throw TamperError(manifest_file.string() + ": invalid artifact path \"" + relative + "\"");
     listed.insert(relative);
-    const fs::path file = run_dir / relative;
-    std::error_code ec;
-    if (!fs::is_regular_file(file, ec))
-      throw TamperError(file.string() + ": sealed artifact is missing");
-    if (util::sha256_file(file) != artifact.value("sha256", std::string()))
-      throw TamperError(file.string() + ": content does not match the digest sealed in " +
-                        manifest_file.string());
+    check_sealed_file(run_dir / relative, artifact.sha256, manifest_file);
   }
   for (const auto& entry : fs::recursive_directory_iterator(run_dir)) {
     if (!entry.is_regular_file() && !entry.is_symlink()) continue;

@@ -75,10 +75,10 @@ model::RunManifest read_run_manifest(const std::filesystem::path& run_dir);
 nlohmann::json read_sealed_manifest(const std::filesystem::path& run_dir);
 
 /// The content of the artifact `relative` of `run_dir` when it still matches
-/// the digest in `manifest` (from read_sealed_manifest); nullopt when the run
-/// has no such artifact. Throws hydra::TamperError when it was changed.
+/// the digest in `manifest` (read_sealed_manifest, parsed); nullopt when the
+/// run has no such artifact. Throws hydra::TamperError when it was changed.
 std::optional<std::string> read_sealed_artifact(const std::filesystem::path& run_dir,
-                                                const nlohmann::json& manifest, const std::string& relative);
+                                                const model::RunManifest& manifest, const std::string& relative);
 
 /// Verifies the seal, then parses every artifact into a model::Run.
 /// `config` decides whether compiler warnings from the build log join the

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <hydra/util/process.hpp>
+#include <hydra/util/text.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 
@@ -79,11 +80,7 @@ std::string diff_against(const fs::path& repository, const std::string& base_com
   // Any other CMake build tree among the untracked directories (a second
   // build-debug/ next to build/) is not part of the change either.
   const auto untracked = git(root, {"ls-files", "--others", "--exclude-standard", "--directory", "-z"});
-  for (std::size_t start = 0; start < untracked.output.size();) {
-    std::size_t end = untracked.output.find('\0', start);
-    if (end == std::string::npos) end = untracked.output.size();
-    const std::string entry = untracked.output.substr(start, end - start);
-    start = end + 1;
+  for (const std::string_view entry : split(untracked.output, '\0')) {
     if (!entry.empty() && entry.back() == '/' && fs::exists(root / entry / "CMakeCache.txt")) trees.push_back(root / entry);
   }
   std::vector<std::string> pathspec = {"--", "."};
