@@ -1,0 +1,386 @@
+#include <hydra/parse/libtest.hpp>
+
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <set>
+
+#include <hydra/parse/lint_grammar.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/mapped_file.hpp>
+#include <hydra/util/text.hpp>
+
+// cargo test's output, line by line. cargo prints a header per test binary
+// ("     Running unittests src/lib.rs (target/debug/deps/x-hash)",
+// "   Doc-tests x"); the binary (libtest) prints "running N tests", a result
+// line per test, the failures section and "test result: ...". The tests run
+// in the same process and may write anything to stdout, so every section is
+// cross-checked against libtest's own counts.
+namespace hydra::parse {
+namespace {
+
+using model::TestCase;
+using model::TestStatus;
+
+/// Longest message kept on a test case, in bytes.
+constexpr std::size_t max_message_bytes = 500;
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+  return text;
+}
+
+/// `text` cut to at most max_message_bytes, on a UTF-8 character boundary.
+std::string message_text(std::string_view text) {
+  text = trim(text);
+  if (text.size() > max_message_bytes) {
+    std::size_t cut = max_message_bytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    text = text.substr(0, cut);
+  }
+  return std::string(text);
+}
+
+/// `line` in quotes for a problem, cut to 200 bytes (a forged line may be long).
+std::string quoted(std::string_view line) {
+  constexpr std::size_t max_bytes = 200;
+  if (line.size() > max_bytes) {
+    std::size_t cut = max_bytes;
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+    return "\"" + std::string(line.substr(0, cut)) + "...\"";
+  }
+  return "\"" + std::string(line) + "\"";
+}
+
+bool parse_count(std::string_view digits, std::uint64_t& value) {
+  if (digits.empty()) return false;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  return error == std::errc() && end == digits.data() + digits.size();
+}
+
+/// The suite a cargo header names, or nullopt when `line` is not one:
+/// "     Running unittests src/lib.rs (target/debug/deps/x-hash)" gives
+/// "unittests src/lib.rs"; an older cargo's "     Running target/debug/deps/x-hash"
+/// (or with -v, "`/abs/target/debug/deps/x-hash`") gives "x";
+/// "   Doc-tests x" gives "doc-tests x". cargo right-aligns its status words, so
+/// a header starts with a space.
+std::optional<std::string> cargo_header(std::string_view line) {
+  if (line.empty() || line.front() != ' ') return std::nullopt;
+  const std::string_view text = trim(line);
+  if (starts_with(text, "Doc-tests ")) return "doc-tests " + std::string(trim(text.substr(10)));
+  if (!starts_with(text, "Running ")) return std::nullopt;
+  std::string_view target = trim(text.substr(8));
+  if (target.empty()) return std::nullopt;
+  if (target.back() == ')') {
+    if (const auto open = target.rfind(" ("); open != std::string_view::npos) return std::string(target.substr(0, open));
+  }
+  // A bare binary path, maybe quoted in backticks and followed by arguments (-v).
+  if (target.front() == '`') {
+    target.remove_prefix(1);
+    target = target.substr(0, target.find_first_of("` "));
+  } else {
+    target = target.substr(0, target.find(' '));
+  }
+  if (const auto slash = target.find_last_of("/\\"); slash != std::string_view::npos) target.remove_prefix(slash + 1);
+  if (ends_with(target, ".exe")) target.remove_suffix(4);
+  if (const auto dash = target.rfind('-'); dash != std::string_view::npos && dash + 1 < target.size()) {
+    const std::string_view hash = target.substr(dash + 1);
+    bool hex = hash.size() >= 8;
+    for (const char c : hash) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+    if (hex) target = target.substr(0, dash);
+  }
+  if (target.empty()) return std::nullopt;
+  return std::string(target);
+}
+
+/// N of "running N tests" / "running 1 test".
+std::optional<std::uint64_t> running_line(std::string_view line) {
+  if (!starts_with(line, "running ")) return std::nullopt;
+  std::string_view rest = line.substr(8);
+  const auto space = rest.find(' ');
+  if (space == std::string_view::npos) return std::nullopt;
+  const std::string_view word = rest.substr(space + 1);
+  if (word != "tests" && word != "test") return std::nullopt;
+  std::uint64_t count = 0;
+  if (!parse_count(rest.substr(0, space), count)) return std::nullopt;
+  return count;
+}
+
+/// "test NAME ... OUTCOME": NAME and OUTCOME (as printed), or false.
+bool result_line(std::string_view line, std::string_view& name, std::string_view& outcome) {
+  if (!starts_with(line, "test ")) return false;
+  const auto dots = line.find(" ... ", 5);
+  if (dots == std::string_view::npos || dots == 5) return false;
+  name = line.substr(5, dots - 5);
+  outcome = line.substr(dots + 5);
+  return true;
+}
+
+/// The status an outcome means, and a skip reason ("ignored, needs a network").
+std::optional<TestStatus> status_of(std::string_view outcome, std::string_view& reason) {
+  reason = {};
+  if (outcome == "ok") return TestStatus::passed;
+  if (outcome == "FAILED") return TestStatus::failed;
+  if (outcome == "ignored") return TestStatus::skipped;
+  if (starts_with(outcome, "ignored, ")) {
+    reason = outcome.substr(9);
+    return TestStatus::skipped;
+  }
+  return std::nullopt;
+}
+
+/// The counts of "test result: ok. 2 passed; 1 failed; 1 ignored; 0 measured; ...".
+struct Summary {
+  std::uint64_t passed = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t ignored = 0;
+};
+
+/// The summary of a "test result:" line; nullopt when the counts cannot be read.
+std::optional<Summary> summary_line(std::string_view line) {
+  std::string_view rest = line.substr(12);  // after "test result:"
+  const auto dot = rest.find(". ");
+  if (dot == std::string_view::npos) return std::nullopt;
+  rest.remove_prefix(dot + 2);
+  Summary summary;
+  bool passed = false;
+  bool failed = false;
+  bool ignored = false;
+  for (const std::string_view field : util::split(rest, ';')) {
+    const std::string_view item = trim(field);
+    const auto space = item.find(' ');
+    if (space == std::string_view::npos) continue;
+    const std::string_view word = item.substr(space + 1);
+    std::uint64_t value = 0;
+    if (!parse_count(item.substr(0, space), value)) continue;
+    if (word == "passed") passed = (summary.passed = value, true);
+    if (word == "failed") failed = (summary.failed = value, true);
+    if (word == "ignored") ignored = (summary.ignored = value, true);
+  }
+  if (!passed || !failed || !ignored) return std::nullopt;
+  return summary;
+}
+
+/// The failure message of a `---- NAME stdout ----` block: the panic's message
+/// (the line after "thread '...' panicked at FILE:LINE:COL:", or an older
+/// libtest's "panicked at 'MESSAGE', FILE:LINE:COL", first line), else the
+/// block's first line that says something ("Error: ..." of a test returning Err).
+std::string failure_message(const std::vector<std::string>& block) {
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    const std::string_view line = block[i];
+    // "thread 'NAME' panicked at ...", or with a thread id (cargo 1.95): "thread 'NAME' (ID) panicked at ...".
+    const auto panicked = line.find(" panicked at ");
+    if (!starts_with(line, "thread '") || panicked == std::string_view::npos) continue;
+    std::string_view rest = line.substr(panicked + 13);
+    if (starts_with(rest, "'")) {
+      rest.remove_prefix(1);
+      // "MESSAGE', FILE:LINE:COL" on one line, or the message's first line.
+      if (const auto close = rest.rfind("', "); close != std::string_view::npos) rest = rest.substr(0, close);
+      return message_text(rest);
+    }
+    for (std::size_t next = i + 1; next < block.size(); ++next)
+      if (!trim(block[next]).empty()) return message_text(block[next]);
+    return {};
+  }
+  for (const std::string& line : block) {
+    const std::string_view text = trim(line);
+    if (text.empty() || starts_with(text, "note: ") || text == "stack backtrace:") continue;
+    return message_text(text);
+  }
+  return {};
+}
+
+/// One test binary's output, from "running N tests" on.
+struct Section {
+  std::string suite;   ///< as cargo's header names it
+  std::uint64_t announced = 0;
+  std::size_t first_test = 0;  ///< index of its first test in the result
+  std::uint64_t results = 0;
+  Summary seen;
+  std::set<std::string, std::less<>> names;
+  /// After libtest's first "failures:" line: captured output and the list of
+  /// failed tests, no result lines.
+  bool in_failures = false;
+};
+
+class LibtestReader {
+ public:
+  LibtestReader(std::string_view log, const std::string& source_name) : log_(log), source_name_(source_name) {}
+
+  LibtestResult read() {
+    util::require_text(log_, source_name_);
+    std::string scratch;
+    for (std::string_view line : util::split(log_, '\n')) {
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.find('\x1b') != std::string_view::npos) line = lint_detail::strip_ansi(line, scratch);
+      read_line(line);
+    }
+    if (section_) unfinished();
+    return std::move(result_);
+  }
+
+ private:
+  void read_line(std::string_view line) {
+    if (auto suite = cargo_header(line)) {
+      if (section_) unfinished();
+      suite_ = std::move(*suite);
+      return;
+    }
+    if (const auto announced = running_line(line)) {
+      if (section_) unfinished();
+      section_.emplace();
+      section_->suite = suite_;
+      section_->announced = *announced;
+      section_->first_test = result_.tests.size();
+      return;
+    }
+    if (starts_with(line, "test result:")) {
+      summary(line);
+      return;
+    }
+    if (!section_) {
+      std::string_view name;
+      std::string_view outcome;
+      if (result_line(line, name, outcome))
+        problem(suite_, quoted(line) + " outside a test binary's output");
+      return;
+    }
+    if (section_->in_failures) {
+      failures_line(line);
+      return;
+    }
+    if (line == "failures:") {
+      section_->in_failures = true;
+      return;
+    }
+    std::string_view name;
+    std::string_view outcome;
+    if (!result_line(line, name, outcome)) return;
+    std::string_view reason;
+    const auto status = status_of(outcome, reason);
+    if (!status) {
+      problem(section_->suite, quoted(line) + " is not a result libtest prints");
+      return;
+    }
+    ++section_->results;
+    if (*status == TestStatus::passed) ++section_->seen.passed;
+    if (*status == TestStatus::failed) ++section_->seen.failed;
+    if (*status == TestStatus::skipped) ++section_->seen.ignored;
+    if (!section_->names.emplace(name).second) {
+      problem(section_->suite, quoted(name) + " has more than one result");
+      return;
+    }
+    TestCase test;
+    test.suite = section_->suite;
+    test.name = std::string(name);
+    test.status = *status;
+    test.message = message_text(reason);
+    result_.tests.push_back(std::move(test));
+  }
+
+  /// A line of the failures section: "---- NAME stdout ----" starts a
+  /// failure's captured output; the list of failed tests follows a second
+  /// "failures:" line.
+  void failures_line(std::string_view line) {
+    if (starts_with(line, "---- ") && ends_with(line, " stdout ----") && line.size() > 17) {
+      finish_block();
+      block_name_ = std::string(line.substr(5, line.size() - 17));
+      in_block_ = true;
+      return;
+    }
+    if (line == "failures:") {
+      finish_block();
+      return;
+    }
+    if (in_block_ && block_.size() < max_block_lines) block_.emplace_back(line);
+  }
+
+  /// Gives the failed test the message of the block just read.
+  void finish_block() {
+    if (!in_block_) return;
+    in_block_ = false;
+    for (std::size_t i = section_->first_test; i < result_.tests.size(); ++i) {
+      TestCase& test = result_.tests[i];
+      if (test.name == block_name_ && test.status == TestStatus::failed && test.message.empty()) {
+        test.message = failure_message(block_);
+        break;
+      }
+    }
+    block_.clear();
+  }
+
+  void summary(std::string_view line) {
+    if (!section_) {
+      problem(suite_, quoted(line) + " without \"running N tests\" before it");
+      return;
+    }
+    finish_block();
+    Section& section = *section_;
+    if (section.results != section.announced)
+      problem(section.suite, std::to_string(section.results) + " results for " + running_text(section.announced));
+    const auto said = summary_line(line);
+    if (!said) {
+      problem(section.suite, quoted(line) + " is not a summary libtest prints");
+    } else if (said->passed != section.seen.passed || said->failed != section.seen.failed ||
+               said->ignored != section.seen.ignored) {
+      problem(section.suite, "\"test result:\" says " + counts(*said) + ", the result lines say " + counts(section.seen));
+    }
+    section_.reset();
+  }
+
+  /// "running N tests" as libtest prints it.
+  static std::string running_text(std::uint64_t count) {
+    return "\"running " + std::to_string(count) + (count == 1 ? " test\"" : " tests\"");
+  }
+
+  static std::string counts(const Summary& summary) {
+    return std::to_string(summary.passed) + " passed, " + std::to_string(summary.failed) + " failed, " +
+           std::to_string(summary.ignored) + " ignored";
+  }
+
+  /// The open section ends without "test result:" (the binary crashed or
+  /// exited, or a line was forged).
+  void unfinished() {
+    finish_block();
+    problem(section_->suite, "no \"test result:\" line after " + running_text(section_->announced) +
+                                 " (the test binary crashed or exited early)");
+    section_.reset();
+  }
+
+  void problem(const std::string& suite, std::string text) {
+    result_.problems.push_back((suite.empty() ? source_name_ : suite) + ": " + std::move(text));
+  }
+
+  std::string_view log_;
+  const std::string& source_name_;
+  LibtestResult result_;
+  std::string suite_;  ///< the suite the last cargo header named
+  std::optional<Section> section_;
+  bool in_block_ = false;
+  std::string block_name_;
+  std::vector<std::string> block_;  ///< the first lines of the current failure block
+  /// The message is near the top of a block; a test's long output is not kept.
+  static constexpr std::size_t max_block_lines = 200;
+};
+
+}  // namespace
+
+LibtestResult parse_libtest(std::string_view log, const std::string& source_name) {
+  return LibtestReader(log, source_name).read();
+}
+
+LibtestResult parse_libtest_file(const std::filesystem::path& file) {
+  const util::MappedFile log(file);
+  return parse_libtest(log.text(), file.string());
+}
+
+}  // namespace hydra::parse
