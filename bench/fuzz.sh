@@ -21,7 +21,8 @@ fi
 cmake --build "$build" --target hydra_fuzzers > /dev/null
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(junit ctest_json clang_tidy_log compiler_warnings diff metrics task_set hydra_toml)
+  targets=(junit ctest_json clang_tidy_log compiler_warnings diff metrics task_set hydra_toml
+    libtest cargo_diagnostics eslint_json flake8)
 fi
 
 status=0

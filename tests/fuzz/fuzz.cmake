@@ -8,7 +8,8 @@
 # hydra_fuzz_<target>, everything compiled with ASan and UBSan (see the
 # top-level CMakeLists.txt), and a brief CTest run of each (label fuzz).
 set(_fixtures ${CMAKE_CURRENT_SOURCE_DIR}/fixtures)
-set(HYDRA_FUZZ_TARGETS junit ctest_json clang_tidy_log compiler_warnings diff metrics task_set hydra_toml)
+set(HYDRA_FUZZ_TARGETS junit ctest_json clang_tidy_log compiler_warnings diff metrics task_set hydra_toml
+  libtest cargo_diagnostics eslint_json flake8)
 set(_seeds_junit parse/*.xml runs/raw/*/junit.xml compare/*/junit.xml loop/*.xml guard/*.xml)
 set(_seeds_ctest_json parse/*.json runs/raw/*/ctest.json compare/*/ctest.json loop/*.json guard/*.json)
 set(_seeds_clang_tidy_log parse/clang_tidy*.log runs/raw/*/clang-tidy.log)
@@ -17,6 +18,10 @@ set(_seeds_diff parse/*.diff runs/raw/*/diff.patch guard/*.diff guard/*/*.diff)
 set(_seeds_metrics)
 set(_seeds_task_set)
 set(_seeds_hydra_toml config/*.toml)
+set(_seeds_libtest parse/libtest*.log)
+set(_seeds_cargo_diagnostics parse/clippy.json parse/cargo_build.json)
+set(_seeds_eslint_json parse/eslint.json)
+set(_seeds_flake8 parse/flake8*.log)
 
 set(HYDRA_FUZZ_SEEDS_DIR ${CMAKE_CURRENT_BINARY_DIR}/fuzz-seeds)
 foreach(target IN LISTS HYDRA_FUZZ_TARGETS)

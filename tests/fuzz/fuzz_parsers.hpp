@@ -20,6 +20,8 @@
 #include <hydra/parse/diff.hpp>
 #include <hydra/parse/diff_lines.hpp>
 #include <hydra/parse/junit.hpp>
+#include <hydra/parse/libtest.hpp>
+#include <hydra/parse/lint_formats.hpp>
 #include <hydra/parse/lint_log.hpp>
 #include <hydra/parse/metrics.hpp>
 
@@ -66,6 +68,29 @@ inline void compiler_warnings(std::string_view input) {
   });
 }
 
+inline void libtest(std::string_view input) {
+  const parse::LibtestResult result = parse::parse_libtest(input, "fuzz.log");
+  for (const model::TestCase& test : result.tests) {
+    require_json_text(test.suite);
+    require_json_text(test.name);
+    require_json_text(test.message);
+  }
+  for (const std::string& problem : result.problems) require_json_text(problem);
+}
+
+/// Aborts unless every text part of every finding can be written as JSON.
+inline void require_json_findings(const std::vector<model::LintFinding>& findings) {
+  for (const model::LintFinding& finding : findings) require_json_text(std::string(finding.fingerprint_bytes()));
+}
+
+inline void cargo_diagnostics(std::string_view input) {
+  require_json_findings(parse::parse_cargo_diagnostics(input, "fuzz.json"));
+}
+
+inline void eslint_json(std::string_view input) { require_json_findings(parse::parse_eslint_json(input, "fuzz.json")); }
+
+inline void flake8(std::string_view input) { require_json_findings(parse::parse_flake8(input, "fuzz.log")); }
+
 inline void diff(std::string_view input) {
   const parse::DiffLines lines = parse::parse_diff_lines(input, "fuzz.diff");
   for (const parse::FileLines& file : lines.files) {
@@ -103,7 +128,8 @@ inline const std::vector<Target>& targets() {
   static const std::vector<Target> all = {
       {"junit", junit},   {"ctest_json", ctest_json}, {"clang_tidy_log", clang_tidy_log},
       {"compiler_warnings", compiler_warnings}, {"diff", diff}, {"metrics", metrics},
-      {"task_set", task_set}, {"hydra_toml", hydra_toml},
+      {"task_set", task_set}, {"hydra_toml", hydra_toml}, {"libtest", libtest},
+      {"cargo_diagnostics", cargo_diagnostics}, {"eslint_json", eslint_json}, {"flake8", flake8},
   };
   return all;
 }
