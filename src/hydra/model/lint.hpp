@@ -1,4 +1,5 @@
-// Plain data: lint findings from clang-tidy and from compiler warnings.
+// Plain data: lint findings from clang-tidy, compiler warnings, rustc/clippy,
+// ESLint and flake8.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +26,7 @@ class LintFinding {
  public:
   /// What a finding is made of.
   struct Parts {
-    std::string_view tool;  ///< "clang-tidy" or "compiler"
+    std::string_view tool;  ///< "clang-tidy", "compiler", "rustc", "clippy", "eslint", "flake8" (or as the caller names it)
     std::string_view file;  ///< as printed (the caller may make it relative); empty when location-less
     std::uint32_t line = 0;    ///< 1-based; 0 when location-less
     std::uint32_t column = 0;  ///< 1-based; 0 when not printed
