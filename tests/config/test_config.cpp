@@ -412,3 +412,37 @@ TEST_CASE("[cache] is read, validated and left out of the digest", "[config]") {
   hydra::test::require_key_error(parse, "[cache]\nlint_max_megabytes = 0\n", "cache.lint_max_megabytes", 2, 22);
   hydra::test::require_key_error(parse, "[cache]\nsize = 1\n", "cache.size", 2, 1);
 }
+
+TEST_CASE("a profile is a name, or a table with the name and commands that replace the built-in ones",
+          "[config]") {
+  SECTION("the name alone: the profile's own commands") {
+    const config::Config parsed = config::parse("[scoring]\nprofile = \"rust\"\n", "hydra.toml");
+    CHECK(parsed.steps.build == "cargo build --all-targets");
+    CHECK(parsed.steps.test == "cargo test");
+    CHECK(parsed.steps.lint == "cargo clippy --all-targets -- -D warnings");
+  }
+  SECTION("the table: overrides per step, the others stay") {
+    const config::Config parsed = config::parse(
+        "[scoring.profile]\nname = \"python\"\nlint = \"flake8 src\"\nbuild = \"python3 -m compileall -q src\"\n",
+        "hydra.toml");
+    CHECK(parsed.profile == "python");
+    CHECK(parsed.steps.lint == "flake8 src");
+    CHECK(parsed.steps.build == "python3 -m compileall -q src");
+    CHECK(parsed.steps.test == "pytest -q");
+  }
+  SECTION("the commands are part of the digest, so runs captured with other commands do not compare as equal") {
+    const auto plain = config::parse("[scoring]\nprofile = \"python\"\n", "a.toml");
+    const auto other = config::parse("[scoring.profile]\nname = \"python\"\nlint = \"flake8\"\n", "b.toml");
+    CHECK(config::digest(plain) != config::digest(other));
+    // cmake's commands are fixed and not in the digest.
+    CHECK(config::to_json(config::Config{})["scoring"].count("steps") == 0);
+  }
+  SECTION("bad tables name the key") {
+    require_input_error("[scoring.profile]\nname = \"gradle\"\n", "scoring.profile.name", 2, 8);
+    require_input_error("[scoring.profile]\nname = \"rust\"\ntest = \"\"\n", "scoring.profile.test", 3, 8);
+    require_input_error("[scoring.profile]\nname = \"rust\"\ntest = 5\n", "scoring.profile.test", 3, 8);
+    require_input_error("[scoring.profile]\nname = \"rust\"\nformat = \"x\"\n", "scoring.profile.format", 3, 1);
+    // The cmake profile's steps are HydraScore's own.
+    require_input_error("[scoring.profile]\nbuild = \"make\"\n", "scoring.profile.build", 2, 9);
+  }
+}

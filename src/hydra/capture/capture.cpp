@@ -11,6 +11,7 @@
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
+using nlohmann::json;
 
 CaptureOutcome capture(const CaptureRequest& request) {
   recapture_baseline(request);
@@ -46,10 +47,8 @@ CaptureOutcome capture(const CaptureRequest& request) {
     }
   }
   plan.config = plan.config_file ? config::load(*plan.config_file) : config::Config{};
-  if (plan.config.profile != "cmake")
-    throw Error("capture drives the \"cmake\" profile; for the \"" + plan.config.profile +
-                    "\" profile run its commands yourself and use `hydra-score record`",
-                ExitCode::usage);
+  if (plan.config.profile == "cmake" && (plan.cmake.empty() || plan.ctest.empty()))
+    throw Error("the cmake profile's capture needs cmake and ctest on PATH", ExitCode::step_failed);
   resolve_cache_dir(plan, request);
 
   Sandbox sandbox = find_sandbox(request.sandbox);
@@ -64,10 +63,18 @@ CaptureOutcome capture(const CaptureRequest& request) {
     sandbox.evidence.push_back(baseline);
     sandbox.evidence.push_back(baseline.parent_path());
   }
-  const BuildResult build = run_build(plan, request, sandbox, staging, progress);
-  if (build.passed) run_tests(plan, request, sandbox, staging, progress);
-  run_held_out(plan, request, sandbox, staging, progress);
-  run_lint(plan, request, build.passed, staging, progress);
+  bool build_passed = false;
+  if (plan.config.profile == "cmake") {
+    const BuildResult build = run_build(plan, request, sandbox, staging, progress);
+    build_passed = build.passed;
+    if (build.passed) run_tests(plan, request, sandbox, staging, progress);
+    run_held_out(plan, request, sandbox, staging, progress);
+    run_lint(plan, request, build.passed, staging, progress);
+  } else {
+    run_profile_steps(plan, request, sandbox, staging, progress);
+    const auto& built = staging.manifest.value("build", json::object());
+    build_passed = !built.contains("exit_code") || (built["exit_code"] == 0 && !built.value("timed_out", false));
+  }
   run_security(plan, sandbox, staging, progress);
   record_change(plan, request, staging, progress);
   // The baseline's seal held when this capture began: broken now, it was
@@ -84,8 +91,8 @@ CaptureOutcome capture(const CaptureRequest& request) {
   publish(plan, plan.config, staging);
   if (!baseline_broken.empty()) recapture_baseline(request);
   CaptureOutcome outcome;
-  outcome.build_passed = build.passed;
-  outcome.summary = plan.out.string() + ": build " + (build.passed ? "passed" : "FAILED");
+  outcome.build_passed = build_passed;
+  outcome.summary = plan.out.string() + ": build " + (build_passed ? "passed" : "FAILED");
   return outcome;
 }
 

@@ -4,8 +4,7 @@
 
 #include <hydra/error.hpp>
 #include <hydra/parse/compiler_id.hpp>
-#include <hydra/parse/junit.hpp>
-#include <hydra/parse/lint_log.hpp>
+#include <hydra/pipeline/artifacts.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/pipeline/signals.hpp>
 #include <hydra/util/files.hpp>
@@ -33,18 +32,21 @@ std::optional<std::string> compiler_identification(const fs::path& build_dir) {
 }  // namespace
 
 void publish(const Plan& plan, const config::Config& config, Staging& staging) {
-  staging.manifest["tools"]["cmake"] = tool_version(plan.cmake.string());
-  staging.manifest["tools"]["ctest"] = tool_version(plan.ctest.string());
+  if (config.profile == "cmake") {
+    staging.manifest["tools"]["cmake"] = tool_version(plan.cmake.string());
+    staging.manifest["tools"]["ctest"] = tool_version(plan.ctest.string());
+    if (auto compiler = compiler_identification(plan.build_dir)) staging.manifest["tools"]["compiler"] = *compiler;
+  }
   if (plan.in_git) staging.manifest["tools"]["git"] = tool_version("git");
-  if (auto compiler = compiler_identification(plan.build_dir)) staging.manifest["tools"]["compiler"] = *compiler;
 
   // An artifact the tools left malformed (a crash mid-write) is kept for
   // audit but marked unparsable: the run is then never mergeable.
   json unparsable = json::array();
   for (const auto& [path, role] : staging.roles.items()) {
     try {
-      if (role == "junit") parse::parse_junit_file(staging.directory / path);
-      else if (role == "lint_log") parse::parse_clang_tidy_file(staging.directory / path);
+      const std::string name = role.get<std::string>();
+      if (pipeline::is_test_role(name)) pipeline::parse_test_artifact(name, staging.directory / path);
+      else if (pipeline::is_lint_role(name)) pipeline::parse_lint_artifact(name, staging.directory / path);
     } catch (const InputError& error) {
       unparsable.push_back({{"path", path}, {"reason", error.what()}});
     }

@@ -162,6 +162,14 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
 void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
                   Progress& progress);
 
+/// The steps of the js-node, rust and python profiles (profile_steps.cpp):
+/// copies the tree into the build tree (tree_copy.hpp), then runs the
+/// profile's lint, build and test commands there (profile_commands.hpp),
+/// under the sandbox and the step timeouts. Throws hydra::Error (exit 8)
+/// naming the tool and the profile when a step's program is not installed.
+void run_profile_steps(Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                       Progress& progress);
+
 /// Runs `[scoring.gates] security_command` in the tree when one is set.
 void run_security(const Plan& plan, const Sandbox& sandbox, Staging& staging, Progress& progress);
 

@@ -29,20 +29,45 @@ void read_weights(TableReader& table, Weights& weights) {
   table.reject_unknown_keys();
 }
 
-void read_scoring(TableReader& scoring, Config& config) {
-  if (const toml::node* node = scoring.string("profile", config.profile)) {
+/// `profile = "name"`, or the table `[scoring.profile]` with `name` and the
+/// commands that replace the built-in ones of that profile.
+void read_profile(TableReader& scoring, Config& config) {
+  const auto check_name = [&](const toml::node& node, const std::string& key_path) {
     const auto& profiles = builtin_profiles();
     const bool known = std::any_of(profiles.begin(), profiles.end(),
                                    [&](const Profile& p) { return p.name == config.profile; });
-    if (!known) {
-      std::string allowed;
-      for (const auto& profile : profiles) {
-        allowed += (allowed.empty() ? "\"" : ", \"") + profile.name + "\"";
-      }
-      scoring.fail(node->source(), scoring.path_of("profile"),
-                   "unknown profile \"" + config.profile + "\" (known: " + allowed + ")");
+    if (known) return;
+    std::string allowed;
+    for (const auto& profile : profiles) allowed += (allowed.empty() ? "\"" : ", \"") + profile.name + "\"";
+    scoring.fail(node.source(), key_path, "unknown profile \"" + config.profile + "\" (known: " + allowed + ")");
+  };
+  if (scoring.is_table("profile")) {
+    auto table = scoring.table("profile");
+    if (const toml::node* node = table->string("name", config.profile)) check_name(*node, table->path_of("name"));
+    config.steps = find_profile(config.profile);
+    const std::pair<std::string_view, std::string*> commands[] = {
+        {"build", &config.steps.build}, {"test", &config.steps.test}, {"lint", &config.steps.lint}};
+    for (const auto& [key, target] : commands) {
+      std::string text;
+      const toml::node* node = table->string(key, text);
+      if (!node) continue;
+      if (config.profile == "cmake")
+        table->fail(*node, key,
+                    "the cmake profile's steps are driven by hydra-score capture itself; build, test and lint "
+                    "commands apply to the js-node, rust and python profiles (set name)");
+      if (key == "test" && text.find_first_not_of(" \t") == std::string::npos)
+        table->fail(*node, key, "must not be empty: the test step is what the tests dimension reads");
+      *target = text;
     }
+    table->reject_unknown_keys();
+    return;
   }
+  if (const toml::node* node = scoring.string("profile", config.profile)) check_name(*node, scoring.path_of("profile"));
+  config.steps = find_profile(config.profile);
+}
+
+void read_scoring(TableReader& scoring, Config& config) {
+  read_profile(scoring, config);
 
   double per_check = 0;
   if (scoring.number("timeout_per_check_seconds", per_check, positive)) {
@@ -227,6 +252,9 @@ nlohmann::json to_json(const Config& config) {
         {"exclude", config.lint.exclude}}},
       {"speed", {{"include_failed", config.speed.include_failed}}},
   };
+  // The commands are part of what a configuration means; cmake's are fixed.
+  if (config.profile != "cmake")
+    scoring["steps"] = {{"build", config.steps.build}, {"test", config.steps.test}, {"lint", config.steps.lint}};
   const auto& guard = config.anti_gaming;
   json anti_gaming = {
       {"suppression_weight", guard.suppression_weight},

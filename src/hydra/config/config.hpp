@@ -63,17 +63,28 @@ struct Speed {
 /// A profile: the commands of the build, test and lint steps. Data, not code.
 /// For the built-in "cmake" profile the commands are driven by `capture`
 /// itself (cmake --build, ctest --output-junit, clang-tidy over
-/// compile_commands.json) and these strings document them.
+/// compile_commands.json) and these strings document them. For the others
+/// `capture` runs them with `sh -c` in a copy of the tree and adds the
+/// arguments that make the tools write machine-readable results
+/// (docs/config.md, "Profiles").
 struct Profile {
   std::string name;
-  std::string build;  ///< shell command; empty = no build step
+  std::string build;  ///< shell command; empty = no build step (the build dimension is inactive)
   std::string test;
-  std::string lint;
+  std::string lint;   ///< empty = no lint step (the lint dimension is inactive)
 };
+
+/// Built-in profiles: "cmake" (default), "js-node", "rust", "python".
+const std::vector<Profile>& builtin_profiles();
+/// The profile named `name`; throws hydra::Error for an unknown name.
+const Profile& find_profile(std::string_view name);
 
 /// The whole configuration.
 struct Config {
   std::string profile = "cmake";
+  /// The profile's commands: the built-in ones of `profile`, with the
+  /// overrides of `[scoring.profile]` (`build`, `test`, `lint`) applied.
+  Profile steps = builtin_profiles().front();
   /// `scoring.timeout_per_check_seconds` as written (nullopt when absent).
   /// When set, one timeout for every step (seed section 12); keys of
   /// [scoring.timeouts] still override single steps. The three fields below
@@ -97,11 +108,6 @@ struct Config {
   LoopSettings loop;           ///< [loop] (docs/loop.md)
   CacheSettings cache;         ///< [cache] (docs/config.md); not part of the digest
 };
-
-/// Built-in profiles: "cmake" (default), "js-node", "rust", "python".
-const std::vector<Profile>& builtin_profiles();
-/// The profile named `name`; throws hydra::Error for an unknown name.
-const Profile& find_profile(std::string_view name);
 
 /// Parses hydra.toml text. `source_name` names the file in errors.
 /// Throws hydra::InputError naming the key and its line:column for unknown

@@ -63,6 +63,8 @@ class TableReader {
   /// An integer in [minimum, maximum].
   void integer(std::string_view key, int& out, int minimum, int maximum);
   void boolean(std::string_view key, bool& out);
+  /// Whether `key` is present and holds a table (it is then read with `table`).
+  bool is_table(std::string_view key) const { return table_.get(key) && table_.get(key)->is_table(); }
   /// A string; returns the node (for follow-up checks) or nullptr when absent.
   const toml::node* string(std::string_view key, std::string& out);
 

@@ -61,10 +61,15 @@ struct RunManifest {
   std::string build_dir;
   std::string cache_key;
   std::string config_digest;
+  /// The profile whose steps captured the run ("cmake" when absent: runs
+  /// captured before profiles were recorded, and recorded runs).
+  std::string profile = "cmake";
   std::string sandbox;  ///< the protection in force while the tree's code ran; empty for recorded runs
   std::map<std::string, std::string> tools;
   std::optional<double> agent_seconds;
   std::optional<ManifestBuild> build;
+  /// Why the capture ran no build step (the profile has none); nullopt when it ran one.
+  std::optional<std::string> build_inactive_reason;
   bool tests_expected = false;  ///< the test step ran (no results then means zero tests ran)
   std::optional<std::string> lint_inactive_reason;
   bool lint_unavailable_outside_tree = false;

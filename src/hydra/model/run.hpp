@@ -23,6 +23,10 @@ struct BuildOutcome {
   double seconds = 0.0;
   bool timed_out = false;
   std::string reason;  ///< why it failed, for reports ("exit code 2", "timed out after 300 s")
+  /// Why the run has no build step at all (a profile without one, e.g.
+  /// python's); non-empty: the dimension is inactive and the
+  /// require_build_pass gate has nothing to require. Empty otherwise.
+  std::string no_step;
 };
 
 struct SecurityOutcome {

@@ -188,6 +188,13 @@ class JunitReader {
     }
   }
 
+  static void trim_blanks(std::string& text) {
+    const auto first = text.find_first_not_of(' ');
+    if (first == std::string::npos) return;  // all blank: kept as it is (a name must not become empty)
+    text.erase(0, first);
+    text.erase(text.find_last_not_of(' ') + 1);
+  }
+
   void read_case(const pugi::xml_node& testcase, const char* suite_name) {
     const pugi::xml_attribute name = testcase.attribute("name");
     if (!name) fail_at(testcase, "<testcase> without a name attribute");
@@ -195,6 +202,12 @@ class JunitReader {
     test.name = name.value();
     const char* classname = is_ctest_ ? "" : testcase.attribute("classname").value();
     test.suite = *classname ? classname : suite_name;
+    if (!is_ctest_) {
+      // Templates with an empty part (jest-junit's "{classname} {title}"
+      // outside any describe block) leave blanks at the edges.
+      trim_blanks(test.name);
+      trim_blanks(test.suite);
+    }
     test.duration_seconds = seconds_of(testcase);
     if (is_ctest_) read_ctest_status(testcase, test);
     else read_generic_status(testcase, test);

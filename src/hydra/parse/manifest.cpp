@@ -122,6 +122,7 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
   top.text("cache_key", manifest.cache_key);
   top.text("config_digest", manifest.config_digest);
   top.text("sandbox", manifest.sandbox);
+  top.text("profile", manifest.profile);
   top.text("seal", manifest.seal);
   if (const json* tools = top.object("tools")) {
     const Fields fields = top.in("tools", *tools);
@@ -135,6 +136,7 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
     fields.number("seconds", into.seconds);
     fields.flag("timed_out", into.timed_out);
   }
+  top.text("build_inactive_reason", manifest.build_inactive_reason);
   top.flag("tests_expected", manifest.tests_expected);
   top.text("lint_inactive_reason", manifest.lint_inactive_reason);
   top.flag("lint_unavailable_outside_tree", manifest.lint_unavailable_outside_tree);

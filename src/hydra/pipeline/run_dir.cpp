@@ -23,6 +23,7 @@
 #include <hydra/parse/manifest.hpp>
 #include <hydra/parse/test_files.hpp>
 #include <hydra/parse/lint_log.hpp>
+#include <hydra/pipeline/artifacts.hpp>
 #include <hydra/parse/metrics.hpp>
 #include <hydra/pipeline/held_out_record.hpp>
 #include <hydra/pipeline/signals.hpp>
@@ -387,18 +388,21 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       run.build.reason = "exit code " + std::to_string(run.build.exit_code);
   }
 
+  if (!typed.build && typed.build_inactive_reason)
+    run.build.no_step = typed.build_inactive_reason->empty() ? "no build step" : *typed.build_inactive_reason;
+
   std::vector<model::TestCase> tests;
   bool have_junit = false;
-  std::vector<std::string> lint_logs;
+  std::vector<Artifact> lint_logs;
   std::string build_log;
   for (const auto& artifact : artifacts) {
     if (unparsable.count(artifact.path)) continue;
     const fs::path file = run_dir / artifact.path;
-    if (artifact.role == "junit") {
-      std::uint64_t replaced = 0;
-      auto parsed = parse::parse_junit_file(file, &replaced);
-      note_replacements(run, artifact.path, replaced);
-      tests.insert(tests.end(), parsed.begin(), parsed.end());
+    if (is_test_role(artifact.role)) {
+      TestArtifact parsed = parse_test_artifact(artifact.role, file);
+      note_replacements(run, artifact.path, parsed.replaced_bytes);
+      tests.insert(tests.end(), parsed.tests.begin(), parsed.tests.end());
+      run.integrity_problems.insert(run.integrity_problems.end(), parsed.problems.begin(), parsed.problems.end());
       have_junit = true;
     } else if (artifact.role == "ctest_json") {
       run.test_definitions = parse::parse_ctest_json_file(file);
@@ -417,8 +421,8 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       } catch (const InputError& error) {
         run.integrity_problems.push_back(error.what());
       }
-    } else if (artifact.role == "lint_log") {
-      lint_logs.push_back(artifact.path);
+    } else if (is_lint_role(artifact.role)) {
+      lint_logs.push_back(artifact);
     } else if (artifact.role == "build_log") {
       build_log = artifact.path;
     } else if (artifact.role == "configure_log" && !run.tools.count("compiler")) {
@@ -491,8 +495,10 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
         findings.push_back(std::move(finding));
       }
     };
-    for (const auto& log : lint_logs) merge(parse::parse_clang_tidy_file(run_dir / log));
-    if (include_compiler_warnings && !build_log.empty()) merge(parse::parse_compiler_warnings_file(run_dir / build_log));
+    for (const auto& log : lint_logs) merge(parse_lint_artifact(log.role, run_dir / log.path));
+    // GCC/Clang warnings: the cmake profile's build log only.
+    if (include_compiler_warnings && !build_log.empty() && typed.profile == "cmake")
+      merge(parse::parse_compiler_warnings_file(run_dir / build_log));
     run.lint = std::move(findings);
   } else {
     run.lint_inactive_reason = typed.lint_inactive_reason.value_or("no lint log was recorded");

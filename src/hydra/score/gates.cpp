@@ -103,6 +103,8 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
   if (!config.gates.require_build_pass) {
     gates.push_back(make_gate("require_build_pass", true,
                               "not required (scoring.gates.require_build_pass = false)"));
+  } else if (!build.known && !build.no_step.empty()) {
+    gates.push_back(make_gate("require_build_pass", true, "nothing to build: " + build.no_step));
   } else if (!build.known) {
     gates.push_back(make_gate("require_build_pass", false, "no build result recorded"));
   } else if (build.passed) {

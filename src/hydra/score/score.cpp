@@ -164,7 +164,7 @@ Dimension score_build(const config::Config& config, const model::Run& candidate)
   dimension.name = "build";
   const auto& build = candidate.build;
   if (!build.known) {
-    deactivate(dimension, "no build result recorded");
+    deactivate(dimension, build.no_step.empty() ? "no build result recorded" : build.no_step);
   } else {
     dimension.active = true;
     dimension.score = build.passed ? 100.0 : 0.0;
@@ -576,7 +576,8 @@ Ranking rank(const config::Config& config, const model::Run& baseline,
   }
   if (!any_mergeable) {
     for (std::size_t index = 0; index < candidates.size(); ++index)
-      successful[index] = candidates[index].build.known && candidates[index].build.passed;
+      successful[index] = (candidates[index].build.known && candidates[index].build.passed) ||
+                          !candidates[index].build.no_step.empty();
   }
   bool any_duration = false;
   for (std::size_t index = 0; index < candidates.size(); ++index) {

@@ -1,0 +1,328 @@
+// The steps of the js-node, rust and python profiles: the tree is copied into
+// the build tree, then the profile's lint, build and test commands run in the
+// copy under the sandbox and the step timeouts; their machine-readable
+// results become the run's artifacts (docs/config.md, "Profiles").
+#include <hydra/capture/steps.hpp>
+#include <hydra/capture/profile_commands.hpp>
+#include <hydra/capture/tree_copy.hpp>
+
+#include <set>
+
+#include <hydra/error.hpp>
+#include <hydra/pipeline/artifacts.hpp>
+#include <hydra/pipeline/run_dir.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/git.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string first_line(const std::string& text) {
+  const auto start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos) return {};
+  return text.substr(start, text.find('\n', start) - start);
+}
+
+/// What every step of a profile runs with: tools' caches and outputs in the
+/// build tree, no colour codes in logs, no byte-code files in the tree.
+std::map<std::string, std::string> profile_environment(const fs::path& build_dir) {
+  return {{"CARGO_TARGET_DIR", (build_dir / "target").string()},
+          {"CARGO_TERM_COLOR", "never"},
+          {"NO_COLOR", "1"},
+          {"FORCE_COLOR", "0"},
+          {"CI", "true"},
+          {"PYTHONDONTWRITEBYTECODE", "1"},
+          {"RUFF_CACHE_DIR", (build_dir / ".ruff-cache").string()},
+          {"npm_config_cache", (build_dir / ".npm-cache").string()},
+          {"npm_config_update_notifier", "false"},
+          {"npm_config_fund", "false"},
+          {"npm_config_audit", "false"}};
+}
+
+/// jest-junit's folder: the project's own, else npm's global one; empty when neither has it.
+fs::path find_jest_junit(const fs::path& tree) {
+  std::error_code error;
+  if (fs::is_directory(tree / "node_modules" / "jest-junit", error)) return tree / "node_modules" / "jest-junit";
+  util::ProcessRequest request;
+  request.argv = {"npm", "root", "--global"};
+  request.separate_stderr = true;
+  request.timeout = std::chrono::seconds(60);
+  const auto result = util::run_process(request);
+  if (!result.started || result.exit_code != 0) return {};
+  const fs::path global = fs::path(util::trim(result.output)) / "jest-junit";
+  return fs::is_directory(global, error) ? global : fs::path();
+}
+
+/// Throws hydra::Error (exit 8) when the step's program, or the cargo
+/// subcommand it needs, is not installed.
+void require_tool(const std::string& profile, const std::string& step, const StepCommand& command,
+                  const fs::path& tree) {
+  const std::string& program = command.program;
+  const bool found = program.find('/') != std::string::npos ? fs::exists(tree / program) || fs::exists(program)
+                                                            : util::find_program(program).has_value();
+  if (!found)
+    throw Error("the " + profile + " profile's " + step + " step runs `" + command.shell.substr(0, 200) + "`, but " +
+                    program + " is not installed (not on PATH)",
+                ExitCode::step_failed);
+  static const std::set<std::string> builtin = {"build", "test", "check", "run", "bench", "doc", "b", "t", "c", "r"};
+  if (command.cargo_subcommand.empty() || builtin.count(command.cargo_subcommand)) return;
+  util::ProcessRequest probe;
+  probe.argv = {program, command.cargo_subcommand, "--version"};
+  probe.working_directory = tree;
+  probe.timeout = std::chrono::seconds(60);
+  const auto result = util::run_process(probe);
+  if (!result.started || result.exit_code != 0)
+    throw Error("the " + profile + " profile's " + step + " step needs `cargo " + command.cargo_subcommand +
+                    "`, which is not installed (" + first_line(result.output + result.error) + ")",
+                ExitCode::step_failed);
+}
+
+/// The version line of the programs the profile ran ("tools" in the manifest).
+void record_tool_versions(const std::vector<std::string>& programs, const fs::path& tree, Staging& staging) {
+  std::set<std::string> seen;
+  for (const auto& program : programs) {
+    if (program.empty() || !seen.insert(program).second) continue;
+    const std::string name = fs::path(program).filename().string();
+    staging.manifest["tools"][name] = tool_version(program.find('/') != std::string::npos && fs::exists(tree / program)
+                                                       ? (tree / program).string()
+                                                       : program);
+    if (name == "cargo") staging.manifest["tools"]["rustc"] = tool_version("rustc");
+    if (name == "npm" || name == "npx") staging.manifest["tools"]["node"] = tool_version("node");
+  }
+}
+
+struct StepRun {
+  util::ProcessResult result;
+  std::string stderr_text;
+};
+
+class ProfileRunner {
+ public:
+  ProfileRunner(const Plan& plan, const Sandbox& sandbox, Staging& staging, fs::path tree)
+      : plan_(plan), sandbox_(sandbox), staging_(staging), tree_(std::move(tree)),
+        environment_(profile_environment(plan.build_dir)) {}
+
+  /// Runs `command` in the copy; its output goes to `log` (a path in the
+  /// run directory), merged with stderr unless `stdout_only`.
+  StepRun run(const std::string& name, const StepCommand& command, double timeout, const fs::path& log,
+              bool stdout_only, Progress& progress) {
+    util::ProcessRequest process;
+    std::vector<fs::path> writable = {tree_, plan_.build_dir};
+    if (command.source == ResultSource::file) writable.push_back(command.result_file.parent_path());
+    process.argv = sandbox_.wrap({"/bin/sh", "-c", command.shell}, writable, plan_.build_dir / ".hydra-tmp");
+    process.working_directory = tree_;
+    process.environment = environment_;
+    for (const auto& [key, value] : command.environment) process.environment[key] = value;
+    process.output_file = log;
+    process.separate_stderr = stdout_only;
+    process.timeout = std::chrono::duration<double>(timeout);
+    progress.start(name);
+    StepRun run;
+    run.result = util::run_process(process);
+    run.stderr_text = run.result.error_output;
+    StepRecord record = step_record(name, {command.shell}, run.result, timeout);
+    record.command = command.shell;
+    staging_.step(record);
+    return run;
+  }
+
+ private:
+  const Plan& plan_;
+  const Sandbox& sandbox_;
+  Staging& staging_;
+  fs::path tree_;
+  std::map<std::string, std::string> environment_;
+};
+
+/// Whether the build step runs: a profile without a build command has none;
+/// js-node's `npm run build` runs only when package.json has the script,
+/// and for a candidate exactly when its baseline had a build step (a
+/// candidate that deletes the script fails its build, one that adds it does
+/// not make the dimension active for itself alone).
+bool has_build_step(const Plan& plan, const CaptureRequest& request, const ProfileContext& context,
+                    std::string& why_not) {
+  const std::string& command = plan.config.steps.build;
+  if (command.find_first_not_of(" \t") == std::string::npos) {
+    why_not = "the " + plan.config.profile + " profile has no build step";
+    return false;
+  }
+  if (request.baseline_run) {
+    if (pipeline::read_run_manifest(*request.baseline_run).build) return true;
+    why_not = "the baseline run had no build step";
+    return false;
+  }
+  const std::string script = npm_script_name(command);
+  if (!script.empty() && !context.npm_scripts.count(script)) {
+    why_not = "package.json has no \"" + script + "\" script";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void run_profile_steps(Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                       Progress& progress) {
+  const config::Profile& steps = plan.config.steps;
+  const std::string& profile = plan.config.profile;
+  staging.manifest["profile"] = profile;
+  // Here the source tree itself is read-only too: only the copy is written.
+  std::string protection = staging.manifest.value("sandbox", std::string());
+  const std::string cmake_wording = "the source tree, the build tree and ctest's JUnit directory";
+  if (const auto at = protection.find(cmake_wording); at != std::string::npos) {
+    protection.replace(at, cmake_wording.size(), "the build tree (which holds the copy of the source tree) and "
+                                                 "the run's results folders");
+    staging.manifest["sandbox"] = protection;
+  }
+  staging.manifest["capture"]["profile"] = profile;
+
+  // The copy the commands run in: the project's files, node_modules linked
+  // from the tree captured (or, for a worktree, from the user's tree).
+  const fs::path tree = plan.build_dir / "tree";
+  fs::path dependencies = plan.source / "node_modules";
+  std::error_code error;
+  if (!fs::is_directory(dependencies, error)) dependencies = util::absolute_clean(request.source) / "node_modules";
+  progress.start("copy");
+  const TreeCopyStats copied = copy_tree(plan.source, tree, plan.in_git, plan.excluded, dependencies);
+  progress.finish(std::to_string(copied.copied) + " of " + std::to_string(copied.files) + " files copied");
+  staging.manifest["tree_copy"] = {{"path", tree.string()}, {"files", copied.files}, {"copied", copied.copied},
+                                   {"removed", copied.removed}};
+  // Tools print paths in the copy: findings are made relative to it.
+  staging.manifest["source_roots"] = json::array({tree.string()});
+  const fs::path sandbox_tmp = plan.build_dir / ".hydra-tmp";
+  fs::remove_all(sandbox_tmp, error);
+  fs::create_directories(sandbox_tmp);
+
+  ProfileContext context;
+  context.profile = profile;
+  if (fs::is_regular_file(tree / "package.json"))
+    context.npm_scripts = npm_scripts(util::read_file(tree / "package.json"), (plan.source / "package.json").string());
+
+  // Every command is resolved and its tool found before anything runs.
+  const fs::path junit = staging.directory / "junit" / "0.xml";
+  const bool lint_wanted = request.lint && steps.lint.find_first_not_of(" \t") != std::string::npos;
+  const std::string lint_extension = profile == "python" ? "log" : "json";
+  const fs::path lint_output = staging.directory / "lint" / ("0." + lint_extension);
+  std::string no_build_reason;
+  const bool build_wanted = has_build_step(plan, request, context, no_build_reason);
+  if (profile == "js-node" && steps.test.find("{junit}") == std::string::npos) context.jest_junit = find_jest_junit(tree);
+  const StepCommand test = test_command(context, steps.test, junit);
+  const std::optional<StepCommand> lint =
+      lint_wanted ? std::optional<StepCommand>(lint_command(context, steps.lint, lint_output)) : std::nullopt;
+  const std::optional<StepCommand> build =
+      build_wanted ? std::optional<StepCommand>(build_command(steps.build)) : std::nullopt;
+  if (build) require_tool(profile, "build", *build, tree);
+  require_tool(profile, "test", test, tree);
+  if (lint) require_tool(profile, "lint", *lint, tree);
+  record_tool_versions({build ? build->program : "", test.program, lint ? lint->program : ""}, tree, staging);
+
+  ProfileRunner runner(plan, sandbox, staging, tree);
+  fs::create_directories(staging.directory / "junit");
+  fs::create_directories(staging.directory / "lint");
+
+  // Lint first: on the tree exactly as copied, before the project's build
+  // or tests run code that could change the copy.
+  if (!lint) {
+    staging.manifest["lint_inactive_reason"] =
+        request.lint ? "the " + profile + " profile has no lint step" : "lint was not requested";
+  } else {
+    const double timeout = plan.config.lint_timeout_seconds;
+    const bool to_stdout = lint->source == ResultSource::stdout_;
+    const fs::path log = to_stdout ? lint_output : staging.directory / "lint.log";
+    const StepRun linted = runner.run("lint", *lint, timeout, log, to_stdout, progress);
+    if (to_stdout && !linted.stderr_text.empty()) staging.write("lint-stderr.log", linted.stderr_text, "lint_stderr");
+    if (!to_stdout) staging.add("lint.log", "lint_console");
+    std::string failure;
+    std::size_t findings = 0;
+    if (linted.result.timed_out) {
+      failure = "lint timed out after " + std::to_string(int(timeout)) + " s";
+    } else if (!linted.result.started) {
+      failure = "the lint command could not start: " + linted.result.error;
+    } else if (!fs::is_regular_file(lint_output)) {
+      failure = "the lint command wrote no results (exit code " + std::to_string(linted.result.exit_code) + ")";
+    } else {
+      try {
+        findings = pipeline::parse_lint_artifact(lint->role, lint_output).size();
+        if (linted.result.exit_code != 0 && findings == 0)
+          failure = "the lint command failed (exit code " + std::to_string(linted.result.exit_code) +
+                    ") and reported no finding: " +
+                    first_line(linted.stderr_text.empty() ? util::read_file(log) : linted.stderr_text);
+      } catch (const InputError& bad) {
+        failure = std::string("the lint command's output does not parse: ") + bad.what();
+      }
+    }
+    if (failure.empty()) {
+      staging.add("lint/0." + lint_extension, lint->role);
+      progress.finish(std::to_string(findings) + " findings");
+    } else {
+      // Kept for review, not read: the lint dimension is inactive, and a run
+      // whose lint result is unknown is never mergeable.
+      if (fs::is_regular_file(lint_output)) {
+        fs::rename(lint_output, staging.directory / ("lint-failed." + lint_extension));
+        staging.add("lint-failed." + lint_extension, "lint_failed");
+      }
+      staging.manifest["lint_inactive_reason"] = failure;
+      if (!linted.result.timed_out) staging.problem("lint: " + failure);
+      progress.finish(linted.result.timed_out ? "TIMED OUT" : "FAILED");
+    }
+  }
+
+  bool build_passed = true;
+  if (!build) {
+    staging.manifest["build_inactive_reason"] = no_build_reason;
+  } else {
+    const double timeout = plan.config.build_timeout_seconds;
+    const StepRun built = runner.run("build", *build, timeout, staging.directory / "build.log", false, progress);
+    staging.add("build.log", "build_log");
+    const auto& result = built.result;
+    build_passed = result.started && result.exit_code == 0 && !result.timed_out;
+    staging.manifest["build"] = {{"exit_code", result.started ? result.exit_code : 127},
+                                 {"seconds", result.seconds},
+                                 {"timed_out", result.timed_out}};
+    if (result.timed_out) staging.problem("build timed out after " + std::to_string(int(timeout)) + " s");
+    progress.finish(build_passed ? "passed" : (result.timed_out ? "TIMED OUT" : "FAILED"));
+  }
+  if (!build_passed) return;
+
+  staging.manifest["tests_expected"] = true;
+  const double timeout = plan.config.test_timeout_seconds;
+  const StepRun tested = runner.run("test", test, timeout, staging.directory / "test.log", false, progress);
+  const auto& result = tested.result;
+  const fs::path results = test.source == ResultSource::file ? junit : staging.directory / "test.log";
+  staging.add("test.log", test.source == ResultSource::file ? "test_log" : test.role);
+  if (result.timed_out) {
+    staging.problem("test step timed out after " + std::to_string(int(timeout)) + " s; process group killed");
+    if (test.source == ResultSource::file) fs::remove(junit, error);  // partial results under-count failures
+    progress.finish("TIMED OUT");
+    return;
+  }
+  if (!fs::is_regular_file(results)) {
+    staging.problem("the test command wrote no JUnit file (exit code " + std::to_string(result.exit_code) + ")");
+    progress.finish("FAILED");
+    return;
+  }
+  if (test.source == ResultSource::file) staging.add("junit/0.xml", test.role);
+  // The runner's exit status and its results must agree: results the tests'
+  // own code rewrote, or a runner that failed outside any test, are not believed.
+  try {
+    const pipeline::TestArtifact parsed = pipeline::parse_test_artifact(test.role, results);
+    std::size_t failing = 0;
+    for (const auto& one : parsed.tests)
+      if (one.status == model::TestStatus::failed || one.status == model::TestStatus::error) ++failing;
+    if (result.exit_code == 0 && failing > 0)
+      staging.problem("the test command exited 0, but its results list " + std::to_string(failing) +
+                      " failing tests");
+    else if (result.exit_code != 0 && failing == 0)
+      staging.problem("the test command failed (exit code " + std::to_string(result.exit_code) +
+                      "), but its results list no failing test");
+    progress.finish(std::to_string(parsed.tests.size() - failing) + "/" + std::to_string(parsed.tests.size()) +
+                    " passed");
+  } catch (const InputError&) {
+    progress.finish("results do not parse");  // the publish step marks the artifact unparsable
+  }
+}
+
+}  // namespace hydra::capture

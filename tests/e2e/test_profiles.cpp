@@ -1,0 +1,178 @@
+// The js-node, rust and python profiles end to end: a small project per
+// profile (tests/fixtures/profiles/<profile>/base) whose baseline has a bug
+// and a failing test, a clean fix and a change that breaks another test,
+// captured with the real tools (cargo + clippy; pytest + flake8; npm, jest
+// with jest-junit, ESLint) and scored.
+#include <catch2/catch.hpp>
+
+#include <hydra/util/files.hpp>
+#include <hydra/util/process.hpp>
+
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+namespace {
+
+const fs::path kProfiles = kSourceDir / "tests" / "fixtures" / "profiles";
+
+/// A repository holding the profile's base project, committed.
+fs::path make_repository(const fs::path& root, const std::string& profile) {
+  const fs::path repository = root / "repo";
+  fs::create_directories(repository);
+  fs::copy(kProfiles / profile / "base", repository, fs::copy_options::recursive);
+  git(repository, {"init", "--quiet", "--initial-branch=main"});
+  git(repository, {"add", "--all"});
+  git(repository, {"commit", "--quiet", "-m", "baseline"});
+  return repository;
+}
+
+void apply_profile_candidate(const fs::path& repository, const std::string& profile, const std::string& name) {
+  git(repository, {"checkout", "--quiet", "--", "."});
+  git(repository, {"clean", "-fdq"});
+  git(repository, {"apply", (kProfiles / profile / "candidates" / (name + ".patch")).string()});
+}
+
+hydra::util::ProcessResult capture(const fs::path& root, const fs::path& repository, const std::string& agent,
+                                   bool candidate) {
+  std::vector<std::string> argv = {kTool.string(), "capture", "--source", repository.string(),
+                                   "--out", (root / "runs" / agent).string(), "--build-dir",
+                                   (root / "trees" / agent).string(), "--agent", agent, "--quiet"};
+  if (candidate) argv.insert(argv.end(), {"--baseline-run", (root / "runs" / "baseline").string()});
+  return run(argv);
+}
+
+nlohmann::json step_named(const nlohmann::json& manifest, const std::string& name) {
+  for (const auto& step : manifest.at("steps"))
+    if (step.at("name") == name) return step;
+  return nullptr;
+}
+
+/// Captures baseline, clean-fix and breaks-test of `profile` and scores them.
+nlohmann::json capture_and_score(const fs::path& root, const std::string& profile) {
+  const fs::path repository = make_repository(root, profile);
+  const auto baseline = capture(root, repository, "baseline", false);
+  INFO(baseline.output);
+  REQUIRE(baseline.exit_code == 0);
+  for (const std::string name : {"clean-fix", "breaks-test"}) {
+    apply_profile_candidate(repository, profile, name);
+    const auto captured = capture(root, repository, name, true);
+    INFO(captured.output);
+    REQUIRE(captured.exit_code == 0);
+  }
+  const fs::path json = root / "score.json";
+  const auto scored = run({kTool.string(), "score", "--baseline", (root / "runs" / "baseline").string(), "--candidate",
+                           (root / "runs" / "clean-fix").string(), "--candidate",
+                           (root / "runs" / "breaks-test").string(), "--json", json.string(), "--quiet"});
+  INFO(scored.output);
+  CHECK(scored.exit_code == 0);  // the top candidate is mergeable
+  return read_json(json);
+}
+
+/// The checks every profile shares: clean-fix first and mergeable with all
+/// tests passing; breaks-test not mergeable for its regression.
+void check_ranking(const nlohmann::json& contract, int tests_in_project) {
+  INFO(contract.dump(1).substr(0, 6000));
+  REQUIRE(contract.at("rankings").size() == 2);
+  CHECK(contract["rankings"][0]["agent"] == "clean-fix");
+  const auto clean = ranking_of(contract, "clean-fix");
+  const auto breaks = ranking_of(contract, "breaks-test");
+  CHECK(clean["mergeable"] == true);
+  CHECK(failed_gates(clean).empty());
+  const auto& clean_tests = clean["dimensions"]["tests"]["evidence"];
+  CHECK(clean_tests["A_total"] == tests_in_project);
+  CHECK(clean_tests["A_pass"] == tests_in_project);
+  // The baseline passes all but the test of the bug.
+  CHECK(clean_tests["B_pass"] == tests_in_project - 1);
+  CHECK(clean["dimensions"]["tests"]["score"] == 100.0);
+
+  CHECK(breaks["mergeable"] == false);
+  const auto gates = failed_gates(breaks);
+  CHECK(std::find(gates.begin(), gates.end(), "max_test_regression_percent") != gates.end());
+  const auto& broken_tests = breaks["dimensions"]["tests"]["evidence"];
+  // The test of the bug passes now, another one fails: one regression.
+  CHECK(broken_tests["A_pass"] == tests_in_project - 1);
+  CHECK(broken_tests["regressed"] == 1);
+  CHECK(breaks["total"].get<double>() < clean["total"].get<double>());
+}
+
+}  // namespace
+
+TEST_CASE("profile rust: cargo builds, cargo test and clippy are read, the clean fix ranks first",
+          "[e2e][profiles]") {
+  hydra::util::TempDir temp("hydra-profile-rust");
+  const auto contract = capture_and_score(temp.path(), "rust");
+  // Three tests: keeps_values_in_range (unit), negative_becomes_zero and
+  // above_hundred_becomes_hundred (tests/clamp.rs); the doc-tests run none.
+  check_ranking(contract, 3);
+  const auto clean = ranking_of(contract, "clean-fix");
+  CHECK(clean["dimensions"]["build"]["active"] == true);
+  CHECK(clean["dimensions"]["build"]["score"] == 100.0);
+  // The baseline's `return value;` is clippy::needless_return (an error
+  // under -D warnings); the clean fix ends with `value` and resolves it.
+  const auto& lint = clean["dimensions"]["lint"]["evidence"];
+  CHECK(lint["B_errors"].get<int>() + lint["B_warnings"].get<int>() == 1);
+  CHECK(lint["A_errors"].get<int>() + lint["A_warnings"].get<int>() == 0);
+
+  const auto manifest = read_json(temp.path() / "runs" / "clean-fix" / "manifest.json");
+  CHECK(manifest["profile"] == "rust");
+  CHECK(step_named(manifest, "build")["command"] == "cargo build --all-targets");
+  CHECK(step_named(manifest, "test")["command"] == "cargo test --no-fail-fast");
+  CHECK(step_named(manifest, "lint")["command"] == "cargo clippy --all-targets --message-format=json -- -D warnings");
+  CHECK(manifest["tools"].contains("cargo"));
+  // The user's tree is never written: no target/ or Cargo.lock appear in it.
+  CHECK_FALSE(fs::exists(temp.path() / "repo" / "target"));
+  CHECK_FALSE(fs::exists(temp.path() / "repo" / "Cargo.lock"));
+}
+
+TEST_CASE("profile python: pytest's JUnit and flake8 are read, no build step means no build dimension",
+          "[e2e][profiles]") {
+  hydra::util::TempDir temp("hydra-profile-python");
+  const auto contract = capture_and_score(temp.path(), "python");
+  check_ranking(contract, 3);
+  const auto clean = ranking_of(contract, "clean-fix");
+  CHECK(clean["dimensions"]["build"]["active"] == false);
+  // The baseline's `import os` is F401; the clean fix removes it.
+  const auto& lint = clean["dimensions"]["lint"]["evidence"];
+  CHECK(lint["B_warnings"].get<int>() + lint["B_errors"].get<int>() == 1);
+  CHECK(lint["A_warnings"].get<int>() + lint["A_errors"].get<int>() == 0);
+  const auto manifest = read_json(temp.path() / "runs" / "baseline" / "manifest.json");
+  CHECK(manifest["profile"] == "python");
+  CHECK(step_named(manifest, "build").is_null());
+  CHECK(step_named(manifest, "lint")["command"] == "flake8 --show-source");
+  CHECK_FALSE(fs::exists(temp.path() / "repo" / ".pytest_cache"));
+  CHECK_FALSE(fs::exists(temp.path() / "repo" / "calc" / "__pycache__"));
+}
+
+TEST_CASE("profile js-node: npm builds, jest-junit and ESLint's JSON are read, the clean fix ranks first",
+          "[e2e][profiles]") {
+  hydra::util::TempDir temp("hydra-profile-js");
+  const auto contract = capture_and_score(temp.path(), "js-node");
+  check_ranking(contract, 3);
+  const auto clean = ranking_of(contract, "clean-fix");
+  CHECK(clean["dimensions"]["build"]["active"] == true);
+  // The baseline's `const unused = 1;` is no-unused-vars (an error in
+  // eslint.config.js); the clean fix removes it.
+  const auto& lint = clean["dimensions"]["lint"]["evidence"];
+  CHECK(lint["B_errors"] == 1);
+  CHECK(lint["A_errors"] == 0);
+  const auto manifest = read_json(temp.path() / "runs" / "baseline" / "manifest.json");
+  CHECK(manifest["profile"] == "js-node");
+  CHECK(step_named(manifest, "build")["command"] == "npm run build");
+  // The build's output went to the copy, not the user's tree.
+  CHECK_FALSE(fs::exists(temp.path() / "repo" / "dist"));
+}
+
+TEST_CASE("profile capture: a missing tool is exit 8 naming it and the profile", "[e2e][profiles]") {
+  hydra::util::TempDir temp("hydra-profile-missing");
+  const fs::path repository = make_repository(temp.path(), "python");
+  hydra::util::write_file_atomic(repository / "hydra.toml",
+                                 "[scoring.profile]\nname = \"python\"\ntest = \"hydra-no-such-runner -q\"\n"
+                                 "lint = \"flake8\"\n");
+  const auto captured = capture(temp.path(), repository, "baseline", false);
+  INFO(captured.output);
+  CHECK(captured.exit_code == 8);
+  CHECK(captured.output.find("python profile") != std::string::npos);
+  CHECK(captured.output.find("hydra-no-such-runner is not installed") != std::string::npos);
+  CHECK_FALSE(fs::exists(temp.path() / "runs" / "baseline"));
+}
