@@ -13,9 +13,11 @@ packages=(
   chromium                                # renders the HTML report in the tests
   bubblewrap                              # read-only sandbox for candidate steps
   ccache                                  # capture trees share compiled objects
+  cargo rustc rust-clippy                 # the rust profile (tests capture a small crate)
+  python3-pytest flake8                   # the python profile
 )
 # Node.js and npm run Microsoft's SARIF Multitool (the tests validate SARIF
-# with it); a machine that already has them keeps its own.
+# with it) and the js-node profile; a machine that already has them keeps its own.
 command -v npm > /dev/null 2>&1 || packages+=(nodejs npm)
 
 as_root=()
@@ -28,4 +30,13 @@ sarif_multitool_version=5.7.0
 # (It prints its version on stderr.)
 if ! sarif-multitool --version 2>&1 | grep -q "^SARIF Multitool $sarif_multitool_version"; then
   "${as_root[@]}" npm install --global --no-audit --no-fund "@microsoft/sarif-multitool@$sarif_multitool_version"
+fi
+
+# The js-node profile's tools, as a project would have them: jest with
+# jest-junit (its JUnit reporter) and ESLint. (ESLint 9 and jest 29 run on
+# Debian 12's Node.js 18.)
+npm_tools=(jest@29 jest-junit@16 eslint@9)
+if ! { jest --version 2>/dev/null | grep -q "^29\." && eslint --version 2>/dev/null | grep -q "^v9\." &&
+       [ -d "$(npm root --global)/jest-junit" ]; }; then
+  "${as_root[@]}" npm install --global --no-audit --no-fund "${npm_tools[@]}"
 fi

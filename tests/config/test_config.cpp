@@ -255,11 +255,13 @@ TEST_CASE("to_json lists every key deterministically and digest identifies it", 
         "suppression_weight": 2.0, "assertion_penalty": 2.0,
         "test_tampering_is_regression": true, "fail_gate_on_tampering": true,
         "assertion_patterns": [],
-        "test_file_globs": ["test/", "tests/", "*_test.*", "test_*.*", "*Test.*", "*_tests.*"],
+        "test_file_globs": ["test/", "tests/", "*_test.*", "test_*.*", "*Test.*", "*_tests.*", "*.test.*", "*.spec.*",
+                            "__tests__/"],
         "test_paths": [], "private_test_patch": "",
         "protected_config_files": ["hydra.toml", ".clang-tidy", "cmake/HydraScore.cmake",
                                    "cmake/HydraScoreConfig.cmake.in", "cmake/HydraScore*.cmake",
-                                   "hydra-score/"]
+                                   "hydra-score/", "eslint.config.*", ".eslintrc*", ".flake8", "ruff.toml",
+                                   ".ruff.toml", "clippy.toml", ".clippy.toml"]
       }
     })"));
     // Keys are sorted in the dump, so equal configurations give equal text.

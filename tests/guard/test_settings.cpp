@@ -33,7 +33,8 @@ TEST_CASE("parse_anti_gaming reads the [anti_gaming] table", "[guard]") {
     CHECK(defaults.fail_gate_on_tampering);
     CHECK(defaults.assertion_patterns.empty());
     CHECK(defaults.test_file_globs ==
-          std::vector<std::string>{"test/", "tests/", "*_test.*", "test_*.*", "*Test.*", "*_tests.*"});
+          std::vector<std::string>{"test/", "tests/", "*_test.*", "test_*.*", "*Test.*", "*_tests.*",
+                                                             "*.test.*", "*.spec.*", "__tests__/"});
     CHECK(defaults.protected_config_files.at(0) == "hydra.toml");
     CHECK(defaults.protected_config_files.at(1) == ".clang-tidy");
 

@@ -65,8 +65,8 @@ struct AntiGaming {
   /// one is an assertion, like the built-in macros.
   std::vector<std::string> assertion_patterns;
   /// Which paths are test files (path patterns, util/path_pattern.hpp).
-  std::vector<std::string> test_file_globs = {"test/",   "tests/",  "*_test.*",
-                                              "test_*.*", "*Test.*", "*_tests.*"};
+  std::vector<std::string> test_file_globs = {"test/",     "tests/",   "*_test.*", "test_*.*",   "*Test.*",
+                                              "*_tests.*", "*.test.*", "*.spec.*", "__tests__/"};
   /// More test files (path patterns) for the held-out runs, besides those
   /// the codemodel names and `test_file_globs` (docs/threat-model.md).
   std::vector<std::string> test_paths;
@@ -79,7 +79,9 @@ struct AntiGaming {
   /// copy of HydraScore.
   std::vector<std::string> protected_config_files = {
       "hydra.toml",  ".clang-tidy",  "cmake/HydraScore.cmake", "cmake/HydraScoreConfig.cmake.in",
-      "cmake/HydraScore*.cmake", "hydra-score/"};
+      "cmake/HydraScore*.cmake", "hydra-score/",
+      // The other profiles' lint configuration.
+      "eslint.config.*", ".eslintrc*", ".flake8", "ruff.toml", ".ruff.toml", "clippy.toml", ".clippy.toml"};
 };
 
 /// What the improvement loop scores an iteration by.
