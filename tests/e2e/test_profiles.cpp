@@ -176,3 +176,40 @@ TEST_CASE("profile capture: a missing tool is exit 8 naming it and the profile",
   CHECK(captured.output.find("hydra-no-such-runner is not installed") != std::string::npos);
   CHECK_FALSE(fs::exists(temp.path() / "runs" / "baseline"));
 }
+
+TEST_CASE("profile python: editing the failing test or passing every test from conftest.py gains nothing",
+          "[e2e][profiles]") {
+  // The held-out run: the baseline's tests (and its conftest.py, a test
+  // file by default) judge the candidate's code.
+  hydra::util::TempDir temp("hydra-profile-held-out");
+  const fs::path repository = make_repository(temp.path(), "python");
+  REQUIRE(capture(temp.path(), repository, "baseline", false).exit_code == 0);
+  std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (temp.path() / "runs" / "baseline").string(),
+                                   "--json", (temp.path() / "score.json").string(), "--quiet", "--no-gate-exit"};
+  for (const std::string name : {"clean-fix", "edits-test", "passing-conftest"}) {
+    apply_profile_candidate(repository, "python", name);
+    const auto captured = capture(temp.path(), repository, name, true);
+    INFO(captured.output);
+    REQUIRE(captured.exit_code == 0);
+    argv.insert(argv.end(), {"--candidate", (temp.path() / "runs" / name).string()});
+  }
+  const auto scored = run(argv);
+  INFO(scored.output);
+  REQUIRE(scored.exit_code == 0);
+  const auto contract = read_json(temp.path() / "score.json");
+  CHECK(contract["rankings"][0]["agent"] == "clean-fix");
+  const double clean_total = ranking_of(contract, "clean-fix")["total"].get<double>();
+  for (const std::string name : {"edits-test", "passing-conftest"}) {
+    CAPTURE(name);
+    const auto entry = ranking_of(contract, name);
+    // Its own run passed all 3; the baseline's tests on its code pass 2:
+    // above_hundred_becomes_hundred still fails, as on the baseline.
+    CHECK(entry["dimensions"]["tests"]["evidence"]["A_pass"] == 2);
+    CHECK(entry["dimensions"]["tests"]["score"].get<double>() < 70.0);
+    CHECK(entry["total"].get<double>() < clean_total);
+  }
+  const auto manifest = read_json(temp.path() / "runs" / "passing-conftest" / "manifest.json");
+  CHECK(manifest["held_out"]["mode"] == "built");
+  CHECK(manifest["held_out"]["test_files_changed"] == nlohmann::json::array({"conftest.py"}));
+  CHECK(read_json(temp.path() / "runs" / "edits-test" / "manifest.json")["held_out"]["mode"] == "baseline");
+}

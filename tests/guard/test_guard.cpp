@@ -140,7 +140,8 @@ TEST_CASE("is_assertion_line knows the common assertion forms", "[guard]") {
                            "ASSERT_TRUE(ok);", "assert(size > 0);", "static_assert(sizeof(int) == 4);",
                            "BOOST_CHECK_EQUAL(a, b);", "QCOMPARE(a, b);", "assertEquals(1, x);",
                            "expect(sum(1, 2)).toBe(3);", "    assert total == 3",
-                           "  CHECK_EQ(counts.words, 5U);"}) {
+                           "  CHECK_EQ(counts.words, 5U);", "    assert_eq!(clamp_percent(250), 100);",
+                           "assert!(ok)", "debug_assert_ne!(a, b);"}) {
     CAPTURE(line);
     CHECK(guard::is_assertion_line(line));
   }

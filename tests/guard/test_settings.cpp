@@ -34,7 +34,8 @@ TEST_CASE("parse_anti_gaming reads the [anti_gaming] table", "[guard]") {
     CHECK(defaults.assertion_patterns.empty());
     CHECK(defaults.test_file_globs ==
           std::vector<std::string>{"test/", "tests/", "*_test.*", "test_*.*", "*Test.*", "*_tests.*",
-                                                             "*.test.*", "*.spec.*", "__tests__/"});
+                                                             "*.test.*", "*.spec.*", "__tests__/", "conftest.py",
+                                                             "pytest.ini", "jest.config.*"});
     CHECK(defaults.protected_config_files.at(0) == "hydra.toml");
     CHECK(defaults.protected_config_files.at(1) == ".clang-tidy");
 

@@ -72,6 +72,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
     run_lint(plan, request, build.passed, staging, progress);
   } else {
     run_profile_steps(plan, request, sandbox, staging, progress);
+    run_held_out(plan, request, sandbox, staging, progress);
     const auto& built = staging.manifest.value("build", json::object());
     build_passed = !built.contains("exit_code") || (built["exit_code"] == 0 && !built.value("timed_out", false));
   }

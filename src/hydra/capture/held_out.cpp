@@ -20,6 +20,8 @@
 #include <hydra/error.hpp>
 #include <hydra/parse/ctest_json.hpp>
 #include <hydra/parse/diff_lines.hpp>
+#include <hydra/pipeline/artifacts.hpp>
+#include <hydra/pipeline/run_dir.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
 #include <hydra/util/sha256.hpp>
@@ -73,6 +75,37 @@ std::set<std::string> test_names(const fs::path& ctest_json) {
     // A malformed list is reported where the run is loaded.
   }
   return names;
+}
+
+/// The identities (suite::name) of the tests in `files` of test roles
+/// (path -> role); none when they do not parse (the loader reports that).
+std::set<std::string> result_names(const fs::path& directory, const std::map<std::string, std::string>& files) {
+  std::set<std::string> names;
+  for (const auto& [path, role] : files) {
+    if (!pipeline::is_test_role(role) || !fs::is_regular_file(directory / path)) continue;
+    try {
+      for (const auto& test : pipeline::parse_test_artifact(role, directory / path).tests) names.insert(test.id());
+    } catch (const InputError&) {
+    }
+  }
+  return names;
+}
+
+/// The test identities of a sealed run directory's results.
+std::set<std::string> result_names(const fs::path& run_dir) {
+  std::map<std::string, std::string> files;
+  try {
+    for (const auto& artifact : pipeline::read_run_manifest(run_dir).artifacts) files[artifact.path] = artifact.role;
+  } catch (const InputError&) {
+  }
+  return result_names(run_dir, files);
+}
+
+/// The test identities of the run being staged.
+std::set<std::string> staged_result_names(const Staging& staging) {
+  std::map<std::string, std::string> files;
+  for (const auto& [path, role] : staging.roles.items()) files[path] = role.get<std::string>();
+  return result_names(staging.directory, files);
 }
 
 /// The test files a run recorded; none when it recorded none or they do not
@@ -138,11 +171,13 @@ std::string without_elements(std::string xml, const std::string& element) {
 /// Removes what a run with the private tests wrote about their text: the
 /// test output in the JUnit file and the logs (compiler messages quote
 /// source lines). The results stay.
-void keep_only_results(const fs::path& directory) {
+void keep_only_results(const fs::path& directory, const json& roles) {
   const fs::path junit = directory / "junit" / "0.xml";
   if (fs::is_regular_file(junit))
     util::write_file_atomic(junit, without_elements(without_elements(util::read_file(junit), "system-out"), "system-err"));
   for (const char* log : {"build.log", "configure.log", "test.log"}) {
+    // cargo test's output is its results (the failure messages stay).
+    if (roles.value(log, std::string()) == "libtest_log") continue;
     const fs::path file = directory / log;
     if (fs::is_regular_file(file))
       util::write_file_atomic(file, "(not kept: this run built the private tests)\n");
@@ -164,10 +199,15 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
   Staging sub_staging;
   sub_staging.directory = staging.directory / name;
   fs::create_directories(sub_staging.directory);
-  const BuildResult built = run_build(sub, request, sandbox, sub_staging, progress);
-  run_tests(sub, request, sandbox, sub_staging, progress);
+  bool build_passed = false;
+  if (plan.config.profile == "cmake") {
+    build_passed = run_build(sub, request, sandbox, sub_staging, progress).passed;
+    run_tests(sub, request, sandbox, sub_staging, progress);
+  } else {
+    build_passed = run_profile_build_and_tests(sub, request, sandbox, sub_staging, progress);
+  }
   if (private_tests) {
-    keep_only_results(sub_staging.directory);
+    keep_only_results(sub_staging.directory, sub_staging.roles);
     // Nor do the private tests' sources stay in the tree.
     util::checkout_worktree(util::work_tree_root(plan.source), plan.base_commit,
                             util::absolute_clean(build.parent_path() / "source"));
@@ -180,10 +220,11 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
   if (sub_staging.manifest.contains("problems"))
     for (const auto& problem : sub_staging.manifest["problems"])
       if (problem.is_string()) staging.problem(name + " run: " + problem.get<std::string>());
-  json record = {{"build_passed", built.passed},
+  json record = {{"build_passed", build_passed},
                  {"build", sub_staging.manifest.value("build", json::object())},
                  {"steps", sub_staging.manifest.value("steps", json::array())},
-                 {"junit", fs::is_regular_file(sub_staging.directory / "junit" / "0.xml")}};
+                 {"junit", fs::is_regular_file(sub_staging.directory / "junit" / "0.xml") ||
+                               sub_staging.roles.value("test.log", std::string()) == "libtest_log"}};
   return record;
 }
 
@@ -297,9 +338,12 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
   }
 
   // 2. The candidate's new tests on the baseline's code.
-  const std::set<std::string> baseline_tests = test_names(*request.baseline_run / "ctest.json");
+  // The cmake profile lists tests with ctest; the others by their results.
+  const bool cmake = plan.config.profile == "cmake";
+  const std::set<std::string> baseline_tests =
+      cmake ? test_names(*request.baseline_run / "ctest.json") : result_names(*request.baseline_run);
   std::vector<std::string> new_tests;
-  for (const auto& name : test_names(staging.directory / "ctest.json"))
+  for (const auto& name : cmake ? test_names(staging.directory / "ctest.json") : staged_result_names(staging))
     if (!baseline_tests.count(name)) new_tests.push_back(name);
   json& new_record = record["new_tests"];
   new_record["tests"] = new_tests;

@@ -162,10 +162,10 @@ bool has_build_step(const Plan& plan, const CaptureRequest& request, const Profi
   return true;
 }
 
-}  // namespace
-
-void run_profile_steps(Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
-                       Progress& progress) {
+/// The steps in the copy of `plan.source`; lint only when `with_lint`.
+/// Returns whether the build passed (true when there is no build step).
+bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                 Progress& progress, bool with_lint) {
   const config::Profile& steps = plan.config.steps;
   const std::string& profile = plan.config.profile;
   staging.manifest["profile"] = profile;
@@ -203,7 +203,7 @@ void run_profile_steps(Plan& plan, const CaptureRequest& request, const Sandbox&
 
   // Every command is resolved and its tool found before anything runs.
   const fs::path junit = staging.directory / "junit" / "0.xml";
-  const bool lint_wanted = request.lint && steps.lint.find_first_not_of(" \t") != std::string::npos;
+  const bool lint_wanted = with_lint && request.lint && steps.lint.find_first_not_of(" \t") != std::string::npos;
   const std::string lint_extension = profile == "python" ? "log" : "json";
   const fs::path lint_output = staging.directory / "lint" / ("0." + lint_extension);
   std::string no_build_reason;
@@ -225,7 +225,9 @@ void run_profile_steps(Plan& plan, const CaptureRequest& request, const Sandbox&
 
   // Lint first: on the tree exactly as copied, before the project's build
   // or tests run code that could change the copy.
-  if (!lint) {
+  if (!with_lint) {
+    // A held-out run: only its tests are read.
+  } else if (!lint) {
     staging.manifest["lint_inactive_reason"] =
         request.lint ? "the " + profile + " profile has no lint step" : "lint was not requested";
   } else {
@@ -285,7 +287,7 @@ void run_profile_steps(Plan& plan, const CaptureRequest& request, const Sandbox&
     if (result.timed_out) staging.problem("build timed out after " + std::to_string(int(timeout)) + " s");
     progress.finish(build_passed ? "passed" : (result.timed_out ? "TIMED OUT" : "FAILED"));
   }
-  if (!build_passed) return;
+  if (!build_passed) return false;
 
   staging.manifest["tests_expected"] = true;
   const double timeout = plan.config.test_timeout_seconds;
@@ -297,12 +299,12 @@ void run_profile_steps(Plan& plan, const CaptureRequest& request, const Sandbox&
     staging.problem("test step timed out after " + std::to_string(int(timeout)) + " s; process group killed");
     if (test.source == ResultSource::file) fs::remove(junit, error);  // partial results under-count failures
     progress.finish("TIMED OUT");
-    return;
+    return true;
   }
   if (!fs::is_regular_file(results)) {
     staging.problem("the test command wrote no JUnit file (exit code " + std::to_string(result.exit_code) + ")");
     progress.finish("FAILED");
-    return;
+    return true;
   }
   if (test.source == ResultSource::file) staging.add("junit/0.xml", test.role);
   // The runner's exit status and its results must agree: results the tests'
@@ -323,6 +325,19 @@ void run_profile_steps(Plan& plan, const CaptureRequest& request, const Sandbox&
   } catch (const InputError&) {
     progress.finish("results do not parse");  // the publish step marks the artifact unparsable
   }
+  return true;
+}
+
+}  // namespace
+
+void run_profile_steps(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                       Progress& progress) {
+  run_in_copy(plan, request, sandbox, staging, progress, true);
+}
+
+bool run_profile_build_and_tests(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox,
+                                 Staging& staging, Progress& progress) {
+  return run_in_copy(plan, request, sandbox, staging, progress, false);
 }
 
 }  // namespace hydra::capture

@@ -167,8 +167,14 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
 /// profile's lint, build and test commands there (profile_commands.hpp),
 /// under the sandbox and the step timeouts. Throws hydra::Error (exit 8)
 /// naming the tool and the profile when a step's program is not installed.
-void run_profile_steps(Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+void run_profile_steps(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
                        Progress& progress);
+
+/// The profile's build and test steps only, in a copy of `plan.source` in
+/// `plan.build_dir` (the held-out runs of these profiles). Returns whether
+/// the build passed (true when the profile has no build step).
+bool run_profile_build_and_tests(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox,
+                                 Staging& staging, Progress& progress);
 
 /// Runs `[scoring.gates] security_command` in the tree when one is set.
 void run_security(const Plan& plan, const Sandbox& sandbox, Staging& staging, Progress& progress);

@@ -66,7 +66,10 @@ struct AntiGaming {
   std::vector<std::string> assertion_patterns;
   /// Which paths are test files (path patterns, util/path_pattern.hpp).
   std::vector<std::string> test_file_globs = {"test/",     "tests/",   "*_test.*", "test_*.*",   "*Test.*",
-                                              "*_tests.*", "*.test.*", "*.spec.*", "__tests__/"};
+                                              "*_tests.*", "*.test.*", "*.spec.*", "__tests__/",
+                                              // Test runners' own configuration: the held-out run
+                                              // takes it from the baseline with the tests.
+                                              "conftest.py", "pytest.ini", "jest.config.*"};
   /// More test files (path patterns) for the held-out runs, besides those
   /// the codemodel names and `test_file_globs` (docs/threat-model.md).
   std::vector<std::string> test_paths;

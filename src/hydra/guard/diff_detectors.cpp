@@ -216,14 +216,16 @@ std::vector<Suppression> find_added_suppression_markers(const parse::DiffLines& 
 bool is_assertion_line(std::string_view text) {
   // C and C++ (Catch2, doctest, GoogleTest, Boost.Test, CppUnit, Unity, Qt
   // Test, assert, static_assert), JUnit-style assertX(...), jest's expect(...),
-  // and Python's assert statement.
+  // Python's assert statement and Rust's assertion macros.
   static const regex call(
       R"(\b(REQUIRE|CHECK|REQUIRE_[A-Z_]+|CHECK_[A-Z_]+|EXPECT_[A-Z_]+|ASSERT_[A-Z_]+|)"
       R"(static_assert|assert|assert[A-Z]\w*|BOOST_(TEST|CHECK|REQUIRE|WARN)[A-Z_]*|)"
       R"(CPPUNIT_ASSERT[A-Z_]*|TEST_ASSERT[A-Z_]*|QCOMPARE|QVERIFY[A-Z0-9_]*|expect)\s*\()",
       case_sensitive);
   static const regex python_assert(R"(^\s*assert\s)", case_sensitive);
-  return regex_search(text, call) || regex_search(text, python_assert);
+  // Rust's assertion macros (assert!, assert_eq!, assert_ne!, debug_ forms).
+  static const regex rust_assert(R"(\b(debug_)?assert(_eq|_ne)?!\s*[(\[{])", case_sensitive);
+  return regex_search(text, call) || regex_search(text, python_assert) || regex_search(text, rust_assert);
 }
 
 std::vector<RemovedAssertion> find_removed_assertions(const Settings& settings,

@@ -12,9 +12,15 @@ using model::TestStatus;
 
 namespace {
 
-std::map<std::string, const TestCase*> by_name(const std::vector<TestCase>& tests) {
+/// A test's identity across runs: its suite and name (ctest's suite is
+/// always "ctest"; other runners' names repeat across files).
+std::string key(const TestCase& test) { return test.id(); }
+/// How evidence names a test: ctest's by its name, others by suite::name.
+std::string label(const TestCase& test) { return test.suite == "ctest" ? test.name : test.id(); }
+
+std::map<std::string, const TestCase*> by_key(const std::vector<TestCase>& tests) {
   std::map<std::string, const TestCase*> index;
-  for (const auto& test : tests) index.emplace(test.name, &test);  // the first of a duplicated name
+  for (const auto& test : tests) index.emplace(key(test), &test);  // the first of a duplicated identity
   return index;
 }
 
@@ -50,15 +56,15 @@ HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<Te
     judgement.tests = own;
     return judgement;
   }
-  const auto judged_baseline = by_name(baseline_tests);
+  const auto judged_baseline = by_key(baseline_tests);
   const std::set<std::string> baseline_own = [&] {
     std::set<std::string> names;
     if (baseline.tests)
-      for (const auto& test : *baseline.tests) names.insert(test.name);
+      for (const auto& test : *baseline.tests) names.insert(key(test));
     return names;
   }();
-  const auto held_out = by_name(held.tests ? *held.tests : none);
-  const auto on_baseline = by_name(held.tests_on_baseline ? *held.tests_on_baseline : none);
+  const auto held_out = by_key(held.tests ? *held.tests : none);
+  const auto on_baseline = by_key(held.tests_on_baseline ? *held.tests_on_baseline : none);
   const std::set<std::string> changed(held.test_files_changed.begin(), held.test_files_changed.end());
 
   // A test's files the change touched (unknown files: assume touched).
@@ -74,15 +80,15 @@ HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<Te
        not_exercising = json::array(), private_tests = json::array();
   std::set<std::string> seen;
   for (const TestCase& test : own) {
-    seen.insert(test.name);
-    const auto in_baseline = judged_baseline.find(test.name);
+    seen.insert(key(test));
+    const auto in_baseline = judged_baseline.find(key(test));
     if (in_baseline != judged_baseline.end()) {
       TestCase result = test;
       const TestCase* source = &test;
       if (held.mode == "baseline") {
         source = in_baseline->second;
       } else if (held.mode == "built") {
-        const auto found = held_out.find(test.name);
+        const auto found = held_out.find(key(test));
         // A result is a verdict unless the program was not built.
         if (found != held_out.end() && !(not_built(*found->second) && touched(test.name))) {
           source = found->second;
@@ -90,7 +96,7 @@ HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<Te
           source = &test;  // not defined in the held-out tree; its files are unchanged
         } else {
           source = in_baseline->second;
-          unverified.push_back({{"test", test.name},
+          unverified.push_back({{"test", label(test)},
                                 {"why", held.build_passed ? "not run by the held-out run"
                                                           : "the baseline's version of it does not build "
                                                             "against the change"}});
@@ -102,31 +108,31 @@ HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<Te
       result.status = source->status;
       result.message = source->message;
       if (source != &test && source->status != test.status)
-        judged.push_back({{"test", test.name}, {"candidate_run", status_text(&test)}, {"held_out", status_text(source)}});
+        judged.push_back({{"test", label(test)}, {"candidate_run", status_text(&test)}, {"held_out", status_text(source)}});
       judgement.tests.push_back(std::move(result));
       continue;
     }
     // A new test: it counts when it demonstrates the change.
     if (held.new_tests_mode == "no code change") {
-      not_exercising.push_back({{"test", test.name}, {"why", "the change touches no code"}});
+      not_exercising.push_back({{"test", label(test)}, {"why", "the change touches no code"}});
       continue;
     }
     if (held.new_tests_mode == "built") {
-      const auto found = on_baseline.find(test.name);
+      const auto found = on_baseline.find(key(test));
       if (found != on_baseline.end() && found->second->status == TestStatus::passed) {
-        not_exercising.push_back({{"test", test.name}, {"why", "passes on the baseline's code too"}});
+        not_exercising.push_back({{"test", label(test)}, {"why", "passes on the baseline's code too"}});
         continue;
       }
-      demonstrating.push_back({{"test", test.name}, {"on_baseline", status_text(found == on_baseline.end() ? nullptr : found->second)}});
+      demonstrating.push_back({{"test", label(test)}, {"on_baseline", status_text(found == on_baseline.end() ? nullptr : found->second)}});
     }
     judgement.tests.push_back(test);
   }
   // Private tests (and baseline tests the candidate's own run lost) that the
   // held-out run ran: judged like the baseline's own.
   for (const TestCase& test : baseline_tests) {
-    if (seen.count(test.name) || baseline_own.count(test.name)) continue;
+    if (seen.count(key(test)) || baseline_own.count(key(test))) continue;
     TestCase result = test;
-    const auto found = held_out.find(test.name);
+    const auto found = held_out.find(key(test));
     if (held.mode == "built" && found != held_out.end()) {
       result.status = found->second->status;
       result.message = found->second->message;
@@ -134,7 +140,7 @@ HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<Te
       result.status = TestStatus::failed;
       result.message = "private test not run by the held-out run";
     }
-    private_tests.push_back({{"test", test.name}, {"held_out", std::string(model::to_string(result.status))}});
+    private_tests.push_back({{"test", label(test)}, {"held_out", std::string(model::to_string(result.status))}});
     judgement.tests.push_back(std::move(result));
   }
   evidence["test_files_changed"] = held.test_files_changed;

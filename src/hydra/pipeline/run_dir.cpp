@@ -68,6 +68,14 @@ struct Artifact {
   std::string role;  ///< build_log, junit, ctest_json, lint_log, diff, metrics, config, signals
 };
 
+/// The test role inside a held-out run's role ("held_out_junit" ->
+/// "junit", "on_baseline_libtest_log" -> "libtest_log"); empty for others.
+std::string held_out_result_role(const std::string& role) {
+  for (const std::string prefix : {"held_out_", "on_baseline_"})
+    if (role.rfind(prefix, 0) == 0 && is_test_role(role.substr(prefix.size()))) return role.substr(prefix.size());
+  return {};
+}
+
 void copy_into(const fs::path& source, const fs::path& destination) {
   // Read through our helper so a missing or unreadable input is an InputError
   // naming the user's file, then write the copy.
@@ -406,12 +414,13 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       have_junit = true;
     } else if (artifact.role == "ctest_json") {
       run.test_definitions = parse::parse_ctest_json_file(file);
-    } else if (artifact.role == "held_out_junit" || artifact.role == "on_baseline_junit") {
-      auto& into = artifact.role == "held_out_junit" ? run.held_out.tests : run.held_out.tests_on_baseline;
+    } else if (const std::string inner = held_out_result_role(artifact.role); !inner.empty()) {
+      auto& into = artifact.role.rfind("held_out_", 0) == 0 ? run.held_out.tests : run.held_out.tests_on_baseline;
       try {
-        auto parsed = parse::parse_junit_file(file);
+        auto parsed = parse_test_artifact(inner, file);
         if (!into) into.emplace();
-        into->insert(into->end(), parsed.begin(), parsed.end());
+        into->insert(into->end(), parsed.tests.begin(), parsed.tests.end());
+        for (const auto& problem : parsed.problems) run.integrity_problems.push_back(artifact.path + ": " + problem);
       } catch (const InputError& error) {
         run.integrity_problems.push_back(error.what());
       }

@@ -112,6 +112,7 @@ std::optional<BaselineView> read_baseline(const json& baseline) {
   }
   if (const auto code = number_at(build, "exit_code")) view.build_exit_code = std::llround(*code);
   view.build_seconds = number_at(build, "seconds");
+  view.build_no_step = text_at(build, "no_step");
   const json& tests = summary.is_object() && summary.contains("tests") ? summary["tests"] : json();
   if (tests.is_object()) {
     view.has_tests = true;
@@ -314,7 +315,7 @@ ContractView read_contract(const json& contract) {
 std::string baseline_sentence(const BaselineView& baseline) {
   std::string text = "Baseline: ";
   if (!baseline.build_passed) {
-    text += "build unknown";
+    text += baseline.build_no_step.empty() ? "build unknown" : "no build step";
   } else {
     text += *baseline.build_passed ? "build passed" : "build failed";
     if (baseline.build_seconds) text += " in " + format_number(*baseline.build_seconds, 1) + " s";

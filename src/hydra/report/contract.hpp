@@ -95,6 +95,7 @@ struct BaselineView {
   std::optional<bool> build_passed;       ///< nullopt when unknown
   std::optional<std::int64_t> build_exit_code;
   std::optional<double> build_seconds;
+  std::string build_no_step;  ///< why the baseline has no build step (a profile without one); empty otherwise
   bool has_tests = false;                 ///< false when no tests were recorded
   std::uint64_t tests_total = 0;
   std::uint64_t tests_passed = 0;

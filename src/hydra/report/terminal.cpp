@@ -66,7 +66,7 @@ std::string pad(const std::string& text, std::size_t width, Align align) {
 }
 
 std::string build_summary(const BaselineView& baseline) {
-  if (!baseline.build_passed) return "build unknown";
+  if (!baseline.build_passed) return baseline.build_no_step.empty() ? "build unknown" : "no build step";
   std::string text = *baseline.build_passed ? "build passed" : "build failed";
   if (!*baseline.build_passed && baseline.build_exit_code) {
     text += " (exit code " + std::to_string(*baseline.build_exit_code) + ")";

@@ -28,6 +28,7 @@ json baseline_summary(const config::Config& config, const model::Run& baseline) 
                       {"passed", build.passed},
                       {"exit_code", build.exit_code},
                       {"seconds", build.seconds}};
+  if (!build.no_step.empty()) summary["build"]["no_step"] = build.no_step;
 
   if (baseline.tests) {
     std::uint64_t passed = 0;
