@@ -115,13 +115,21 @@ std::optional<std::uint64_t> running_line(std::string_view line) {
   return count;
 }
 
-/// "test NAME ... OUTCOME": NAME and OUTCOME (as printed), or false.
+/// "test NAME ... OUTCOME": NAME (without libtest's mode suffix) and OUTCOME, or false.
 bool result_line(std::string_view line, std::string_view& name, std::string_view& outcome) {
   if (!starts_with(line, "test ")) return false;
   const auto dots = line.find(" ... ", 5);
   if (dots == std::string_view::npos || dots == 5) return false;
   name = line.substr(5, dots - 5);
   outcome = line.substr(dots + 5);
+  // libtest names the test's mode after its name: "tests::x - should panic",
+  // a doc test's "src/lib.rs - f (line 3) - compile fail" or "- compile" (no_run).
+  for (const std::string_view mode : {" - should panic", " - compile fail", " - compile"}) {
+    if (ends_with(name, mode) && name.size() > mode.size()) {
+      name.remove_suffix(mode.size());
+      break;
+    }
+  }
   return true;
 }
 
