@@ -49,10 +49,11 @@ TEST_CASE("parse_libtest reads cargo test output", "[parse][libtest]") {
   // tests/fixtures/parse/sources/rust, `cargo test --no-fail-fast` 2>&1 (cargo 1.95).
   const LibtestResult result = parse_libtest_file(parse_fixture("libtest.log"));
   CHECK(result.problems.empty());
-  // 6 unit tests + 2 in tests/api.rs + 2 doc tests.
-  REQUIRE(result.tests.size() == 10);
-  // adds, doubles, doubles_negative, add (line 5).
-  CHECK(count_status(result, TestStatus::passed) == 4);
+  // 7 unit tests + 2 in tests/api.rs + 3 doc tests.
+  REQUIRE(result.tests.size() == 12);
+  // adds, divides_by_zero (should panic), doubles, doubles_negative, add
+  // (line 5), add (line 13) (compile_fail).
+  CHECK(count_status(result, TestStatus::passed) == 6);
   // fails, panics_with_message, returns_err, add (line 9).
   CHECK(count_status(result, TestStatus::failed) == 4);
   // slow, with_reason.
@@ -61,10 +62,15 @@ TEST_CASE("parse_libtest reads cargo test output", "[parse][libtest]") {
   // In the order printed; the suite is the target as cargo names it.
   CHECK(result.tests[0].suite == lib);
   CHECK(result.tests[0].name == "tests::adds");
-  CHECK(result.tests[6].suite == api);
-  CHECK(result.tests[6].name == "doubles");
-  CHECK(result.tests[8].suite == doc);
-  CHECK(result.tests[8].name == "src/lib.rs - add (line 9)");
+  CHECK(result.tests[7].suite == api);
+  CHECK(result.tests[7].name == "doubles");
+  CHECK(result.tests[11].suite == doc);
+  CHECK(result.tests[11].name == "src/lib.rs - add (line 9)");
+  // "test tests::divides_by_zero - should panic ... ok": the name without the mode.
+  CHECK(result.tests[1].name == "tests::divides_by_zero");
+  CHECK(result.tests[1].status == TestStatus::passed);
+  // "test src/lib.rs - add (line 13) - compile fail ... ok".
+  CHECK(result.tests[9].name == "src/lib.rs - add (line 13)");
   for (const auto& test : result.tests) CHECK(test.duration_seconds == 0.0);
 
   // The panic's message, the line after "thread '...' panicked at src/lib.rs:34:9:";
@@ -89,8 +95,8 @@ TEST_CASE("parse_libtest reads an older cargo and libtest (Debian's 1.63)", "[pa
   // `Error: "bad value"` among the result lines (not a result, skipped).
   const LibtestResult result = parse_libtest_file(parse_fixture("libtest_debian.log"));
   CHECK(result.problems.empty());
-  REQUIRE(result.tests.size() == 10);
-  CHECK(count_status(result, TestStatus::passed) == 4);
+  REQUIRE(result.tests.size() == 12);
+  CHECK(count_status(result, TestStatus::passed) == 6);
   CHECK(count_status(result, TestStatus::failed) == 4);
   CHECK(count_status(result, TestStatus::skipped) == 2);
   // "thread 'tests::fails' panicked at 'assertion failed: `(left == right)`" (first line of three).
@@ -110,11 +116,11 @@ TEST_CASE("parse_libtest reports fake result lines and a binary that exits early
   const Strings expected = {
       // The second "tests::fails" line (the forged "ok") after the real "FAILED".
       "unittests src/lib.rs: \"tests::fails\" has more than one result",
-      // 7 real result lines + 2 forged.
-      "unittests src/lib.rs: 9 results for \"running 7 tests\"",
-      // Passed: adds, prints_fake_lines + the forged fake and tests::fails = 4.
-      "unittests src/lib.rs: \"test result:\" says 2 passed, 3 failed, 2 ignored, "
-      "the result lines say 4 passed, 3 failed, 2 ignored",
+      // 8 real result lines + 2 forged.
+      "unittests src/lib.rs: 10 results for \"running 8 tests\"",
+      // Passed: adds, divides_by_zero, prints_fake_lines + the forged fake and tests::fails = 5.
+      "unittests src/lib.rs: \"test result:\" says 3 passed, 3 failed, 2 ignored, "
+      "the result lines say 5 passed, 3 failed, 2 ignored",
       // The Doc-tests header comes while tests/exits.rs's section is still open.
       "tests/exits.rs: no \"test result:\" line after \"running 2 tests\" (the test binary crashed or exited early)",
   };
@@ -123,9 +129,9 @@ TEST_CASE("parse_libtest reports fake result lines and a binary that exits early
   CHECK(find(result, lib, "tests::fails").status == TestStatus::failed);
   // "fake" is read as a test too; the problems say the section cannot be believed.
   CHECK(find(result, lib, "fake").status == TestStatus::passed);
-  // 8 distinct names in src/lib.rs (7 + "fake"), 2 in tests/api.rs, none in
-  // tests/exits.rs, 2 doc tests.
-  CHECK(result.tests.size() == 12);
+  // 9 distinct names in src/lib.rs (8 + "fake"), 2 in tests/api.rs, none in
+  // tests/exits.rs, 3 doc tests.
+  CHECK(result.tests.size() == 14);
 }
 
 TEST_CASE("parse_libtest names suites as older cargos do", "[parse][libtest]") {

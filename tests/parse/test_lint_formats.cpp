@@ -48,7 +48,7 @@ TEST_CASE("parse_cargo_diagnostics reads cargo clippy's JSON messages", "[parse]
   const LintFinding& unused = findings[0];
   CHECK(unused.tool() == "rustc");  // a rustc lint, not "clippy::..."
   CHECK(unused.file() == "src/lib.rs");
-  CHECK(unused.line() == 18);
+  CHECK(unused.line() == 22);
   CHECK(unused.column() == 9);
   CHECK(unused.severity() == Severity::error);  // -D warnings
   CHECK(unused.message() == "unused variable: `unused_value`");
@@ -58,7 +58,7 @@ TEST_CASE("parse_cargo_diagnostics reads cargo clippy's JSON messages", "[parse]
   const LintFinding& needless = findings[1];
   CHECK(needless.tool() == "clippy");
   CHECK(needless.file() == "src/lib.rs");
-  CHECK(needless.line() == 13);
+  CHECK(needless.line() == 17);
   CHECK(needless.column() == 5);
   CHECK(needless.message() == "unneeded `return` statement");
   CHECK(needless.joined_checks() == "clippy::needless_return");

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cstdint>
 #include <optional>
-#include <set>
+#include <map>
 
 #include <hydra/parse/lint_grammar.hpp>
 #include <hydra/util/files.hpp>
@@ -115,13 +115,21 @@ std::optional<std::uint64_t> running_line(std::string_view line) {
   return count;
 }
 
-/// "test NAME ... OUTCOME": NAME and OUTCOME (as printed), or false.
+/// "test NAME ... OUTCOME": NAME (without libtest's mode suffix) and OUTCOME, or false.
 bool result_line(std::string_view line, std::string_view& name, std::string_view& outcome) {
   if (!starts_with(line, "test ")) return false;
   const auto dots = line.find(" ... ", 5);
   if (dots == std::string_view::npos || dots == 5) return false;
   name = line.substr(5, dots - 5);
   outcome = line.substr(dots + 5);
+  // libtest names the test's mode after its name: "tests::x - should panic",
+  // a doc test's "src/lib.rs - f (line 3) - compile fail" or "- compile" (no_run).
+  for (const std::string_view mode : {" - should panic", " - compile fail", " - compile"}) {
+    if (ends_with(name, mode) && name.size() > mode.size()) {
+      name.remove_suffix(mode.size());
+      break;
+    }
+  }
   return true;
 }
 
@@ -203,10 +211,9 @@ std::string failure_message(const std::vector<std::string>& block) {
 struct Section {
   std::string suite;   ///< as cargo's header names it
   std::uint64_t announced = 0;
-  std::size_t first_test = 0;  ///< index of its first test in the result
   std::uint64_t results = 0;
   Summary seen;
-  std::set<std::string, std::less<>> names;
+  std::map<std::string, std::size_t, std::less<>> names;  ///< name -> index of its test in the result
   /// After libtest's first "failures:" line: captured output and the list of
   /// failed tests, no result lines.
   bool in_failures = false;
@@ -240,7 +247,6 @@ class LibtestReader {
       section_.emplace();
       section_->suite = suite_;
       section_->announced = *announced;
-      section_->first_test = result_.tests.size();
       return;
     }
     if (starts_with(line, "test result:")) {
@@ -275,7 +281,7 @@ class LibtestReader {
     if (*status == TestStatus::passed) ++section_->seen.passed;
     if (*status == TestStatus::failed) ++section_->seen.failed;
     if (*status == TestStatus::skipped) ++section_->seen.ignored;
-    if (!section_->names.emplace(name).second) {
+    if (!section_->names.emplace(name, result_.tests.size()).second) {
       problem(section_->suite, quoted(name) + " has more than one result");
       return;
     }
@@ -308,12 +314,9 @@ class LibtestReader {
   void finish_block() {
     if (!in_block_) return;
     in_block_ = false;
-    for (std::size_t i = section_->first_test; i < result_.tests.size(); ++i) {
-      TestCase& test = result_.tests[i];
-      if (test.name == block_name_ && test.status == TestStatus::failed && test.message.empty()) {
-        test.message = failure_message(block_);
-        break;
-      }
+    if (const auto found = section_->names.find(block_name_); found != section_->names.end()) {
+      TestCase& test = result_.tests[found->second];
+      if (test.status == TestStatus::failed && test.message.empty()) test.message = failure_message(block_);
     }
     block_.clear();
   }
