@@ -213,3 +213,23 @@ TEST_CASE("profile python: editing the failing test or passing every test from c
   CHECK(manifest["held_out"]["test_files_changed"] == nlohmann::json::array({"conftest.py"}));
   CHECK(read_json(temp.path() / "runs" / "edits-test" / "manifest.json")["held_out"]["mode"] == "baseline");
 }
+
+TEST_CASE("profile js-node: a candidate whose package.json does not parse fails, the capture does not",
+          "[e2e][profiles]") {
+  hydra::util::TempDir temp("hydra-profile-bad-package");
+  const fs::path repository = make_repository(temp.path(), "js-node");
+  REQUIRE(capture(temp.path(), repository, "baseline", false).exit_code == 0);
+  hydra::util::write_file_atomic(repository / "package.json", "{\"scripts\": {\"test\": \"jest\",\n");
+  const auto captured = capture(temp.path(), repository, "broken", true);
+  INFO(captured.output);
+  REQUIRE(captured.exit_code == 0);
+  const auto manifest = read_json(temp.path() / "runs" / "broken" / "manifest.json");
+  INFO(manifest.dump(1));
+  bool named = false;
+  for (const auto& problem : manifest["problems"])
+    named = named || problem.get<std::string>().find("package.json:2:1: malformed JSON") != std::string::npos;
+  CHECK(named);  // the file, with the line and column where it ends early
+  const auto scored = run({kTool.string(), "score", "--baseline", (temp.path() / "runs" / "baseline").string(),
+                           "--candidate", (temp.path() / "runs" / "broken").string(), "--quiet"});
+  CHECK(scored.exit_code == 3);  // not mergeable
+}

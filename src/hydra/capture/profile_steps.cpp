@@ -162,6 +162,33 @@ bool has_build_step(const Plan& plan, const CaptureRequest& request, const Profi
   return true;
 }
 
+/// Whether the lint step runs: as for the build, an npm script that
+/// package.json lacks means no lint step, unless the baseline linted (a
+/// candidate that deletes the script fails its lint).
+bool has_lint_step(const Plan& plan, const CaptureRequest& request, const ProfileContext& context,
+                   std::string& why_not) {
+  const std::string& command = plan.config.steps.lint;
+  if (command.find_first_not_of(" \t") == std::string::npos) {
+    why_not = "the " + plan.config.profile + " profile has no lint step";
+    return false;
+  }
+  if (!request.lint) {
+    why_not = "lint was not requested";
+    return false;
+  }
+  if (request.baseline_run) {
+    if (!pipeline::read_run_manifest(*request.baseline_run).lint_inactive_reason) return true;
+    why_not = "the baseline run had no lint results";
+    return false;
+  }
+  const std::string script = npm_script_name(command);
+  if (!script.empty() && !context.npm_scripts.count(script)) {
+    why_not = "package.json has no \"" + script + "\" script";
+    return false;
+  }
+  return true;
+}
+
 /// The steps in the copy of `plan.source`; lint only when `with_lint`.
 /// Returns whether the build passed (true when there is no build step).
 bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
@@ -198,26 +225,49 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
 
   ProfileContext context;
   context.profile = profile;
-  if (fs::is_regular_file(tree / "package.json"))
-    context.npm_scripts = npm_scripts(util::read_file(tree / "package.json"), (plan.source / "package.json").string());
+  // A candidate's own files that leave its commands unclear (a package.json
+  // that does not parse, a test script no runner is known for) fail that
+  // candidate, not the capture: the problem is recorded and the steps that
+  // cannot run give no results. For a baseline they are errors.
+  std::vector<std::string> unclear;
+  const auto resolve = [&](auto make) -> std::optional<StepCommand> {
+    try {
+      return make();
+    } catch (const Error& error) {
+      if (!request.baseline_run || error.code() == ExitCode::step_failed) throw;
+      unclear.push_back(error.what());
+      return std::nullopt;
+    }
+  };
+  if (fs::is_regular_file(tree / "package.json")) {
+    try {
+      context.npm_scripts = npm_scripts(util::read_file(tree / "package.json"), (plan.source / "package.json").string());
+    } catch (const InputError& error) {
+      if (!request.baseline_run) throw;
+      unclear.push_back(error.what());
+    }
+  }
 
   // Every command is resolved and its tool found before anything runs.
   const fs::path junit = staging.directory / "junit" / "0.xml";
-  const bool lint_wanted = with_lint && request.lint && steps.lint.find_first_not_of(" \t") != std::string::npos;
+  std::string no_lint_reason;
+  const bool lint_wanted = with_lint && has_lint_step(plan, request, context, no_lint_reason);
   const std::string lint_extension = profile == "python" ? "log" : "json";
   const fs::path lint_output = staging.directory / "lint" / ("0." + lint_extension);
   std::string no_build_reason;
   const bool build_wanted = has_build_step(plan, request, context, no_build_reason);
   if (profile == "js-node" && steps.test.find("{junit}") == std::string::npos) context.jest_junit = find_jest_junit(tree);
-  const StepCommand test = test_command(context, steps.test, junit);
+  const std::optional<StepCommand> test = resolve([&] { return test_command(context, steps.test, junit); });
   const std::optional<StepCommand> lint =
-      lint_wanted ? std::optional<StepCommand>(lint_command(context, steps.lint, lint_output)) : std::nullopt;
+      lint_wanted ? resolve([&] { return lint_command(context, steps.lint, lint_output); }) : std::nullopt;
   const std::optional<StepCommand> build =
       build_wanted ? std::optional<StepCommand>(build_command(steps.build)) : std::nullopt;
   if (build) require_tool(profile, "build", *build, tree);
-  require_tool(profile, "test", test, tree);
+  if (test) require_tool(profile, "test", *test, tree);
   if (lint) require_tool(profile, "lint", *lint, tree);
-  record_tool_versions({build ? build->program : "", test.program, lint ? lint->program : ""}, tree, staging);
+  record_tool_versions({build ? build->program : "", test ? test->program : "", lint ? lint->program : ""}, tree,
+                       staging);
+  for (const auto& problem : unclear) staging.problem(problem);
 
   ProfileRunner runner(plan, sandbox, staging, tree);
   fs::create_directories(staging.directory / "junit");
@@ -228,8 +278,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   if (!with_lint) {
     // A held-out run: only its tests are read.
   } else if (!lint) {
-    staging.manifest["lint_inactive_reason"] =
-        request.lint ? "the " + profile + " profile has no lint step" : "lint was not requested";
+    staging.manifest["lint_inactive_reason"] = lint_wanted ? "the lint command could not be resolved" : no_lint_reason;
   } else {
     const double timeout = plan.config.lint_timeout_seconds;
     const bool to_stdout = lint->source == ResultSource::stdout_;
@@ -290,14 +339,15 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   if (!build_passed) return false;
 
   staging.manifest["tests_expected"] = true;
+  if (!test) return true;  // the problem says why: zero tests ran
   const double timeout = plan.config.test_timeout_seconds;
-  const StepRun tested = runner.run("test", test, timeout, staging.directory / "test.log", false, progress);
+  const StepRun tested = runner.run("test", *test, timeout, staging.directory / "test.log", false, progress);
   const auto& result = tested.result;
-  const fs::path results = test.source == ResultSource::file ? junit : staging.directory / "test.log";
-  staging.add("test.log", test.source == ResultSource::file ? "test_log" : test.role);
+  const fs::path results = test->source == ResultSource::file ? junit : staging.directory / "test.log";
+  staging.add("test.log", test->source == ResultSource::file ? "test_log" : test->role);
   if (result.timed_out) {
     staging.problem("test step timed out after " + std::to_string(int(timeout)) + " s; process group killed");
-    if (test.source == ResultSource::file) fs::remove(junit, error);  // partial results under-count failures
+    if (test->source == ResultSource::file) fs::remove(junit, error);  // partial results under-count failures
     progress.finish("TIMED OUT");
     return true;
   }
@@ -306,11 +356,11 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
     progress.finish("FAILED");
     return true;
   }
-  if (test.source == ResultSource::file) staging.add("junit/0.xml", test.role);
+  if (test->source == ResultSource::file) staging.add("junit/0.xml", test->role);
   // The runner's exit status and its results must agree: results the tests'
   // own code rewrote, or a runner that failed outside any test, are not believed.
   try {
-    const pipeline::TestArtifact parsed = pipeline::parse_test_artifact(test.role, results);
+    const pipeline::TestArtifact parsed = pipeline::parse_test_artifact(test->role, results);
     std::size_t failing = 0;
     for (const auto& one : parsed.tests)
       if (one.status == model::TestStatus::failed || one.status == model::TestStatus::error) ++failing;
