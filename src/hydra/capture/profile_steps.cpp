@@ -137,21 +137,21 @@ class ProfileRunner {
   std::map<std::string, std::string> environment_;
 };
 
-/// Whether the build step runs: a profile without a build command has none;
-/// js-node's `npm run build` runs only when package.json has the script,
-/// and for a candidate exactly when its baseline had a build step (a
-/// candidate that deletes the script fails its build, one that adds it does
-/// not make the dimension active for itself alone).
-bool has_build_step(const Plan& plan, const CaptureRequest& request, const ProfileContext& context,
-                    std::string& why_not) {
-  const std::string& command = plan.config.steps.build;
+/// Whether the build or lint step (`step`, running `command`) runs: a
+/// profile without the command has none; an npm script package.json lacks
+/// (js-node's `npm run build`, `npm run lint`) means none; and a candidate
+/// runs it exactly when its baseline did (`baseline_had`: a candidate that
+/// deletes the script fails the step, one that adds it does not make the
+/// dimension active for itself alone).
+bool has_step(const std::string& step, const std::string& command, const Plan& plan, const CaptureRequest& request,
+              const ProfileContext& context, bool (*baseline_had)(const model::RunManifest&), std::string& why_not) {
   if (command.find_first_not_of(" \t") == std::string::npos) {
-    why_not = "the " + plan.config.profile + " profile has no build step";
+    why_not = "the " + plan.config.profile + " profile has no " + step + " step";
     return false;
   }
   if (request.baseline_run) {
-    if (pipeline::read_run_manifest(*request.baseline_run).build) return true;
-    why_not = "the baseline run had no build step";
+    if (baseline_had(pipeline::read_run_manifest(*request.baseline_run))) return true;
+    why_not = "the baseline run had no " + step + " step";
     return false;
   }
   const std::string script = npm_script_name(command);
@@ -162,32 +162,8 @@ bool has_build_step(const Plan& plan, const CaptureRequest& request, const Profi
   return true;
 }
 
-/// Whether the lint step runs: as for the build, an npm script that
-/// package.json lacks means no lint step, unless the baseline linted (a
-/// candidate that deletes the script fails its lint).
-bool has_lint_step(const Plan& plan, const CaptureRequest& request, const ProfileContext& context,
-                   std::string& why_not) {
-  const std::string& command = plan.config.steps.lint;
-  if (command.find_first_not_of(" \t") == std::string::npos) {
-    why_not = "the " + plan.config.profile + " profile has no lint step";
-    return false;
-  }
-  if (!request.lint) {
-    why_not = "lint was not requested";
-    return false;
-  }
-  if (request.baseline_run) {
-    if (!pipeline::read_run_manifest(*request.baseline_run).lint_inactive_reason) return true;
-    why_not = "the baseline run had no lint results";
-    return false;
-  }
-  const std::string script = npm_script_name(command);
-  if (!script.empty() && !context.npm_scripts.count(script)) {
-    why_not = "package.json has no \"" + script + "\" script";
-    return false;
-  }
-  return true;
-}
+bool had_build(const model::RunManifest& manifest) { return manifest.build.has_value(); }
+bool had_lint(const model::RunManifest& manifest) { return !manifest.lint_inactive_reason.has_value(); }
 
 /// The steps in the copy of `plan.source`; lint only when `with_lint`.
 /// Returns whether the build passed (true when there is no build step).
@@ -251,11 +227,13 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   // Every command is resolved and its tool found before anything runs.
   const fs::path junit = staging.directory / "junit" / "0.xml";
   std::string no_lint_reason;
-  const bool lint_wanted = with_lint && has_lint_step(plan, request, context, no_lint_reason);
+  if (!request.lint) no_lint_reason = "lint was not requested";
+  const bool lint_wanted =
+      with_lint && request.lint && has_step("lint", steps.lint, plan, request, context, had_lint, no_lint_reason);
   const std::string lint_extension = profile == "python" ? "log" : "json";
   const fs::path lint_output = staging.directory / "lint" / ("0." + lint_extension);
   std::string no_build_reason;
-  const bool build_wanted = has_build_step(plan, request, context, no_build_reason);
+  const bool build_wanted = has_step("build", steps.build, plan, request, context, had_build, no_build_reason);
   if (profile == "js-node" && steps.test.find("{junit}") == std::string::npos) context.jest_junit = find_jest_junit(tree);
   const std::optional<StepCommand> test = resolve([&] { return test_command(context, steps.test, junit); });
   const std::optional<StepCommand> lint =
