@@ -18,6 +18,9 @@ void register_record(CLI::App& app, int& exit_code) {
     std::vector<std::string> junit;
     std::string ctest_json;
     std::vector<std::string> lint_logs;
+    std::string lint_format = "clang-tidy";
+    std::vector<std::string> cargo_test_logs;
+    std::string profile = "cmake";
     std::string diff;
     std::string agent = "candidate";
     std::optional<double> agent_seconds;
@@ -35,7 +38,16 @@ void register_record(CLI::App& app, int& exit_code) {
   command->add_option("--build-log", options->build_log, "Build output (compiler warnings are a lint source)");
   command->add_option("--junit", options->junit, "JUnit XML file (repeatable)");
   command->add_option("--ctest-json", options->ctest_json, "Output of ctest --show-only=json-v1 (labels)");
-  command->add_option("--lint-log", options->lint_logs, "clang-tidy output (repeatable)");
+  command->add_option("--lint-log", options->lint_logs, "Lint output, clang-tidy's unless --lint-format (repeatable)");
+  command->add_option("--lint-format", options->lint_format,
+                      "What the --lint-log files are: clang-tidy (default), clippy-json (cargo "
+                      "--message-format=json), eslint-json (--format json), flake8, ruff (concise text)")
+      ->check(CLI::IsMember({"clang-tidy", "clippy-json", "eslint-json", "flake8", "ruff"}));
+  command->add_option("--cargo-test-log", options->cargo_test_logs,
+                      "cargo test's output, stdout and stderr together (repeatable), read like --junit");
+  command->add_option("--profile", options->profile,
+                      "The profile the artifacts come from (cmake: the build log's compiler warnings count)")
+      ->check(CLI::IsMember({"cmake", "js-node", "rust", "python"}));
   command->add_option("--diff", options->diff, "The change as `git diff` prints it");
   command->add_option("--agent", options->agent, "Agent name");
   command->add_option("--agent-seconds", options->agent_seconds, "How long the agent took (speed dimension)");
@@ -57,6 +69,14 @@ void register_record(CLI::App& app, int& exit_code) {
     for (const auto& file : options->junit) request.junit_files.emplace_back(file);
     if (!options->ctest_json.empty()) request.ctest_json = options->ctest_json;
     for (const auto& file : options->lint_logs) request.lint_logs.emplace_back(file);
+    static const std::map<std::string, std::string> lint_roles = {{"clang-tidy", "lint_log"},
+                                                                 {"clippy-json", "clippy_json"},
+                                                                 {"eslint-json", "eslint_json"},
+                                                                 {"flake8", "flake8_log"},
+                                                                 {"ruff", "ruff_log"}};
+    request.lint_role = lint_roles.at(options->lint_format);
+    for (const auto& file : options->cargo_test_logs) request.cargo_test_logs.emplace_back(file);
+    request.profile = options->profile;
     if (!options->diff.empty()) request.diff = options->diff;
     request.agent_seconds = options->agent_seconds;
     if (!options->metrics.empty()) request.metrics = options->metrics;

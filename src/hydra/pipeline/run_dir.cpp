@@ -205,8 +205,15 @@ void record(const RecordRequest& request, const fs::path& out) {
   }
   if (request.ctest_json) parse::parse_ctest_json_file(*request.ctest_json);
   std::vector<std::vector<model::LintFinding>> logs;  // each lint log's findings, then the build log's
-  for (const auto& file : request.lint_logs) logs.push_back(parse::parse_clang_tidy_file(file));
-  if (request.build_log) logs.push_back(parse::parse_compiler_warnings_file(*request.build_log));
+  if (!is_lint_role(request.lint_role)) throw UsageError("unknown lint log format \"" + request.lint_role + "\"");
+  for (const auto& file : request.cargo_test_logs) {
+    TestArtifact parsed = parse_test_artifact("libtest_log", file);
+    tests.insert(tests.end(), parsed.tests.begin(), parsed.tests.end());
+  }
+  for (const auto& file : request.lint_logs) logs.push_back(parse_lint_artifact(request.lint_role, file));
+  if (request.build_log && request.profile == "cmake")
+    logs.push_back(parse::parse_compiler_warnings_file(*request.build_log));
+  config::find_profile(request.profile);
   std::optional<model::DiffSummary> diff;
   if (request.diff) diff = parse::parse_unified_diff_file(*request.diff);
   const std::vector<std::string> source_roots = record_source_roots(request, logs, diff);
@@ -229,8 +236,12 @@ void record(const RecordRequest& request, const fs::path& out) {
     for (std::size_t i = 0; i < request.junit_files.size(); ++i)
       add(request.junit_files[i], "junit/" + std::to_string(i) + ".xml", "junit");
     if (request.ctest_json) add(*request.ctest_json, "ctest.json", "ctest_json");
+    for (std::size_t i = 0; i < request.cargo_test_logs.size(); ++i)
+      add(request.cargo_test_logs[i], "cargo-test/" + std::to_string(i) + ".log", "libtest_log");
+    const std::string lint_extension =
+        request.lint_role == "clippy_json" || request.lint_role == "eslint_json" ? ".json" : ".log";
     for (std::size_t i = 0; i < request.lint_logs.size(); ++i)
-      add(request.lint_logs[i], "lint/" + std::to_string(i) + ".log", "lint_log");
+      add(request.lint_logs[i], "lint/" + std::to_string(i) + lint_extension, request.lint_role);
     if (request.diff) add(*request.diff, "diff.patch", "diff");
     if (request.metrics) add(*request.metrics, "metrics.json", "metrics");
     if (request.judge) add(*request.judge, "judge.json", "judge");
@@ -255,6 +266,7 @@ void record(const RecordRequest& request, const fs::path& out) {
                               {"detail", "recorded exit code " + std::to_string(*request.security_exit_code)}};
     }
     if (!source_roots.empty()) manifest["source_roots"] = source_roots;
+    if (request.profile != "cmake") manifest["profile"] = request.profile;
     if (request.lint_logs.empty())
       manifest["lint_inactive_reason"] =
           request.lint_inactive_reason.value_or("no lint log was recorded");

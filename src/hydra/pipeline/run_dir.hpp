@@ -37,6 +37,14 @@ struct RecordRequest {
   std::vector<std::filesystem::path> junit_files;
   std::optional<std::filesystem::path> ctest_json;
   std::vector<std::filesystem::path> lint_logs;
+  /// The run directory role of `lint_logs` (pipeline/artifacts.hpp):
+  /// "lint_log" (clang-tidy), "clippy_json", "eslint_json", "flake8_log", "ruff_log".
+  std::string lint_role = "lint_log";
+  /// cargo test's output (libtest's lines), read like JUnit files.
+  std::vector<std::filesystem::path> cargo_test_logs;
+  /// The profile the artifacts come from ("cmake": the build log's compiler
+  /// warnings count as lint findings; others: they do not).
+  std::string profile = "cmake";
   std::optional<std::string> lint_inactive_reason;  ///< recorded when no lint log is given
   /// Checkout folders the logs' absolute paths are made relative to
   /// (`--source-root`, repeatable). Empty: inferred per log by matching its
