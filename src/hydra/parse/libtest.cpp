@@ -2,8 +2,8 @@
 
 #include <charconv>
 #include <cstdint>
-#include <optional>
 #include <map>
+#include <optional>
 
 #include <hydra/util/files.hpp>
 #include <hydra/util/mapped_file.hpp>
