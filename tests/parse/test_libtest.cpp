@@ -199,3 +199,18 @@ TEST_CASE("parse_libtest rejects binary and non-UTF-8 input", "[parse][libtest]"
   CHECK(invalid.message() == "invalid UTF-8");
   CHECK_THROWS_AS(parse_libtest_file(parse_fixture("no-such-libtest.log")), hydra::InputError);
 }
+
+TEST_CASE("parse_libtest reads coloured output", "[parse][libtest]") {
+  // CARGO_TERM_COLOR=always cargo test --no-fail-fast -- --color always: cargo's
+  // headers in CSI colour, libtest's outcomes as "ESC[32m ok ESC(B ESC[m".
+  const LibtestResult coloured = parse_libtest_file(parse_fixture("libtest_color.log"));
+  const LibtestResult plain = parse_libtest_file(parse_fixture("libtest.log"));
+  CHECK(coloured.problems.empty());
+  REQUIRE(coloured.tests.size() == plain.tests.size());
+  // The same tests (in the order their threads finished, which may differ).
+  for (const TestCase& test : plain.tests) {
+    const TestCase& same = find(coloured, test.suite, test.name);
+    CHECK(same.status == test.status);
+    CHECK(same.message == test.message);
+  }
+}

@@ -2,13 +2,13 @@
 
 #include <charconv>
 #include <cstdint>
-#include <optional>
 #include <map>
+#include <optional>
 
-#include <hydra/parse/lint_grammar.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/mapped_file.hpp>
 #include <hydra/util/text.hpp>
+#include <hydra/util/utf8.hpp>
 
 // cargo test's output, line by line. cargo prints a header per test binary
 // ("     Running unittests src/lib.rs (target/debug/deps/x-hash)",
@@ -59,6 +59,42 @@ std::string quoted(std::string_view line) {
     return "\"" + std::string(line.substr(0, cut)) + "...\"";
   }
   return "\"" + std::string(line) + "\"";
+}
+
+/// The length of the UTF-8 character at `line[i]` (1 for ASCII or an invalid byte).
+std::size_t character_length(std::string_view line, std::size_t i) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(line.data());
+  if (bytes[i] < 0x80) return 1;
+  const std::size_t length = util::utf8_sequence_length(bytes, i, line.size());
+  return length == 0 ? 1 : length;
+}
+
+/// `line` without ANSI escape sequences, into `scratch`: CSI (`ESC [ ... m`,
+/// as cargo colours its headers), a character set designation (`ESC ( B`, as
+/// libtest ends a coloured outcome with through terminfo), or ESC and one
+/// character (a whole UTF-8 character, never part of one).
+std::string_view without_ansi(std::string_view line, std::string& scratch) {
+  scratch.clear();
+  std::size_t i = 0;
+  while (i < line.size()) {
+    if (line[i] != '\x1b') {
+      scratch += line[i++];
+      continue;
+    }
+    ++i;
+    if (i == line.size()) break;
+    if (line[i] == '[') {
+      ++i;
+      while (i < line.size() && !(line[i] >= '@' && line[i] <= '~')) ++i;
+      if (i < line.size()) ++i;
+    } else if (line[i] == '(' || line[i] == ')' || line[i] == '*' || line[i] == '+') {
+      ++i;
+      if (i < line.size()) i += character_length(line, i);
+    } else {
+      i += character_length(line, i);
+    }
+  }
+  return scratch;
 }
 
 bool parse_count(std::string_view digits, std::uint64_t& value) {
@@ -228,7 +264,7 @@ class LibtestReader {
     std::string scratch;
     for (std::string_view line : util::split(log_, '\n')) {
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (line.find('\x1b') != std::string_view::npos) line = lint_detail::strip_ansi(line, scratch);
+      if (line.find('\x1b') != std::string_view::npos) line = without_ansi(line, scratch);
       read_line(line);
     }
     if (section_) unfinished();

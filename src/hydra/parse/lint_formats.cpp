@@ -2,7 +2,6 @@
 
 #include <cstdint>
 #include <limits>
-#include <optional>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
