@@ -233,3 +233,34 @@ TEST_CASE("profile js-node: a candidate whose package.json does not parse fails,
                            "--candidate", (temp.path() / "runs" / "broken").string(), "--quiet"});
   CHECK(scored.exit_code == 3);  // not mergeable
 }
+
+TEST_CASE("profile rust: --profile picks the profile without hydra.toml, candidates take their baseline's",
+          "[e2e][profiles]") {
+  hydra::util::TempDir temp("hydra-profile-option");
+  const fs::path repository = make_repository(temp.path(), "rust");
+  git(repository, {"rm", "--quiet", "hydra.toml"});
+  git(repository, {"commit", "--quiet", "-m", "no hydra.toml"});
+  const fs::path runs = temp.path() / "runs";
+  auto capture_with = [&](const std::string& agent, std::vector<std::string> extra) {
+    std::vector<std::string> argv = {kTool.string(), "capture", "--source", repository.string(), "--out",
+                                     (runs / agent).string(), "--agent", agent, "--quiet"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return run(argv);
+  };
+  const auto baseline = capture_with("baseline", {"--profile", "rust"});
+  INFO(baseline.output);
+  REQUIRE(baseline.exit_code == 0);
+  CHECK(read_json(runs / "baseline" / "manifest.json")["profile"] == "rust");
+  apply_profile_candidate(repository, "rust", "clean-fix");
+  const auto candidate = capture_with("clean-fix", {"--baseline-run", (runs / "baseline").string()});
+  INFO(candidate.output);
+  REQUIRE(candidate.exit_code == 0);
+  const auto manifest = read_json(runs / "clean-fix" / "manifest.json");
+  CHECK(manifest["profile"] == "rust");
+  CHECK(step_named(manifest, "test")["command"] == "cargo test --no-fail-fast");
+  // Another profile than the baseline's is refused before anything runs.
+  const auto mixed = capture_with("mixed", {"--baseline-run", (runs / "baseline").string(), "--profile", "python"});
+  CHECK(mixed.exit_code == 2);
+  CHECK(mixed.output.find("captured with the rust profile") != std::string::npos);
+  CHECK_FALSE(fs::exists(runs / "mixed"));
+}

@@ -13,6 +13,27 @@ namespace hydra::capture {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+namespace {
+
+/// `--profile`, or a candidate's baseline's profile, over hydra.toml's (the
+/// commands hydra.toml gives for that same profile stay).
+void apply_profile(config::Config& config, const CaptureRequest& request) {
+  std::string profile = request.profile;
+  if (request.baseline_run) {
+    const std::string baseline = pipeline::read_run_manifest(*request.baseline_run).profile;
+    if (!profile.empty() && profile != baseline)
+      throw Error("--profile " + profile + ": the baseline run " + request.baseline_run->string() +
+                      " was captured with the " + baseline + " profile; candidates are captured with their baseline's",
+                  ExitCode::usage);
+    profile = baseline;
+  }
+  if (profile.empty() || profile == config.profile) return;
+  config.profile = profile;
+  config.steps = config::find_profile(profile);
+}
+
+}  // namespace
+
 CaptureOutcome capture(const CaptureRequest& request) {
   recapture_baseline(request);
   Progress progress(request.progress, request.agent);
@@ -47,6 +68,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
     }
   }
   plan.config = plan.config_file ? config::load(*plan.config_file) : config::Config{};
+  apply_profile(plan.config, request);
   if (plan.config.profile == "cmake" && (plan.cmake.empty() || plan.ctest.empty()))
     throw Error("the cmake profile's capture needs cmake and ctest on PATH", ExitCode::step_failed);
   resolve_cache_dir(plan, request);

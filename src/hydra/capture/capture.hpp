@@ -24,6 +24,10 @@ struct BuildTreeOptions {
   /// false (`--no-cache`): no lint cache and no compiler cache, whatever
   /// hydra.toml's [cache] says (docs/run-directory.md, "Caches").
   bool cache = true;
+  /// The profile whose steps run (docs/config.md, "Profiles"), instead of
+  /// hydra.toml's; empty: hydra.toml's, or for a candidate its baseline's.
+  /// A candidate captured with another profile than its baseline is an error.
+  std::string profile;
 };
 
 struct CaptureRequest : BuildTreeOptions {

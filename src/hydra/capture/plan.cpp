@@ -76,8 +76,7 @@ Plan make_plan(const CaptureRequest& request) {
   std::string tree_diff;
   if (request.checkout.empty() && plan.in_git && !plan.source_commit.empty() && request.reuse)
     tree_diff = util::diff_against(plan.source, plan.source_commit, plan.excluded);
-  plan.cache_key = util::sha256_hex(
-      json{{"engine", engine_version}, {"commit", plan.source_commit}, {"checkout", !request.checkout.empty()},
+  json key = {{"engine", engine_version}, {"commit", plan.source_commit}, {"checkout", !request.checkout.empty()},
            {"tree", util::sha256_hex(tree_diff)}, {"config", util::sha256_hex(plan.config_text)},
            {"initial_cache", util::sha256_hex(plan.initial_cache_text)}, {"generator", request.generator},
            {"build_config", request.build_config}, {"cmake_arguments", request.cmake_arguments},
@@ -85,8 +84,9 @@ Plan make_plan(const CaptureRequest& request) {
            {"checkout_patch",
             request.checkout_patch ? util::sha256_hex(util::read_file(*request.checkout_patch)) : std::string()},
            {"metrics", request.metrics ? util::sha256_hex(util::read_file(*request.metrics)) : std::string()},
-           {"agent_seconds", request.agent_seconds ? nlohmann::json(*request.agent_seconds) : nlohmann::json()}}
-          .dump());
+           {"agent_seconds", request.agent_seconds ? nlohmann::json(*request.agent_seconds) : nlohmann::json()}};
+  if (!request.profile.empty()) key["profile"] = request.profile;  // --profile over hydra.toml's
+  plan.cache_key = util::sha256_hex(key.dump());
   plan.tidy_config = clang_tidy_config(request, plan.source);
   return plan;
 }

@@ -104,6 +104,7 @@ std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
   again.checkout_patch.reset();
   again.temporary_worktree = false;
   again.only_if_changed = false;
+  again.profile = manifest.profile;
   if (!diff->empty()) {
     util::write_file_atomic(inputs / "diff.patch", *diff);
     again.checkout_patch = inputs / "diff.patch";

@@ -22,6 +22,10 @@ void add_build_tree_options(CLI::App& command, capture::BuildTreeOptions& option
   command.add_option("--build-config", options.build_config, "Configuration for multi-config generators");
   command.add_option("--cmake-arg", options.cmake_arguments, "Extra configure argument (repeatable)");
   command.add_option("--exclude", options.exclude, "A tree inside the source that is not part of the change (repeatable)");
+  command.add_option("--profile", options.profile,
+                     "Build, test and lint with this profile's commands (cmake, js-node, rust, python) instead of "
+                     "hydra.toml's profile; a candidate's is its baseline's")
+      ->check(CLI::IsMember({"cmake", "js-node", "rust", "python"}));
   command.add_flag("--no-cache{false}", options.cache,
                    "No lint cache and no compiler cache (ccache) for this capture, whatever hydra.toml's [cache] says");
 }
