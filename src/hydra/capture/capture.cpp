@@ -73,6 +73,11 @@ CaptureOutcome capture(const CaptureRequest& request) {
     throw Error("the cmake profile's capture needs cmake and ctest on PATH", ExitCode::step_failed);
   resolve_cache_dir(plan, request);
 
+  // Marked, so that a later capture never reads this build tree as part of
+  // a change when it lies inside the repository.
+  fs::create_directories(plan.build_dir);
+  util::write_file_atomic(plan.build_dir / util::kBuildTreeMarker, "HydraScore capture tree\n");
+
   Sandbox sandbox = find_sandbox(request.sandbox);
   // The staging directory is removed with `staging` unless it was published.
   Staging staging = start_staging(plan, request, sandbox);

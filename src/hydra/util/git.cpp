@@ -1,6 +1,8 @@
 #include <hydra/util/git.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <set>
 
 #include <hydra/util/process.hpp>
 #include <hydra/util/text.hpp>
@@ -73,15 +75,57 @@ fs::path work_tree_root(const fs::path& directory) {
   return trim(result.output);
 }
 
+namespace {
+
+/// A build tree (CMake's, or HydraScore's capture tree with its marker), a
+/// HydraScore run directory, or a capture's staging directory.
+bool is_output_tree(const fs::path& directory) {
+  std::error_code error;
+  if (fs::exists(directory / "CMakeCache.txt", error) || fs::exists(directory / kBuildTreeMarker, error)) return true;
+  const std::string name = directory.filename().string();
+  if (!name.empty() && name.front() == '.' && name.find(".capture-") != std::string::npos) return true;  // staging
+  const fs::path manifest = directory / "manifest.json";
+  if (!fs::is_regular_file(manifest, error)) return false;
+  // A run directory's manifest names its schema near the start.
+  std::ifstream in(manifest, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head.find("\"hydra-score/run/1\"") != std::string::npos;
+}
+
+void collect_output_trees(const fs::path& directory, std::vector<fs::path>& trees) {
+  if (is_output_tree(directory)) {
+    trees.push_back(directory);
+    return;
+  }
+  std::error_code error;
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(directory, error)) names.insert(entry.path().filename().string());
+  for (const auto& name : names) {
+    const fs::path path = directory / name;
+    if (fs::is_directory(fs::symlink_status(path, error))) {
+      collect_output_trees(path, trees);
+    } else if (name.size() > 6 && name.front() == '.' && name.compare(name.size() - 5, 5, ".lock") == 0) {
+      // `.NAME.lock` beside a run directory NAME (the recapture lock).
+      const std::string run = name.substr(1, name.size() - 6);
+      if (names.count(run) && is_output_tree(directory / run)) trees.push_back(path);
+    }
+  }
+}
+
+}  // namespace
+
 std::string diff_against(const fs::path& repository, const std::string& base_commit,
                          const std::vector<fs::path>& excluded) {
   const fs::path root = fs::canonical(work_tree_root(repository));
   std::vector<fs::path> trees = excluded;
-  // Any other CMake build tree among the untracked directories (a second
-  // build-debug/ next to build/) is not part of the change either.
+  // Any other build tree or tool output among the untracked directories (a
+  // second build-debug/ next to build/, HydraScore's run directories and
+  // capture trees kept inside the repository) is not part of the change either.
   const auto untracked = git(root, {"ls-files", "--others", "--exclude-standard", "--directory", "-z"});
   for (const std::string_view entry : split(untracked.output, '\0')) {
-    if (!entry.empty() && entry.back() == '/' && fs::exists(root / entry / "CMakeCache.txt")) trees.push_back(root / entry);
+    if (!entry.empty() && entry.back() == '/') collect_output_trees(root / entry, trees);
   }
   std::vector<std::string> pathspec = {"--", "."};
   for (const auto& path : trees) {

@@ -41,9 +41,16 @@ std::string resolve_commit(const std::filesystem::path& repository, const std::s
 /// The top-level directory of the work tree containing `directory`.
 std::filesystem::path work_tree_root(const std::filesystem::path& directory);
 
+/// The file a capture leaves in its build tree, so that a build tree inside
+/// a repository is never read as part of a change (diff_against).
+inline constexpr const char* kBuildTreeMarker = ".hydra-build-tree";
+
 /// The full change of the work tree at `repository` against `base_commit`, as
 /// `git diff --binary` prints it, including untracked (not ignored) files,
-/// excluding every path under `excluded` (build trees inside the source).
+/// excluding every path under `excluded` (build trees inside the source) and
+/// the untracked build trees and tool output found in it: folders holding a
+/// CMakeCache.txt or kBuildTreeMarker, HydraScore run directories (their
+/// manifest.json names the run schema) with their staging folders and locks.
 /// Uses a temporary index, so the user's index is never touched.
 std::string diff_against(const std::filesystem::path& repository, const std::string& base_commit,
                          const std::vector<std::filesystem::path>& excluded);
