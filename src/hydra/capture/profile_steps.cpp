@@ -172,14 +172,6 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   const config::Profile& steps = plan.config.steps;
   const std::string& profile = plan.config.profile;
   staging.manifest["profile"] = profile;
-  // Here the source tree itself is read-only too: only the copy is written.
-  std::string protection = staging.manifest.value("sandbox", std::string());
-  const std::string cmake_wording = "the source tree, the build tree and ctest's JUnit directory";
-  if (const auto at = protection.find(cmake_wording); at != std::string::npos) {
-    protection.replace(at, cmake_wording.size(), "the build tree (which holds the copy of the source tree) and "
-                                                 "the run's results folders");
-    staging.manifest["sandbox"] = protection;
-  }
   staging.manifest["capture"]["profile"] = profile;
 
   // The copy the commands run in: the project's files, node_modules linked

@@ -69,7 +69,8 @@ Sandbox find_sandbox(bool wanted) {
   }
   sandbox.bwrap = bwrap;
   sandbox.description =
-      "bubblewrap: everything outside the source tree, the build tree and ctest's JUnit directory read-only";
+      "bubblewrap: everything read-only but the tree the steps work in (the source tree; for the js-node, rust "
+      "and python profiles its copy in the build tree), the build tree and the folder results are written to";
   if (sandbox.pid_namespace) sandbox.description += "; no process outlives its step (PID namespace)";
   return sandbox;
 }

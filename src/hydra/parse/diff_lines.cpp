@@ -3,14 +3,13 @@
 #include <algorithm>
 
 #include <hydra/error.hpp>
+#include <hydra/util/text.hpp>
 #include <hydra/util/utf8.hpp>
 
 namespace hydra::parse {
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && text.compare(0, prefix.size(), prefix) == 0;
-}
+using util::starts_with;
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 

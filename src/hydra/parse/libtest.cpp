@@ -25,13 +25,8 @@ using model::TestStatus;
 /// Longest message kept on a test case, in bytes.
 constexpr std::size_t max_message_bytes = 500;
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
+using util::ends_with;
+using util::starts_with;
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);

@@ -24,11 +24,8 @@ using model::LintFinding;
 using model::Severity;
 using nlohmann::json;
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
+using util::ends_with;
+using util::starts_with;
 
 /// The findings of one input, each (file, line, column, checks, message) once, in input order.
 class Findings {

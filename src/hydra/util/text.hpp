@@ -1,4 +1,5 @@
-// Splitting text into fields: lines of a log, NUL-separated git output.
+// Splitting text into fields (lines of a log, NUL-separated git output) and
+// the prefix and suffix tests the parsers share.
 #pragma once
 
 #include <string_view>
@@ -11,5 +12,15 @@ namespace hydra::util {
 /// empty fields in between are kept, so field k of a line split is line k+1.
 /// Empty text has no fields.
 std::vector<std::string_view> split(std::string_view text, char separator);
+
+/// Whether `text` begins with `prefix`.
+inline bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && text.compare(0, prefix.size(), prefix) == 0;
+}
+
+/// Whether `text` ends with `suffix`.
+inline bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
 
 }  // namespace hydra::util
