@@ -29,6 +29,11 @@
 namespace hydra::pipeline {
 
 /// What `hydra-score record` turns into a run directory. Paths are copied.
+/// The sealed manifest's file name inside a run directory.
+inline constexpr const char* kManifest = "manifest.json";
+/// The manifest's "schema" value.
+inline constexpr const char* kSchema = "hydra-score/run/1";
+
 struct RecordRequest {
   std::string agent = "candidate";
   std::optional<int> build_exit_code;  ///< nullopt: build result unknown (dimension inactive)
@@ -107,6 +112,11 @@ model::Run parse_artifacts(const std::filesystem::path& run_dir, const nlohmann:
 /// directory at `out`; refusing to replace anything else).
 void seal_and_publish(const std::filesystem::path& staged, nlohmann::json manifest,
                       const std::filesystem::path& out);
+
+/// A new empty directory beside `out` (`.NAME.tmp-XXXXXX`) to stage a run
+/// directory in before it is renamed into place. Throws hydra::Error when it
+/// cannot be made.
+std::filesystem::path make_staging_sibling(const std::filesystem::path& out);
 
 /// Renames `staged` into place at `out`, as `seal_and_publish` does.
 void publish_run_directory(const std::filesystem::path& staged, const std::filesystem::path& out);
