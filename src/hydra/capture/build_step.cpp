@@ -108,7 +108,7 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
                      compiler_cache.configure_arguments.end());
     configure.insert(configure.end(), request.cmake_arguments.begin(), request.cmake_arguments.end());
     util::ProcessRequest process;
-    process.argv = sandbox.wrap(configure, writable, sandbox_tmp);
+    process.argv = sandbox.wrap(tree_step_policy(plan, "configure", writable, sandbox_tmp), configure);
     process.environment = compiler_cache.environment;
     process.output_file = staging.directory / "configure.log";
     process.timeout = std::chrono::duration<double>(timeout);
@@ -131,7 +131,7 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
       else if (cache.find("Makefiles") != std::string::npos) argv.insert(argv.end(), {"--", "-k"});
     }
     util::ProcessRequest process;
-    process.argv = sandbox.wrap(argv, writable, sandbox_tmp);
+    process.argv = sandbox.wrap(tree_step_policy(plan, "build", writable, sandbox_tmp), argv);
     process.environment = compiler_cache.environment;
     process.output_file = build_log;
     const double spent = std::chrono::duration<double>(Clock::now() - started).count();

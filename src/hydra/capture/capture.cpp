@@ -84,11 +84,11 @@ CaptureOutcome capture(const CaptureRequest& request) {
   plan.excluded.push_back(staging.directory);
   // Evidence the tree's code must not write (docs/threat-model.md): this
   // run, the runs and reports beside it, the baseline.
-  sandbox.evidence = {staging.directory, plan.out, plan.out.parent_path()};
+  plan.evidence = {staging.directory, plan.out, plan.out.parent_path()};
   if (request.baseline_run) {
     const fs::path baseline = util::absolute_clean(*request.baseline_run);
-    sandbox.evidence.push_back(baseline);
-    sandbox.evidence.push_back(baseline.parent_path());
+    plan.evidence.push_back(baseline);
+    plan.evidence.push_back(baseline.parent_path());
   }
   bool build_passed = false;
   if (plan.config.profile == "cmake") {

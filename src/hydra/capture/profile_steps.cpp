@@ -112,7 +112,8 @@ class ProfileRunner {
     util::ProcessRequest process;
     std::vector<fs::path> writable = {tree_, plan_.build_dir};
     if (command.source == ResultSource::file) writable.push_back(command.result_file.parent_path());
-    process.argv = sandbox_.wrap({"/bin/sh", "-c", command.shell}, writable, plan_.build_dir / ".hydra-tmp");
+    process.argv =
+        sandbox_.wrap(tree_step_policy(plan_, name, writable, plan_.build_dir / ".hydra-tmp"), {"/bin/sh", "-c", command.shell});
     process.working_directory = tree_;
     process.environment = environment_;
     for (const auto& [key, value] : command.environment) process.environment[key] = value;

@@ -2,41 +2,34 @@
 
 #include <algorithm>
 #include <chrono>
+#include <system_error>
 
-#include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
 
 namespace hydra::capture {
 
-std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv,
-                                       const std::vector<std::filesystem::path>& writable,
-                                       const std::filesystem::path& temporary) const {
+std::vector<std::string> Sandbox::wrap(const StepPolicy& policy, const std::vector<std::string>& argv) const {
   if (!bwrap) return argv;
   std::vector<std::string> wrapped = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                                       "--die-with-parent"};
   if (pid_namespace) wrapped.push_back("--unshare-pid");
-  for (const auto& path : writable) wrapped.insert(wrapped.end(), {"--bind", path.string(), path.string()});
-  // Evidence inside a writable tree is mounted read-only over it, then the
-  // writable paths inside the evidence are mounted writable again (bubblewrap
-  // applies mounts in order).
-  std::vector<std::filesystem::path> protected_paths;
-  for (const auto& path : evidence) {
-    std::error_code error;
-    if (!std::filesystem::exists(path, error)) continue;
-    const bool inside_writable = std::any_of(writable.begin(), writable.end(), [&](const auto& tree) {
-      return util::is_within(path, tree);
-    });
-    if (!inside_writable) continue;  // read-only already
-    protected_paths.push_back(path);
-    wrapped.insert(wrapped.end(), {"--ro-bind", path.string(), path.string()});
+  for (const auto& mount : policy.mounts) {
+    switch (mount.access) {
+      case Mount::Access::read_write:
+        wrapped.insert(wrapped.end(), {"--bind", mount.origin().string(), mount.path.string()});
+        break;
+      case Mount::Access::read_only:
+        wrapped.insert(wrapped.end(), {"--ro-bind", mount.origin().string(), mount.path.string()});
+        break;
+      case Mount::Access::hidden: {
+        std::error_code error;
+        if (std::filesystem::is_directory(mount.path, error)) wrapped.insert(wrapped.end(), {"--tmpfs", mount.path.string()});
+        else wrapped.insert(wrapped.end(), {"--ro-bind", "/dev/null", mount.path.string()});
+        break;
+      }
+    }
   }
-  for (const auto& path : writable) {
-    const bool inside_evidence = std::any_of(protected_paths.begin(), protected_paths.end(), [&](const auto& tree) {
-      return util::is_within(path, tree);
-    });
-    if (inside_evidence) wrapped.insert(wrapped.end(), {"--bind", path.string(), path.string()});
-  }
-  wrapped.insert(wrapped.end(), {"--setenv", "TMPDIR", temporary.string()});
+  wrapped.insert(wrapped.end(), {"--setenv", "TMPDIR", policy.temporary.string()});
   wrapped.push_back("--");
   wrapped.insert(wrapped.end(), argv.begin(), argv.end());
   return wrapped;

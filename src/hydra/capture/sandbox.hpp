@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <hydra/capture/step_policy.hpp>
+
 namespace hydra::capture {
 
 struct Sandbox {
@@ -16,18 +18,12 @@ struct Sandbox {
   /// (setsid, a daemon) does not outlive it.
   bool pid_namespace = false;
   std::string description;  ///< recorded in the manifest: which protection was in force
-  /// HydraScore's evidence (run directories, reports, the staging directory):
-  /// read-only inside the sandbox even where it lies inside a writable tree
-  /// (a build tree inside the source tree); writable paths inside it stay writable.
-  std::vector<std::filesystem::path> evidence;
 
-  /// `argv` run with everything but `writable` read-only (still visible, so
-  /// toolchains and dependencies anywhere keep working), TMPDIR pointing at
-  /// `temporary` (writable), and no process surviving hydra-score. Without
-  /// bubblewrap, `argv` unchanged.
-  std::vector<std::string> wrap(const std::vector<std::string>& argv,
-                                const std::vector<std::filesystem::path>& writable,
-                                const std::filesystem::path& temporary) const;
+  /// `argv` run as `policy` says: its mounts in order over a read-only view
+  /// of everything else (still visible, so toolchains and dependencies
+  /// anywhere keep working), TMPDIR pointing at its temporary folder, and no
+  /// process surviving hydra-score. Without bubblewrap, `argv` unchanged.
+  std::vector<std::string> wrap(const StepPolicy& policy, const std::vector<std::string>& argv) const;
 };
 
 /// Bubblewrap when `wanted`, installed and able to make a sandbox here (a

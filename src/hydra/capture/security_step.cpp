@@ -9,7 +9,8 @@ void run_security(const Plan& plan, const Sandbox& sandbox, Staging& staging, Pr
   if (command.empty()) return;
   const double timeout = plan.config.lint_timeout_seconds;
   util::ProcessRequest process;
-  process.argv = sandbox.wrap({"/bin/sh", "-c", command}, {plan.source, plan.build_dir}, plan.build_dir / ".hydra-tmp");
+  process.argv = sandbox.wrap(tree_step_policy(plan, "security", {plan.source, plan.build_dir}, plan.build_dir / ".hydra-tmp"),
+                              {"/bin/sh", "-c", command});
   process.working_directory = plan.source;
   process.output_file = staging.directory / "security.log";
   process.timeout = std::chrono::duration<double>(timeout);

@@ -48,6 +48,10 @@ struct Plan {
   /// Where the caches live (docs/run-directory.md, "Caches"); nullopt: the
   /// request or hydra.toml turned every cache off. Set once the config is read.
   std::optional<std::filesystem::path> cache_dir;
+  /// HydraScore's evidence (this run's staging directory, the run
+  /// directories beside it, the baseline run): read-only to every step that
+  /// runs the tree's code, even inside a tree it may write (step_policy.hpp).
+  std::vector<std::filesystem::path> evidence;
 };
 
 /// Sets `plan.cache_dir` from the request and `plan.config`'s [cache].

@@ -129,7 +129,8 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
                                    "--timeout", std::to_string(std::max(1, int(timeout * 0.9)))};
   if (!request.build_config.empty()) argv.insert(argv.end(), {"-C", request.build_config});
   util::ProcessRequest process;
-  process.argv = sandbox.wrap(argv, {plan.source, build_dir, staging.directory / "junit"}, build_dir / ".hydra-tmp");
+  process.argv = sandbox.wrap(
+      tree_step_policy(plan, "test", {plan.source, build_dir, staging.directory / "junit"}, build_dir / ".hydra-tmp"), argv);
   process.output_file = staging.directory / "test.log";
   process.timeout = std::chrono::duration<double>(timeout);
   process.on_line = [&](std::string_view line) {
