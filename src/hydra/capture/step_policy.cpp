@@ -68,6 +68,7 @@ StepPolicy tree_step_policy(const Plan& plan, std::string step, const std::vecto
                                              [&](const auto& tree) { return util::is_within(path, tree); });
     if (inside_evidence) policy.add(Mount::Access::read_write, path);
   }
+  policy.mounts.insert(policy.mounts.end(), plan.tree_mounts.begin(), plan.tree_mounts.end());
   return policy;
 }
 

@@ -67,7 +67,7 @@ struct StepPolicy {
 /// in) and keeps its temporary files in `temporary`: those trees writable,
 /// HydraScore's evidence (`plan.evidence`: this run, the runs beside it, the
 /// baseline) read-only even inside them, and the writable trees inside the
-/// evidence writable again.
+/// evidence writable again; then `plan.tree_mounts`.
 StepPolicy tree_step_policy(const Plan& plan, std::string step, const std::vector<std::filesystem::path>& writable,
                             const std::filesystem::path& temporary);
 

@@ -52,6 +52,10 @@ struct Plan {
   /// directories beside it, the baseline run): read-only to every step that
   /// runs the tree's code, even inside a tree it may write (step_policy.hpp).
   std::vector<std::filesystem::path> evidence;
+  /// Mounts every step of this plan gets last, over everything else: where a
+  /// tree is shown at another path than its own (a held-out tree at the
+  /// candidate's paths). Empty for a capture's own trees.
+  std::vector<Mount> tree_mounts;
 };
 
 /// Sets `plan.cache_dir` from the request and `plan.config`'s [cache].
