@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev libtomlplusplus-dev catch2 libpugixml-dev libcli11-dev
   libssl-dev libxxhash-dev               # SHA-256 (libcrypto) and XXH64
   libre2-dev                              # regular expressions (linear time, no recursion)
+  libgmp-dev                              # exact rationals (ties and thresholds)
   python3 python3-yaml                    # CI-template checks in the tests
   chromium                                # renders the HTML report in the tests
   bubblewrap                              # read-only sandbox for candidate steps
