@@ -279,3 +279,67 @@ TEST_CASE("compare_sets: non-finite values and integrity problems are hard regre
     CHECK(result.verdict == Verdict::regressed);
   }
 }
+
+TEST_CASE("compare_sets: every threshold is decided on exact values", "[compare][verdict]") {
+  SECTION("a net gain of exactly min_composite_gain, summed from unrounded deltas, is neutral") {
+    // t1: 1/3 -> 41/120, delta 1/120; t2: 1/3 -> 201/600, delta 1/600.
+    // Sum 5/600 + 1/600 = 1/100 = 0.01: not more than 0.01 -> neutral.
+    // (With each composite rounded to 6 decimals first, 0.341667 - 0.333333
+    // = 0.008334 and 0.335 - 0.333333 = 0.001667 summed to 0.010001: "improved".)
+    auto result = run({task("t1", 1, 3), task("t2", 1, 3)}, {task("t1", 41, 120), task("t2", 201, 600)});
+    CHECK(result.tasks[0].composite_delta == 0.008333);  // shown: 1/120 rounded to 6 decimals
+    CHECK(result.tasks[1].composite_delta == 0.001667);
+    CHECK(result.composite_delta_sum == 0.01);
+    CHECK(result.hard_regressions.empty());
+    CHECK(result.verdict == Verdict::neutral);
+    CHECK_FALSE(result.promote);
+
+    // The same loss is exactly -min_composite_gain: regressed.
+    eval::Thresholds no_objective_rule;
+    no_objective_rule.objective_drop_is_regression = false;
+    auto loss = run({task("t1", 41, 120), task("t2", 201, 600)}, {task("t1", 1, 3), task("t2", 1, 3)},
+                    no_objective_rule);
+    CHECK(loss.composite_delta_sum == -0.01);
+    CHECK(loss.hard_regressions.empty());
+    CHECK(loss.verdict == Verdict::regressed);
+
+    // One check more makes the gain exceed it: improved.
+    auto gain = run({task("t1", 1, 3), task("t2", 1, 3)}, {task("t1", 42, 120), task("t2", 201, 600)});
+    CHECK(gain.verdict == Verdict::improved);
+  }
+
+  SECTION("a per-task drop of exactly regression_composite_drop is not a hard regression") {
+    // 23/60 -> 1/3: a drop of 3/60 = 1/20 = 0.05 exactly.
+    eval::Thresholds no_objective_rule;
+    no_objective_rule.objective_drop_is_regression = false;
+    auto result = run({task("t1", 23, 60)}, {task("t1", 1, 3)}, no_objective_rule);
+    CHECK(result.tasks[0].composite_delta == -0.05);
+    CHECK(result.hard_regressions.empty());
+    CHECK(result.verdict == Verdict::regressed);  // the sum -0.05 <= -0.01
+  }
+
+  SECTION("a threshold counts with every decimal it was written as") {
+    // t1: judge 0.5 -> 0.3750005: composite 0.8 -> 0.7500002, a drop of
+    // 0.0499998, more than 0.0499996. (Taken to 6 decimals both were 0.05,
+    // and the drop was "not larger".)
+    eval::Thresholds narrow;
+    narrow.regression_composite_drop = 0.0499996;
+    auto result = run({task("t1", 1, 1, 0.5)}, {task("t1", 1, 1, 0.3750005)}, narrow);
+    REQUIRE(result.hard_regressions.size() == 1);
+    // Shown with the decimals that tell the two apart.
+    CHECK(result.hard_regressions[0].reason ==
+          "composite dropped by 0.0499998 (more than regression_composite_drop 0.0499996)");
+    narrow.regression_composite_drop = 0.0499998;
+    CHECK(run({task("t1", 1, 1, 0.5)}, {task("t1", 1, 1, 0.3750005)}, narrow).hard_regressions.empty());
+  }
+
+  SECTION("an objective drop too small for 6 decimals is still a drop") {
+    // 2/3 -> 5999999/9000000: both show 0.666667, passed checks rise 2 -> 5999999,
+    // but the pass rate fell by 1/9000000.
+    auto result = run({task("t1", 2, 3)}, {task("t1", 5999999, 9000000)});
+    CHECK(result.tasks[0].objective_delta == 0.0);  // shown: rounded to 6 decimals
+    REQUIRE(result.hard_regressions.size() == 1);
+    CHECK(result.hard_regressions[0].reason == "objective pass rate dropped from 0.6666667 to 0.6666666");
+    CHECK(result.verdict == Verdict::regressed);
+  }
+}

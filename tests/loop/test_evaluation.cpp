@@ -14,6 +14,7 @@ namespace {
 using namespace hydra::loop;
 using hydra::model::TestCase;
 using hydra::model::TestStatus;
+using hydra::util::Exact;
 
 const std::string kFixtures = std::string(HYDRA_FIXTURES_DIR) + "/loop/";
 
@@ -56,8 +57,9 @@ TEST_CASE("eval_cases groups tests by CTest label, else by suite", "[loop]") {
     CHECK(cases[2].name == "unit");
     CHECK(cases[2].passed == 6);
     CHECK(cases[2].total == 7);
-    // score = (3/4 + 3/3 + 6/7) / 3 = (0.75 + 1 + 0.857142857) / 3 = 0.869047619
-    CHECK(mean_pass_rate(cases) == Approx(0.869047619).epsilon(1e-9));
+    // score = (3/4 + 3/3 + 6/7) / 3 = (63 + 84 + 72) / 84 / 3 = 73/84 = 0.869047619...
+    CHECK(mean_pass_rate(cases) == Exact::ratio(73, 84));
+    CHECK(mean_pass_rate(cases).fixed(6) == "0.869048");
   }
 
   SECTION("valid input: JUnit suites when no test has a label") {
@@ -70,15 +72,15 @@ TEST_CASE("eval_cases groups tests by CTest label, else by suite", "[loop]") {
     CHECK(cases[0].total == 2);
     CHECK(cases[1].name == "b");  // skipped counts unpassed, disabled is no expectation: 1/2
     CHECK(cases[1].total == 2);
-    // The seed's example: (4/6 + 3/4 + 5/5) / 3 = (0.667 + 0.750 + 1.000) / 3 = 0.806
+    // The seed's example: (4/6 + 3/4 + 5/5) / 3 = (8 + 9 + 12) / 12 / 3 = 29/36 = 0.806
     const std::vector<EvalCase> seed = {{"eval-1", 4, 6}, {"eval-2", 3, 4}, {"eval-3", 5, 5}};
-    CHECK(mean_pass_rate(seed) == Approx((4.0 / 6 + 0.75 + 1.0) / 3));
-    CHECK(mean_pass_rate(seed) == Approx(0.806).margin(0.0005));
+    CHECK(mean_pass_rate(seed) == Exact::ratio(29, 36));
+    CHECK(mean_pass_rate(seed).fixed(3) == "0.806");
   }
 
   SECTION("bad input: no tests, and unlabelled tests among labelled ones") {
     CHECK(eval_cases({}).empty());
-    CHECK(mean_pass_rate({}) == 0.0);
+    CHECK(mean_pass_rate({}) == 0);
     const auto cases = eval_cases({test("s", "1", TestStatus::passed, {"unit"}), test("s", "2", TestStatus::failed)});
     REQUIRE(cases.size() == 2);
     CHECK(cases[0].name == "(unlabelled)");
@@ -95,6 +97,27 @@ TEST_CASE("is_kept keeps only a strictly better score", "[loop]") {
     CHECK_FALSE(is_kept(0.79, 0.80));
   }
   SECTION("bad input") { CHECK_FALSE(is_kept(0.0, 0.0)); }
+}
+
+TEST_CASE("A mean pass rate equal to the best is a revert, however its cases add up", "[loop]") {
+  // The best state: cases at 3/10 and 0/10, mean (0.3 + 0) / 2 = 0.15.
+  // The new state: cases at 1/10 and 2/10, mean (0.1 + 0.2) / 2 = 0.15 too.
+  // In doubles (0.1 + 0.2) / 2 is 0.15000000000000002 > 0.15 and was kept.
+  const std::vector<EvalCase> best_cases = {{"a", 3, 10}, {"b", 0, 10}};
+  const std::vector<EvalCase> new_cases = {{"a", 1, 10}, {"b", 2, 10}};
+  REQUIRE((0.1 + 0.2) / 2 > (0.3 + 0.0) / 2);  // the floating-point trap the loop must not fall into
+  CHECK(mean_pass_rate(new_cases) == mean_pass_rate(best_cases));
+  CHECK(mean_pass_rate(new_cases) == Exact::ratio(3, 20));
+  CHECK_FALSE(is_kept(mean_pass_rate(new_cases), mean_pass_rate(best_cases)));
+  // One expectation more in either case is strictly better: kept.
+  CHECK(is_kept(mean_pass_rate({{"a", 2, 10}, {"b", 2, 10}}), mean_pass_rate(best_cases)));
+  // A best score of exactly 1 converges; 1 - 1/10^12 does not.
+  CHECK(stop_reason({row(0, 1.0, 1.0, Action::baseline)}, 5, 3) == std::optional<std::string>("converged"));
+  Iteration almost = row(0, 0.5, 0.5, Action::baseline);
+  almost.best_score = 1 - Exact::ratio(1, 1000000000000);
+  CHECK_FALSE(stop_reason({almost}, 5, 3));
+  // results.tsv shows 6 decimals, rounded from the exact value.
+  CHECK(results_tsv({row(0, 0.15, 0.15, Action::baseline)}).find("\t0.150000\t0.150000\t") != std::string::npos);
 }
 
 TEST_CASE("stop_reason classifies convergence", "[loop]") {
@@ -157,8 +180,8 @@ TEST_CASE("evaluate scores a captured run", "[loop]") {
   run.tests = example_baseline();
   SECTION("valid input") {
     const Evaluation evaluation = evaluate(run, Metric::pass_rate, nullptr);
-    // (3/4 + 3/3 + 6/7) / 3, as above
-    CHECK(evaluation.score == Approx(0.869047619).epsilon(1e-9));
+    // (3/4 + 3/3 + 6/7) / 3 = 73/84, as above
+    CHECK(evaluation.score == Exact::ratio(73, 84));
     CHECK(evaluation.failing_tests.size() == 1);
     CHECK(evaluation.failing_tests[0].find("lines_without_trailing_newline") != std::string::npos);
   }
@@ -166,7 +189,7 @@ TEST_CASE("evaluate scores a captured run", "[loop]") {
     run.build.passed = false;
     run.build.reason = "exit code 1";
     const Evaluation evaluation = evaluate(run, Metric::pass_rate, nullptr);
-    CHECK(evaluation.score == 0.0);
+    CHECK(evaluation.score == 0);
     CHECK(evaluation.cases.empty());
     CHECK(evaluation.summary == "build failed (exit code 1)");
     CHECK_THROWS_AS(evaluate(run, Metric::composite, nullptr), hydra::Error);

@@ -86,7 +86,7 @@ TEST_CASE("score_tests follows the seed formula", "[score]") {
     // A_pass = 13, A_total = 14, pass_rate = 13/14; regression = max(0, 10 - 13) = 0
     // new_tests = max(0, 14 - 10) = 4, bonus = min(10, 4*0.5) = 2
     // score = 13/14*100 - 0 + 2 = 94.857... -> 94.86
-    CHECK(dimension.score == 94.86);
+    CHECK(score::shown(dimension.score) == 94.86);
     CHECK(dimension.evidence["new_test_bonus"] == 2.0);
     CHECK(changes.added.size() == 4);
   }
@@ -136,7 +136,7 @@ TEST_CASE("score_tests follows the seed formula", "[score]") {
     // B_pass = 8, B_total = 10; A_pass = 8 (t0..t5, t8, t9), A_total = 9 (t7 skipped did not run)
     // pass_rate = 8/9; regression = 2 (t6 failed, t7 skipped); reg_penalty = 2/8*60 = 15
     // new_tests = max(0, 9 - 10) = 0; score = 88.888... - 15 = 73.888... -> 73.89
-    CHECK(by_identity.score == 73.89);
+    CHECK(score::shown(by_identity.score) == 73.89);
     CHECK(by_identity.evidence["mode"] == "identity");
     CHECK(by_identity.evidence["A_total"] == 9);
     CHECK(by_identity.evidence["A_skipped"] == 1);
@@ -146,7 +146,7 @@ TEST_CASE("score_tests follows the seed formula", "[score]") {
 
     const auto by_count = score::score_tests(defaults, baseline, candidate);
     // count mode: regression = max(0, 8 - 8) = 0, penalty 0; score = 8/9*100 = 88.888... -> 88.89
-    CHECK(by_count.score == 88.89);
+    CHECK(score::shown(by_count.score) == 88.89);
     CHECK(by_count.evidence["regression"] == 0);
   }
 
@@ -423,7 +423,7 @@ TEST_CASE("composite renormalizes over the active dimensions", "[score]") {
     dimensions[2].active = false;  // lint missing
     dimensions[4].active = false;  // speed missing
     // (100*30 + 68*30 + 100*15) / (30 + 30 + 15) = 6540 / 75 = 87.2
-    CHECK(score::composite(dimensions) == 87.2);
+    CHECK(score::composite(dimensions) == 87.2);  // exactly 6540/75
 
     dimensions[2].active = true;
     dimensions[4].active = true;

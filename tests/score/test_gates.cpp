@@ -163,6 +163,42 @@ TEST_CASE("rank orders by total, then mergeable, then agent name", "[score]") {
     CHECK_FALSE(ranking.candidates[2].mergeable);
   }
 
+  SECTION("valid input: totals tie when they are exactly equal, however they were reached") {
+    // The baseline has no tests and no lint: build 30, tests 30 and speed 10
+    // are active (no diffs). "ref" is mergeable and the fastest: 30 s.
+    Run ref = make_run("ref", passing_tests(1));
+    ref.metrics.duration_seconds = 30;
+    // a-fast: 1/1 tests -> 100 + 0.5 bonus, clamped 100; speed 30/120 = 25;
+    //   not mergeable (integrity). Total (3000 + 3000 + 250) / 70 = 6250/70.
+    Run fast = make_run("a-fast", passing_tests(1));
+    fast.metrics.duration_seconds = 120;
+    fast.integrity_problems = {"junit/0.xml: digest mismatch"};
+    // b-broad: 15/18 tests -> 83.33... + min(10, 18*0.5) = 277/3; speed 30/62.5 = 48.
+    //   Total (3000 + 30*277/3 + 480) / 70 = (3000 + 2770 + 480) / 70 = 6250/70.
+    std::vector<TestCase> broad_tests = passing_tests(15);
+    add_tests(broad_tests, "f", 3, TestStatus::failed);
+    Run broad = make_run("b-broad", broad_tests);
+    broad.metrics.duration_seconds = 62.5;
+    const auto ranking = score::rank(defaults, make_run("baseline"), {fast, broad, ref});
+    REQUIRE(ranking.candidates.size() == 3);
+    CHECK(ranking.candidates[0].agent == "ref");
+    CHECK(ranking.candidates[1].total == ranking.candidates[2].total);
+    CHECK(ranking.candidates[1].total == hydra::util::Exact::ratio(6250, 70));
+    // A tie: mergeable first. (Summed from scores rounded to 2 decimals,
+    // b-broad's tests 92.33 gave 6249.9/70 = 89.28 < 89.29, and the
+    // unmergeable a-fast ranked above it.)
+    CHECK(ranking.candidates[1].agent == "b-broad");
+    CHECK(ranking.candidates[2].agent == "a-fast");
+    CHECK(score::shown(ranking.candidates[1].total) == 89.29);
+    CHECK(score::shown(ranking.candidates[2].total) == 89.29);
+
+    // Both mergeable: the tie goes to the agent name.
+    fast.integrity_problems.clear();
+    const auto by_name = score::rank(defaults, make_run("baseline"), {broad, fast, ref});
+    CHECK(by_name.candidates[1].agent == "a-fast");
+    CHECK(by_name.candidates[2].agent == "b-broad");
+  }
+
   SECTION("bad input: no candidates") {
     CHECK(score::rank(defaults, baseline, {}).candidates.empty());
   }

@@ -120,7 +120,7 @@ TEST_CASE("the regression gate counts tests by identity in every mode", "[score]
   // Dimension keeps the count formula: A_pass = 13, A_total = 15
   // regression = max(0, 10 - 13) = 0; new_tests = 15 - 10 = 5, bonus = min(10, 2.5) = 2.5
   // score = 13/15*100 - 0 + 2.5 = 89.1666... -> 89.17
-  CHECK(dimension.score == 89.17);
+  CHECK(score::shown(dimension.score) == 89.17);
   CHECK(dimension.evidence["regression"] == 0);
   CHECK(dimension.evidence["gate_regression"] == 2);
   // Gate: 2 baseline-passing tests (t8, t9) do not pass: 2/10*100 = 20% > 0%
@@ -138,7 +138,7 @@ TEST_CASE("gates compare exactly what they print", "[score][gates]") {
     std::vector<TestCase> tests = passing_tests(93);
     for (int index = 93; index < 100; ++index) tests.push_back(make_test("t" + std::to_string(index), TestStatus::failed));
     const auto candidate = score_one(limit7, make_run("baseline", passing_tests(100)), make_run("a", tests));
-    // exactly: 7*100 * 10^6 <= 7000000 * 100 -> passes, 7% <= 7%
+    // exactly: 7*100/100 = 7 <= 7 -> passes, 7% <= 7%
     // (7/100*100 in doubles is 7.000000000000001, which failed as "(7% > 7%)")
     const auto& gate = gate_named(candidate, "max_test_regression_percent");
     CHECK(gate.passed);
@@ -150,7 +150,7 @@ TEST_CASE("gates compare exactly what they print", "[score][gates]") {
     ratio.gates.min_test_count_ratio = 0.56;
     ratio.gates.max_test_regression_percent = 100;
     const auto candidate = score_one(ratio, make_run("baseline", passing_tests(25)), make_run("a", passing_tests(14)));
-    // exactly: 14 * 10^6 >= 560000 * 25 = 14000000 -> passes, 0.56 >= 0.56
+    // exactly: 14/25 = 56/100 >= 0.56 -> passes, 0.56 >= 0.56
     // (0.56 * 25 in doubles is 14.000000000000002, which failed as "(ratio 0.56 < 0.56)")
     const auto& gate = gate_named(candidate, "min_test_count_ratio");
     CHECK(gate.passed);
@@ -162,7 +162,7 @@ TEST_CASE("gates compare exactly what they print", "[score][gates]") {
     std::vector<TestCase> tests = passing_tests(29999);
     tests.push_back(make_test("t29999", TestStatus::failed));
     const auto candidate = score_one(defaults, make_run("baseline", passing_tests(30000)), make_run("a", tests));
-    // 1*100/30000 = 0.00333...%: exactly, 100 * 10^6 > 0 * 30000 -> fails;
+    // 1*100/30000 = 0.00333...%: exactly, 1/300 > 0 -> fails;
     // 2 decimals would print "0% > 0%", so 3: 0.003% > 0%
     const auto& gate = gate_named(candidate, "max_test_regression_percent");
     CHECK_FALSE(gate.passed);
@@ -175,7 +175,7 @@ TEST_CASE("gates compare exactly what they print", "[score][gates]") {
     tolerant.gates.max_test_regression_percent = 100;
     const auto candidate =
         score_one(tolerant, make_run("baseline", passing_tests(10001)), make_run("a", passing_tests(8000)));
-    // 8000/10001 = 0.79992...: 8000 * 10^6 < 800000 * 10001 -> fails;
+    // 8000/10001 = 0.79992... < 0.8 exactly -> fails;
     // 2 decimals print 0.8, 3 decimals 0.8, 4 decimals 0.7999 < 0.8
     const auto& gate = gate_named(candidate, "min_test_count_ratio");
     CHECK_FALSE(gate.passed);
@@ -189,6 +189,42 @@ TEST_CASE("gates compare exactly what they print", "[score][gates]") {
     // 2*100/9 = 22.222...% -> 22.22 (half up) > 0
     CHECK(gate_named(candidate, "max_test_regression_percent").detail ==
           "2 regressions (regressed or dropped tests) against 9 baseline-passing tests (22.22% > 0%)");
+  }
+
+  SECTION("a limit is the decimal it was written as, with every decimal it has") {
+    // 1 regression of 3 is 33.333...%. A limit of 33.3333334 is above it:
+    // passes. (Taken to 6 decimals, 33.333333, the limit was below it and
+    // the gate failed with "(33.333334% > 33.3333334%)".)
+    config::Config third;
+    third.gates.max_test_regression_percent = 33.3333334;
+    std::vector<TestCase> tests = passing_tests(2);
+    tests.push_back(make_test("t2", TestStatus::failed));
+    auto candidate = score_one(third, make_run("baseline", passing_tests(3)), make_run("a", tests));
+    CHECK(gate_named(candidate, "max_test_regression_percent").passed);
+    CHECK(gate_named(candidate, "max_test_regression_percent").detail ==
+          "1 regression (regressed or dropped tests) against 3 baseline-passing tests (33.33% <= 33.3333334%)");
+    // 33.3333333 is below 100/3 = 33.33333333...: fails, and the detail shows
+    // the decimals that keep "> 33.3333333" true.
+    third.gates.max_test_regression_percent = 33.3333333;
+    candidate = score_one(third, make_run("baseline", passing_tests(3)), make_run("a", tests));
+    CHECK_FALSE(gate_named(candidate, "max_test_regression_percent").passed);
+    CHECK(gate_named(candidate, "max_test_regression_percent").detail ==
+          "1 regression (regressed or dropped tests) against 3 baseline-passing tests (33.333334% > 33.3333333%)");
+
+    // 2 of 3 tests ran: 0.666... >= 0.66666666 passes (0.666667, the limit
+    // to 6 decimals, failed it); 0.66666667 fails.
+    config::Config ratio;
+    ratio.gates.max_test_regression_percent = 100;
+    ratio.gates.min_test_count_ratio = 0.66666666;
+    candidate = score_one(ratio, make_run("baseline", passing_tests(3)), make_run("a", passing_tests(2)));
+    CHECK(gate_named(candidate, "min_test_count_ratio").passed);
+    CHECK(gate_named(candidate, "min_test_count_ratio").detail ==
+          "candidate ran 2 tests, baseline 3 (ratio 0.67 >= 0.66666666)");
+    ratio.gates.min_test_count_ratio = 0.66666667;
+    candidate = score_one(ratio, make_run("baseline", passing_tests(3)), make_run("a", passing_tests(2)));
+    CHECK_FALSE(gate_named(candidate, "min_test_count_ratio").passed);
+    CHECK(gate_named(candidate, "min_test_count_ratio").detail ==
+          "candidate ran 2 tests, baseline 3 (ratio 0.666666 < 0.66666667)");
   }
 }
 
@@ -209,12 +245,12 @@ TEST_CASE("one ranking scores every candidate over the same dimensions", "[score
     // unknown: speed 0 (unmeasured) -> (3000 + 3000 + 0) / 70 = 85.714 -> 85.71
     //          (was 100: speed renormalized out, ranked above slow)
     CHECK(candidate_named(ranking, "fast").total == 100);
-    CHECK(candidate_named(ranking, "slow").total == 95.24);
+    CHECK(score::shown(candidate_named(ranking, "slow").total) == 95.24);
     const auto& speed = dimension_named(candidate_named(ranking, "unknown"), "speed");
     CHECK(speed.active);
     CHECK(speed.score == 0);
     CHECK(speed.inactive_reason == "no agent duration known");
-    CHECK(candidate_named(ranking, "unknown").total == 85.71);
+    CHECK(score::shown(candidate_named(ranking, "unknown").total) == 85.71);
     CHECK(ranking.candidates[1].agent == "slow");
     CHECK(ranking.candidates[2].agent == "unknown");
   }
@@ -305,7 +341,7 @@ TEST_CASE("a zero-test baseline does not punish adding tests", "[score][ranking]
   //   tests = 50 + 1 = 51; total (30*100 + 30*51) / 60 = 75.5
   // none: the formula as written, pass_rate 0 -> tests 0; total (3000 + 0) / 60 = 50
   //   (was tests inactive and total 100, ranked first)
-  CHECK(candidate_named(ranking, "adds-tests").total == 75.5);
+  CHECK(score::shown(candidate_named(ranking, "adds-tests").total) == 75.5);
   const auto& none_tests = dimension_named(candidate_named(ranking, "none"), "tests");
   CHECK(none_tests.active);
   CHECK(none_tests.score == 0);

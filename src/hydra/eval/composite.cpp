@@ -2,18 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <hydra/error.hpp>
 #include <hydra/util/regex.hpp>
 
 namespace hydra::eval {
 namespace {
-
-/// `value` clamped to [low, high]; NaN stays NaN (std::clamp's comparisons are false for it).
-double clamp_keep_nan(double value, double low, double high) {
-  if (std::isnan(value)) return value;
-  return std::clamp(value, low, high);
-}
 
 bool has_any_label(const std::vector<std::string>& labels, const std::vector<std::string>& wanted) {
   return std::any_of(wanted.begin(), wanted.end(), [&](const std::string& label) {
@@ -66,9 +61,11 @@ ObjectiveCounts resolve_objective(const CheckOutcome& outcome,
   return {*outcome.passed, outcome.total.value_or(*outcome.passed)};
 }
 
-double objective_score(const ObjectiveCounts& counts) {
-  if (counts.total == 0) return 1.0;
-  return static_cast<double>(counts.passed) / static_cast<double>(counts.total);
+double objective_score(const ObjectiveCounts& counts) { return exact_objective_score(counts).to_double(); }
+
+util::Exact exact_objective_score(const ObjectiveCounts& counts) {
+  if (counts.total == 0) return 1;
+  return util::Exact::ratio(counts.passed, counts.total);
 }
 
 CostAdjustment cost_adjustment(const model::AgentMetrics& candidate,
@@ -86,40 +83,77 @@ CostAdjustment cost_adjustment(const model::AgentMetrics& candidate,
   };
 
   CostAdjustment result;
-  double ratio_sum = 0.0;
+  util::Exact ratio_sum;
+  bool finite = std::isfinite(cost_weight);
   for (const Signal& signal : signals) {
     const std::optional<double>& candidate_value = candidate.*signal.field;
     const std::optional<double>& reference_value = reference.*signal.field;
     if (!candidate_value || !reference_value) continue;
-    double ratio = 0.0;
-    if (*reference_value == 0.0) {
-      ratio = *candidate_value > 0.0 ? 2.0 : (std::isnan(*candidate_value) ? *candidate_value : 1.0);
-    } else {
-      ratio = *candidate_value / *reference_value;
-    }
-    ratio_sum += ratio;
     result.signals.emplace_back(signal.name);
+    if (!std::isfinite(*candidate_value) || !std::isfinite(*reference_value)) {
+      finite = false;
+      continue;
+    }
+    const util::Exact candidate_used = *candidate_value;
+    const util::Exact reference_used = *reference_value;
+    if (reference_used.sign() == 0) {
+      ratio_sum += candidate_used.sign() > 0 ? 2 : 1;
+    } else {
+      ratio_sum += candidate_used / reference_used;
+    }
   }
   if (result.signals.empty()) return result;
-  result.average_ratio = ratio_sum / static_cast<double>(result.signals.size());
-  result.savings = clamp_keep_nan(1.0 - result.average_ratio, -1.0, 1.0);
-  result.adjustment = result.savings * cost_weight;
+  if (!finite) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    result.average_ratio = result.savings = result.adjustment = nan;
+    result.exact_adjustment.reset();
+    return result;
+  }
+  const util::Exact average = ratio_sum / result.signals.size();
+  const util::Exact savings = util::clamp(1 - average, -1, 1);
+  result.exact_adjustment = savings * cost_weight;
+  result.average_ratio = average.to_double();
+  result.savings = savings.to_double();
+  result.adjustment = result.exact_adjustment->to_double();
+  return result;
+}
+
+Composite composite(const ObjectiveCounts& objective, std::optional<double> judge01,
+                    const CostAdjustment& cost, const EvalSettings& settings) {
+  Composite result;
+  result.objective = objective;
+  result.objective01 = objective_score(objective);
+  result.judge01 = judge01;
+  result.cost_adjustment = cost.adjustment;
+  const bool finite = (!judge01 || std::isfinite(*judge01)) && cost.exact_adjustment &&
+                      std::isfinite(settings.objective_weight) && std::isfinite(settings.judge_weight);
+  if (!finite) {
+    // Not hidden: a non-finite input makes the composite NaN (a hard regression).
+    const double judge_weight_effective = judge01 ? settings.judge_weight : 0.0;
+    const double judge_term = judge01 ? settings.judge_weight * *judge01 : 0.0;
+    result.base = (settings.objective_weight * result.objective01 + judge_term) /
+                  (settings.objective_weight + judge_weight_effective);
+    result.composite = std::numeric_limits<double>::quiet_NaN();
+    return result;
+  }
+  const util::Exact objective_weight = settings.objective_weight;
+  const util::Exact judge_weight = judge01 ? util::Exact(settings.judge_weight) : util::Exact(0);
+  const util::Exact judge_term = judge01 ? judge_weight * *judge01 : util::Exact(0);
+  const util::Exact base =
+      (objective_weight * exact_objective_score(objective) + judge_term) / (objective_weight + judge_weight);
+  result.exact = util::clamp(base + *cost.exact_adjustment, 0, 1);
+  result.base = base.to_double();
+  result.composite = result.exact->to_double();
   return result;
 }
 
 Composite composite(const ObjectiveCounts& objective, std::optional<double> judge01,
                     double cost_adjustment, const EvalSettings& settings) {
-  Composite result;
-  result.objective = objective;
-  result.objective01 = objective_score(objective);
-  result.judge01 = judge01;
-  const double judge_weight_effective = judge01 ? settings.judge_weight : 0.0;
-  const double judge_term = judge01 ? settings.judge_weight * *judge01 : 0.0;
-  result.base = (settings.objective_weight * result.objective01 + judge_term) /
-                (settings.objective_weight + judge_weight_effective);
-  result.cost_adjustment = cost_adjustment;
-  result.composite = clamp_keep_nan(result.base + cost_adjustment, 0.0, 1.0);
-  return result;
+  CostAdjustment cost;
+  cost.adjustment = cost_adjustment;
+  if (std::isfinite(cost_adjustment)) cost.exact_adjustment = cost_adjustment;
+  else cost.exact_adjustment.reset();
+  return composite(objective, judge01, cost, settings);
 }
 
 }  // namespace hydra::eval

@@ -1,6 +1,7 @@
 // The eval composite of one task run, in [0, 1]: objective checks, an
 // optional judge score and a cost adjustment against the reference run.
-// Reference: docs/compare.md.
+// Reference: docs/compare.md. Computed exactly (util::Exact); the doubles
+// are for display.
 // Pure functions: no I/O.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <hydra/config/settings.hpp>
 #include <hydra/model/metrics.hpp>
 #include <hydra/model/run.hpp>
+#include <hydra/util/exact.hpp>
 
 namespace hydra::eval {
 
@@ -48,6 +50,8 @@ ObjectiveCounts resolve_objective(const CheckOutcome& outcome,
 
 /// obj01 = passed / total; 1.0 when `counts.total` is 0 (no checks).
 double objective_score(const ObjectiveCounts& counts);
+/// The same, exactly.
+util::Exact exact_objective_score(const ObjectiveCounts& counts);
 
 /// The cost adjustment of a candidate against its reference run and how it came about.
 struct CostAdjustment {
@@ -55,12 +59,15 @@ struct CostAdjustment {
   double average_ratio = 1.0;        ///< mean candidate/reference ratio over `signals`
   double savings = 0.0;              ///< clamp(1 - average_ratio, -1, 1)
   double adjustment = 0.0;           ///< savings * cost_weight; 0 when `signals` is empty
+  /// `adjustment` exactly (each metric the decimal it was written as);
+  /// nullopt when a signal or the weight is not finite (`adjustment` is then NaN).
+  std::optional<util::Exact> exact_adjustment = util::Exact();
 };
 
 /// Compares `candidate` with `reference` over cost_usd, tokens, tool_calls,
 /// steps and wall_clock_ms (the signals both have). A reference of 0 gives
-/// ratio 2 when the candidate used some and 1 otherwise. Non-finite inputs
-/// propagate as NaN (the comparator treats them as hard regressions).
+/// ratio 2 when the candidate used some and 1 otherwise. A non-finite input
+/// makes the adjustment NaN (the comparator treats it as a hard regression).
 CostAdjustment cost_adjustment(const model::AgentMetrics& candidate,
                                const model::AgentMetrics& reference, double cost_weight);
 
@@ -71,10 +78,17 @@ struct Composite {
   std::optional<double> judge01;  ///< nullopt: no judge score; the judge weight drops out
   double base = 0.0;              ///< (W_OBJ*obj01 + W_JUDGE*judge01) / (W_OBJ + W_JUDGE_eff)
   double cost_adjustment = 0.0;
-  double composite = 0.0;  ///< clamp(base + cost_adjustment, 0, 1); NaN stays NaN
+  double composite = 0.0;  ///< clamp(base + cost_adjustment, 0, 1); NaN when an input is not finite
+  /// `composite` exactly, every comparison's operand (docs/compare.md,
+  /// "Exact values"); nullopt when an input is not finite.
+  std::optional<util::Exact> exact;
 };
 
-/// Combines the parts with `settings`' weights.
+/// Combines the parts with `settings`' weights, exactly (the weights and the
+/// judge score as the decimals they were written as).
+Composite composite(const ObjectiveCounts& objective, std::optional<double> judge01,
+                    const CostAdjustment& cost, const EvalSettings& settings);
+/// The same with a cost adjustment given as a decimal.
 Composite composite(const ObjectiveCounts& objective, std::optional<double> judge01,
                     double cost_adjustment, const EvalSettings& settings);
 

@@ -2,22 +2,30 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
+#include <limits>
+#include <utility>
 
 namespace hydra::eval {
 namespace {
 
-std::string format_number(double value) {
-  std::ostringstream text;
-  text.precision(6);
-  text << std::fixed << value;
-  std::string result = text.str();
-  if (result.find('.') != std::string::npos) {
-    result.erase(result.find_last_not_of('0') + 1);
-    if (result.back() == '.') result.pop_back();
+/// `text` (fixed-point) with trailing zeros trimmed ("0.050000" -> "0.05").
+std::string trimmed(std::string text) {
+  if (text.find('.') != std::string::npos) {
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') text.pop_back();
   }
-  return result;
+  return text;
 }
+
+/// Texts of two different values for a reason: 6 decimals (trimmed), more
+/// when 6 would print them equal.
+std::pair<std::string, std::string> distinct_texts(const util::Exact& first, const util::Exact& second) {
+  auto [first_text, second_text] = util::fixed_apart(first, second, 6);
+  return {trimmed(std::move(first_text)), trimmed(std::move(second_text))};
+}
+
+/// `value` rounded to 6 decimals for display.
+double shown6(const util::Exact& value) { return value.rounded(6).to_double(); }
 
 /// Names of the parts of `score` that are not finite.
 std::vector<std::string> non_finite_parts(const TaskScore& score) {
@@ -85,13 +93,13 @@ TaskScore score_task(const TaskResult& task, const TaskResult* reference,
     score.cost = eval::cost_adjustment(task.cost, reference->cost, settings.cost_weight);
   }
   const eval::ObjectiveCounts objective = eval::resolve_objective(task.checks, reference_total);
-  eval::Composite composite =
-      eval::composite(objective, task.judge_score, score.cost.adjustment, settings);
-  composite.objective01 = round6(composite.objective01);
+  eval::Composite composite = eval::composite(objective, task.judge_score, score.cost, settings);
+  // The doubles are for display (6 decimals); composite.exact is what is compared.
+  composite.objective01 = shown6(eval::exact_objective_score(objective));
   if (composite.judge01) composite.judge01 = round6(*composite.judge01);
   composite.base = round6(composite.base);
   composite.cost_adjustment = round6(composite.cost_adjustment);
-  composite.composite = round6(composite.composite);
+  composite.composite = composite.exact ? shown6(*composite.exact) : round6(composite.composite);
   score.composite = composite;
   return score;
 }
@@ -103,8 +111,10 @@ Comparison compare_sets(const TaskSet& reference, const TaskSet& candidate,
   comparison.eval = settings;
   comparison.reference_source = reference.source;
   comparison.candidate_source = candidate.source;
-  const double min_gain = round6(thresholds.min_composite_gain);
-  const double max_drop = round6(thresholds.regression_composite_drop);
+  // Every comparison below is exact: the thresholds as the decimals they
+  // were written as, the composites as exact rationals (docs/compare.md).
+  const util::Exact min_gain = thresholds.min_composite_gain;
+  const util::Exact max_drop = thresholds.regression_composite_drop;
 
   // Every id of either set, in order (both sets are sorted by id).
   std::vector<std::string> ids;
@@ -114,7 +124,8 @@ Comparison compare_sets(const TaskSet& reference, const TaskSet& candidate,
   }
   std::sort(ids.begin(), ids.end());
 
-  double delta_sum = 0.0;
+  util::Exact delta_sum;
+  bool sum_finite = true;
   for (const std::string& id : ids) {
     const TaskResult* reference_task = reference.find(id);
     const TaskResult* candidate_task = candidate.find(id);
@@ -146,37 +157,49 @@ Comparison compare_sets(const TaskSet& reference, const TaskSet& candidate,
       task.pairing = Pairing::paired;
       const eval::Composite& before = task.reference->composite;
       const eval::Composite& after = task.candidate->composite;
-      task.composite_delta = round6(after.composite - before.composite);
-      task.objective_delta = round6(after.objective01 - before.objective01);
+      const util::Exact objective_before = eval::exact_objective_score(before.objective);
+      const util::Exact objective_after = eval::exact_objective_score(after.objective);
+      task.objective_delta = shown6(objective_after - objective_before);
       task.passed_delta = static_cast<long long>(after.objective.passed) -
                           static_cast<long long>(before.objective.passed);
       if (before.judge01 && after.judge01) task.judge_delta = round6(*after.judge01 - *before.judge01);
       task.cost_adjustment_delta = round6(after.cost_adjustment - before.cost_adjustment);
-      if (!std::isfinite(*task.composite_delta))
-        task.regressions.push_back("non-finite composite delta");
 
       if (thresholds.objective_drop_is_regression) {
-        if (*task.objective_delta < 0.0)
-          task.regressions.push_back("objective pass rate dropped from " + format_number(before.objective01) +
-                                     " to " + format_number(after.objective01));
+        if (objective_after < objective_before) {
+          const auto [from, to] = distinct_texts(objective_before, objective_after);
+          task.regressions.push_back("objective pass rate dropped from " + from + " to " + to);
+        }
         if (*task.passed_delta < 0)
           task.regressions.push_back("passed checks dropped from " + std::to_string(before.objective.passed) +
                                      " to " + std::to_string(after.objective.passed));
       }
-      if (*task.composite_delta < -max_drop)
-        task.regressions.push_back("composite dropped by " + format_number(-*task.composite_delta) +
-                                   " (more than regression_composite_drop " + format_number(max_drop) + ")");
-      delta_sum += *task.composite_delta;
+      if (before.exact && after.exact) {
+        const util::Exact delta = *after.exact - *before.exact;
+        task.composite_delta = shown6(delta);
+        // A drop of exactly regression_composite_drop is not a regression.
+        if (delta < -max_drop) {
+          const auto [drop, limit] = distinct_texts(-delta, max_drop);
+          task.regressions.push_back("composite dropped by " + drop + " (more than regression_composite_drop " +
+                                     limit + ")");
+        }
+        delta_sum += delta;
+      } else {
+        task.composite_delta = std::numeric_limits<double>::quiet_NaN();
+        task.regressions.push_back("non-finite composite delta");
+        sum_finite = false;
+      }
     }
     for (const std::string& reason : task.regressions) comparison.hard_regressions.push_back({id, reason});
     comparison.tasks.push_back(std::move(task));
   }
 
-  comparison.composite_delta_sum = round6(delta_sum);
-  const double sum = comparison.composite_delta_sum;
-  if (!comparison.hard_regressions.empty() || !std::isfinite(sum) || sum <= -min_gain) {
+  comparison.composite_delta_sum = sum_finite ? shown6(delta_sum) : std::numeric_limits<double>::quiet_NaN();
+  // The net gain must exceed min_composite_gain: a sum of exactly the
+  // threshold is neutral, exactly its negative regressed.
+  if (!comparison.hard_regressions.empty() || !sum_finite || delta_sum <= -min_gain) {
     comparison.verdict = Verdict::regressed;
-  } else if (sum > min_gain) {
+  } else if (delta_sum > min_gain) {
     comparison.verdict = Verdict::improved;
   } else {
     comparison.verdict = Verdict::neutral;

@@ -27,7 +27,7 @@ std::string_view to_string(Verdict verdict) noexcept;
 /// improved -> success (0), neutral -> neutral (5), regressed -> regressed (4).
 ExitCode exit_code_of(Verdict verdict) noexcept;
 
-/// `value` rounded to 6 decimals (half away from zero); NaN stays NaN.
+/// `value` rounded to 6 decimals (half away from zero) for display; NaN stays NaN.
 double round6(double value);
 
 /// How a task appears in the two sets.
@@ -40,9 +40,11 @@ enum class Pairing {
 /// "paired", "dropped", "added".
 std::string_view to_string(Pairing pairing) noexcept;
 
-/// One side of a task: its composite (rounded to 6 decimals) and parts.
+/// One side of a task: its composite and parts.
 struct TaskScore {
-  eval::Composite composite;      ///< objective, judge, base, cost adjustment, composite (all rounded)
+  /// Objective, judge, base, cost adjustment and composite as shown (6
+  /// decimals); `composite.exact` is the composite exactly.
+  eval::Composite composite;
   eval::CostAdjustment cost;      ///< how the cost adjustment came about (zero for the reference)
   std::string judge_rationale;
   std::string judge_failure;
@@ -55,7 +57,8 @@ struct TaskComparison {
   Pairing pairing = Pairing::paired;
   std::optional<TaskScore> reference;
   std::optional<TaskScore> candidate;
-  // Deltas (candidate - reference), rounded to 6 decimals; only when paired.
+  // Deltas (candidate - reference) as shown, rounded to 6 decimals from the
+  // exact values; only when paired.
   std::optional<double> composite_delta;
   std::optional<double> objective_delta;       ///< of obj01 (the pass rate)
   std::optional<long long> passed_delta;       ///< of passed checks
@@ -76,7 +79,7 @@ struct Comparison {
   std::string reference_source;
   std::string candidate_source;
   std::vector<TaskComparison> tasks;
-  double composite_delta_sum = 0.0;  ///< over paired tasks, rounded to 6 decimals
+  double composite_delta_sum = 0.0;  ///< over paired tasks, summed exactly, shown rounded to 6 decimals
   std::vector<HardRegression> hard_regressions;  ///< in task order
   std::vector<std::string> added_tasks;          ///< candidate-only ids (allowed, listed)
   Verdict verdict = Verdict::neutral;
@@ -96,8 +99,9 @@ TaskScore score_task(const TaskResult& task, const TaskResult* reference,
 ///   non-finite value; integrity problems in either run;
 /// - verdict: regressed on any hard regression or when the sum of composite
 ///   deltas <= -min_composite_gain; improved when the sum > min_composite_gain;
-///   neutral otherwise. Composites, deltas, the sum and the thresholds are
-///   rounded to 6 decimals before comparing. promote = (verdict == improved).
+///   neutral otherwise. Every comparison is exact: composites, deltas and the
+///   sum as exact rationals, the thresholds as the decimals they were written
+///   as; rounding is for display only. promote = (verdict == improved).
 Comparison compare_sets(const TaskSet& reference, const TaskSet& candidate,
                         const Thresholds& thresholds, const eval::EvalSettings& settings);
 

@@ -29,14 +29,14 @@ std::vector<EvalCase> eval_cases(const std::vector<model::TestCase>& tests) {
   return result;
 }
 
-double mean_pass_rate(const std::vector<EvalCase>& cases) {
-  if (cases.empty()) return 0.0;
-  double sum = 0.0;
-  for (const auto& eval_case : cases) sum += eval_case.pass_rate();
-  return sum / double(cases.size());
+util::Exact mean_pass_rate(const std::vector<EvalCase>& cases) {
+  if (cases.empty()) return 0;
+  util::Exact sum;
+  for (const auto& eval_case : cases) sum += eval_case.exact_pass_rate();
+  return sum / cases.size();
 }
 
-bool is_kept(double score, double best_score) { return score > best_score; }
+bool is_kept(const util::Exact& score, const util::Exact& best_score) { return score > best_score; }
 
 std::string_view to_string(Action action) noexcept {
   switch (action) {
@@ -63,7 +63,7 @@ int trailing_reverts(const std::vector<Iteration>& iterations) {
 std::optional<std::string> stop_reason(const std::vector<Iteration>& iterations, int max_iterations,
                                        int stuck_after) {
   if (iterations.empty()) return std::nullopt;
-  if (iterations.back().best_score >= 1.0) return "converged";
+  if (iterations.back().best_score >= 1) return "converged";
   if (trailing_reverts(iterations) >= stuck_after) return "stuck";
   if (iterations.back().number >= max_iterations)
     return iterations.back().action == Action::keep ? "improved" : "plateau";
@@ -71,6 +71,8 @@ std::optional<std::string> stop_reason(const std::vector<Iteration>& iterations,
 }
 
 namespace {
+
+std::string fixed(const util::Exact& value, int decimals) { return value.fixed(decimals); }
 
 std::string fixed(double value, int decimals) {
   char text[64];
@@ -103,7 +105,7 @@ nlohmann::json loop_report(const std::string& classification, const std::vector<
                            {"classification", classification},
                            {"metric", std::string(metric)},
                            {"best_iteration", best_iteration},
-                           {"best_score", iterations.empty() ? 0.0 : iterations.back().best_score},
+                           {"best_score", iterations.empty() ? 0.0 : iterations.back().best_score.to_double()},
                            {"iterations", nlohmann::json::array()},
                            {"cases", nlohmann::json::array()},
                            {"noise_note", noise_note}};
@@ -114,8 +116,8 @@ nlohmann::json loop_report(const std::string& classification, const std::vector<
     if (iteration.action == Action::revert) ++reverted;
     report["iterations"].push_back({{"iteration", iteration.number},
                                     {"timestamp", iteration.timestamp},
-                                    {"score", iteration.score},
-                                    {"best_score", iteration.best_score},
+                                    {"score", iteration.score.to_double()},
+                                    {"best_score", iteration.best_score.to_double()},
                                     {"action", std::string(to_string(iteration.action))},
                                     {"changelog", iteration.changelog}});
   }

@@ -1,6 +1,7 @@
 #include <hydra/loop/loop.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
@@ -34,11 +35,8 @@ std::string utc_timestamp() {
   return text;
 }
 
-std::string fixed(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6f", value);
-  return text;
-}
+/// A score as people see it: rounded to 6 decimals.
+std::string fixed(const util::Exact& value) { return value.fixed(6); }
 
 std::string first_line(const std::string& text) {
   const auto end = text.find('\n');
@@ -60,10 +58,29 @@ std::string last_line(const std::string& text) {
   return {};
 }
 
+/// An iteration in state.json: the scores as numbers for people and as
+/// exact text ("3/20"), which a resumed loop compares with.
 json to_json(const Iteration& iteration) {
-  return {{"iteration", iteration.number}, {"timestamp", iteration.timestamp},
-          {"score", iteration.score},      {"best_score", iteration.best_score},
-          {"action", std::string(to_string(iteration.action))}, {"changelog", iteration.changelog}};
+  return {{"iteration", iteration.number},
+          {"timestamp", iteration.timestamp},
+          {"score", iteration.score.to_double()},
+          {"best_score", iteration.best_score.to_double()},
+          {"score_exact", iteration.score.text()},
+          {"best_score_exact", iteration.best_score.text()},
+          {"action", std::string(to_string(iteration.action))},
+          {"changelog", iteration.changelog}};
+}
+
+/// The exact score `key`_exact of `item`, else (a state written before
+/// scores were exact) the decimal of its number `key`.
+util::Exact exact_score(const json& item, const std::string& key, const std::string& file) {
+  if (const auto exact = item.find(key + "_exact"); exact != item.end()) {
+    if (const auto value = util::Exact::parse(exact->get<std::string>())) return *value;
+    throw InputError(file, "malformed " + key + "_exact in iterations: " + exact->get<std::string>());
+  }
+  const double number = item.at(key).get<double>();
+  if (!std::isfinite(number)) throw InputError(file, "malformed " + key + " in iterations");
+  return number;
 }
 
 Iteration iteration_from_json(const json& item, const std::string& file) {
@@ -71,8 +88,8 @@ Iteration iteration_from_json(const json& item, const std::string& file) {
     Iteration iteration;
     iteration.number = item.at("iteration").get<int>();
     iteration.timestamp = item.at("timestamp").get<std::string>();
-    iteration.score = item.at("score").get<double>();
-    iteration.best_score = item.at("best_score").get<double>();
+    iteration.score = exact_score(item, "score", file);
+    iteration.best_score = exact_score(item, "best_score", file);
     const auto action = action_from_string(item.at("action").get<std::string>());
     if (!action) throw InputError(file, "unknown action in iterations");
     iteration.action = *action;
@@ -199,8 +216,6 @@ class LoopRunner {
 
   void save() const { util::write_file_atomic(out_ / "state.json", state_.to_json_document(name_).dump(2) + "\n"); }
 
-  double best_score() const { return state_.iterations.empty() ? 0.0 : state_.iterations.back().best_score; }
-
   fs::path iteration_dir(int number) const { return out_ / "iterations" / std::to_string(number); }
 
   /// Captures the tree into iterations/N/run and scores it.
@@ -297,7 +312,7 @@ class LoopRunner {
     Iteration iteration;
     iteration.number = number;
     std::string reason;
-    double score = 0.0;
+    util::Exact score;
     std::string tree;
     std::vector<EvalCase> cases;
     if (!result.started) {
@@ -329,7 +344,8 @@ class LoopRunner {
       iteration.action = Action::keep;
       iteration.best_score = score;
       iteration.changelog = changelog;
-      say("iteration " + std::to_string(number) + ": score " + fixed(score) + " > best " + fixed(last.best_score) + ": keep");
+      const auto [score_text, best_text] = util::fixed_apart(score, last.best_score, 6);
+      say("iteration " + std::to_string(number) + ": score " + score_text + " > best " + best_text + ": keep");
     } else {
       const std::size_t changed = store_.restore(state_.best_tree);
       iteration.action = Action::revert;
@@ -392,9 +408,9 @@ Evaluation evaluate(const model::Run& run, Metric metric, const score::Candidate
   }
   if (metric == Metric::composite) {
     if (judged == nullptr) throw Error("the composite metric needs the run scored against iteration 0");
-    evaluation.score = judged->total / 100.0;
+    evaluation.score = judged->total / 100;
   } else {
-    evaluation.score = build_passed ? mean_pass_rate(evaluation.cases) : 0.0;
+    evaluation.score = build_passed ? mean_pass_rate(evaluation.cases) : util::Exact(0);
   }
   if (evaluation.summary.empty()) {
     int passed = 0;

@@ -55,7 +55,7 @@ struct LoopOutcome {
 /// with no cases. When `judged` failed the anti_gaming or integrity gate the
 /// evaluation is `rejected` (the loop reverts it whatever its score). Pure.
 struct Evaluation {
-  double score = 0.0;
+  util::Exact score;  ///< exact: keep/revert compares it with the best exactly
   std::vector<EvalCase> cases;
   std::vector<std::string> failing_tests;  ///< suite::name of tests that did not pass
   std::string summary;                     ///< one line for people

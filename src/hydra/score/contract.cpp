@@ -13,8 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-double round6(double value) { return std::round(value * 1e6) / 1e6; }
-
 json weights_json(const config::Weights& weights) {
   return {{"build", weights.build},         {"tests", weights.tests},
           {"lint", weights.lint},           {"diff_scope", weights.diff_scope},
@@ -68,12 +66,13 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
   json breakdown = json::object();
   json dimensions = json::object();
   json effective_weights = json::object();
-  double active_weights = 0.0;
+  util::Exact active_weights;
   for (const auto& dimension : candidate.dimensions) {
     if (dimension.active) active_weights += dimension.weight;
   }
   for (const auto& dimension : candidate.dimensions) {
-    const json score = dimension.active ? json(dimension.score) : json(nullptr);
+    // Scores are exact; the contract shows them rounded to 2 decimals.
+    const json score = dimension.active ? json(shown(dimension.score)) : json(nullptr);
     breakdown[dimension.name] = score;
     json entry = {{"active", dimension.active},
                   {"score", score},
@@ -82,8 +81,8 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
     // Inactive: why. Active and scored 0 as unmeasured: why it could not be measured.
     if (!dimension.active || !dimension.inactive_reason.empty()) entry["reason"] = dimension.inactive_reason;
     dimensions[dimension.name] = std::move(entry);
-    if (dimension.active && active_weights > 0) {
-      effective_weights[dimension.name] = round6(dimension.weight / active_weights);
+    if (dimension.active && active_weights.sign() > 0) {
+      effective_weights[dimension.name] = (dimension.weight / active_weights).rounded(6).to_double();
     }
   }
 
@@ -119,7 +118,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
         {"sandbox", candidate.sandbox},
         {"tools", candidate.tools}}},
       {"mergeable", candidate.mergeable},
-      {"total", candidate.total},
+      {"total", shown(candidate.total)},
       {"breakdown", std::move(breakdown)},
       {"effective_weights", std::move(effective_weights)},
       {"dimensions", std::move(dimensions)},
@@ -166,7 +165,7 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
                         {"tools", baseline.tools},
                         {"summary", baseline_summary(config, baseline)}};
   if (!baseline.recaptured.empty()) baseline_json["recaptured"] = baseline.recaptured;
-  return {
+  json contract = {
       {"schema", contract_schema},
       {"engine_version", engine_version},
       {"run_id", run_id(config_digest, baseline, ranking)},
@@ -176,6 +175,7 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
       {"baseline", std::move(baseline_json)},
       {"rankings", std::move(rankings)},
   };
+  return contract;
 }
 
 }  // namespace hydra::score

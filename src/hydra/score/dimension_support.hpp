@@ -1,5 +1,6 @@
 // Helpers the dimension functions share (score.cpp, lint_dimension.cpp):
 // rounding for display, clamping, and how a dimension is switched off. Pure.
+// Scores are exact (util::Exact); doubles are for display.
 #pragma once
 
 #include <algorithm>
@@ -16,11 +17,12 @@ inline double round2(double value) { return std::round(value * 100) / 100; }
 
 /// `value` clamped to the 0..100 range of a dimension score.
 inline double clamp_score(double value) { return std::clamp(value, 0.0, 100.0); }
+inline util::Exact clamp_score(const util::Exact& value) { return util::clamp(value, 0, 100); }
 
 /// Makes `dimension` inactive with `reason`.
 inline void deactivate(Dimension& dimension, std::string reason) {
   dimension.active = false;
-  dimension.score = 0.0;
+  dimension.score = 0;
   dimension.inactive_reason = std::move(reason);
 }
 

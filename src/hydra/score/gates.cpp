@@ -1,7 +1,7 @@
 // The merge gates: pass/fail checks of one candidate against the baseline,
 // each with a detail a reviewer can check by hand (docs/formulas.md, "Gates").
-// Limits compare exactly, in integers; printed numbers keep the printed
-// comparison true.
+// Values and limits compare exactly (util::Exact: the limit as the decimal it
+// was written as); printed numbers keep the printed comparison true.
 #include <hydra/score/score.hpp>
 #include <hydra/score/test_comparison.hpp>
 
@@ -27,12 +27,6 @@ std::string number_text(double value) {
   return number.dump();
 }
 
-/// Gate limits count to 6 decimals: a limit in millionths.
-constexpr std::uint64_t kMicro = 1000000;
-std::uint64_t micro_units(double limit) {
-  return limit <= 0 ? 0 : static_cast<std::uint64_t>(std::llround(limit * static_cast<double>(kMicro)));
-}
-
 /// numerator/denominator with `decimals` decimals, as shortest text ("22.22",
 /// "7", "0.003"); rounded half up, or up/down when `direction` is +1/-1.
 std::string fraction_text(std::uint64_t numerator, std::uint64_t denominator, int decimals, int direction = 0) {
@@ -53,9 +47,10 @@ std::string fraction_text(std::uint64_t numerator, std::uint64_t denominator, in
 /// the printed comparison `relation` ("<=", ">", ">=", "<") holds for the
 /// printed numbers: 2 decimals (half up), more (up to 6) when 2 would show
 /// it false, then rounded toward the side that keeps it true.
-std::string shown_value(std::uint64_t numerator, std::uint64_t denominator, double limit, const std::string& relation) {
+std::string shown_value(std::uint64_t numerator, std::uint64_t denominator, const util::Exact& limit,
+                        const std::string& relation) {
   auto holds = [&](const std::string& text) {
-    const double value = std::stod(text);
+    const util::Exact value = *util::Exact::parse(text);
     if (relation == "<=") return value <= limit;
     if (relation == ">") return value > limit;
     if (relation == ">=") return value >= limit;
@@ -121,38 +116,40 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
   // (baseline-passing tests that do not pass in the candidate), so breaking a
   // test is never bought back with new ones. Compared exactly (integers).
   const TestComparison tests = compare_tests(config, baseline, candidate);
-  const double limit = config.gates.max_test_regression_percent;
+  const double limit_text = config.gates.max_test_regression_percent;
+  const util::Exact limit = limit_text;
   if (!tests.baseline_has_tests && !tests.candidate_has_tests) {
     gates.push_back(make_gate("max_test_regression_percent", true,
                               "no tests recorded for the baseline or the candidate"));
   } else {
     const std::uint64_t b_pass = tests.baseline.passed;
-    // percent = R*100/B <= limit  <=>  R*100*10^6 <= limit_micro*B (0% when B_pass = 0)
+    // percent = R*100/B <= limit, exactly (0% when B_pass = 0): a value at the limit passes.
     const std::uint64_t numerator = b_pass == 0 ? 0 : tests.gate_regression * 100;
     const std::uint64_t denominator = b_pass == 0 ? 1 : b_pass;
-    const bool passed = numerator * kMicro <= micro_units(limit) * denominator;
+    const bool passed = util::Exact::ratio(numerator, denominator) <= limit;
     gates.push_back(make_gate(
         "max_test_regression_percent", passed,
         std::to_string(tests.gate_regression) +
             (tests.gate_regression == 1 ? " regression" : " regressions") +
             " (regressed or dropped tests) against " + std::to_string(b_pass) +
             " baseline-passing tests (" + shown_value(numerator, denominator, limit, passed ? "<=" : ">") + "% " +
-            (passed ? "<= " : "> ") + number_text(limit) + "%)"));
+            (passed ? "<= " : "> ") + number_text(limit_text) + "%)"));
   }
 
   // min_test_count_ratio: only when the baseline has tests. Compared exactly:
-  // A/B >= ratio  <=>  A*10^6 >= ratio_micro*B.
-  const double ratio = config.gates.min_test_count_ratio;
+  // A/B >= ratio; a ratio at the limit passes.
+  const double ratio_text = config.gates.min_test_count_ratio;
+  const util::Exact ratio = ratio_text;
   if (tests.baseline.total == 0) {
     gates.push_back(make_gate("min_test_count_ratio", true, "the baseline ran no tests"));
   } else {
-    const bool passed = tests.candidate.total * kMicro >= micro_units(ratio) * tests.baseline.total;
+    const bool passed = util::Exact::ratio(tests.candidate.total, tests.baseline.total) >= ratio;
     gates.push_back(make_gate(
         "min_test_count_ratio", passed,
         "candidate ran " + std::to_string(tests.candidate.total) + " tests, baseline " +
             std::to_string(tests.baseline.total) + " (ratio " +
             shown_value(tests.candidate.total, tests.baseline.total, ratio, passed ? ">=" : "<") +
-            (passed ? " >= " : " < ") + number_text(ratio) + ")"));
+            (passed ? " >= " : " < ") + number_text(ratio_text) + ")"));
   }
 
   // security: configured but not run fails closed.

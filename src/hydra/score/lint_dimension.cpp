@@ -206,13 +206,13 @@ Dimension score_lint(const config::Config& config, const model::Run& baseline,
 
   // Anti-gaming: each lint suppression the change adds costs like a new
   // warning (anti_gaming.suppression_weight points).
-  const double suppression_penalty =
-      static_cast<double>(candidate.tampering.suppressions_added) * config.anti_gaming.suppression_weight;
-  const double raw = 100.0 - static_cast<double>(new_errors) * 12 -
-                     static_cast<double>(new_warnings) * 2 + static_cast<double>(resolved) * 1 -
-                     suppression_penalty;
+  // Exact arithmetic (docs/formulas.md, "Exact values").
+  const util::Exact suppression_penalty =
+      util::Exact(candidate.tampering.suppressions_added) * config.anti_gaming.suppression_weight;
+  const util::Exact raw = 100 - util::Exact(new_errors) * 12 - util::Exact(new_warnings) * 2 +
+                          util::Exact(resolved) * 1 - suppression_penalty;
   dimension.active = true;
-  dimension.score = round2(clamp_score(raw));
+  dimension.score = clamp_score(raw);
   dimension.evidence = {
       {"mode", mode_name(config.lint.match)},
       {"B_errors", b_errors},

@@ -23,12 +23,12 @@ namespace {
 
 using nlohmann::json;
 
-/// 100 up to `soft`, then 50 points less per 100% excess, floor 0.
-double soft_limit_score(std::uint64_t value, std::uint64_t soft) {
-  if (value <= soft) return 100.0;
-  if (soft == 0) return 0.0;
-  const double excess = static_cast<double>(value - soft) / static_cast<double>(soft);
-  return std::max(0.0, 100.0 - 50.0 * excess);
+/// 100 up to `soft`, then 50 points less per 100% excess, floor 0 (exact).
+util::Exact soft_limit_score(std::uint64_t value, std::uint64_t soft) {
+  if (value <= soft) return 100;
+  if (soft == 0) return 0;
+  const util::Exact excess = util::Exact::ratio(value - soft, soft);
+  return std::max(util::Exact(0), 100 - 50 * excess);
 }
 
 const char* mode_name(config::Tests::Regression regression) {
@@ -53,7 +53,7 @@ Dimension score_build(const config::Config& config, const model::Run& candidate)
     deactivate(dimension, build.no_step.empty() ? "no build result recorded" : build.no_step);
   } else {
     dimension.active = true;
-    dimension.score = build.passed ? 100.0 : 0.0;
+    dimension.score = build.passed ? 100 : 0;
     dimension.evidence = {{"passed", build.passed},
                           {"exit_code", build.exit_code},
                           {"seconds", build.seconds},
@@ -81,22 +81,20 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
 
   const auto& b = comparison.baseline;
   const auto& a = comparison.candidate;
-  const double pass_rate =
-      a.total == 0 ? 0.0 : static_cast<double>(a.passed) / static_cast<double>(a.total);
-  const double reg_penalty =
-      b.passed == 0 ? 0.0
-                    : static_cast<double>(comparison.regression) / static_cast<double>(b.passed) * 60;
+  // Exact arithmetic (docs/formulas.md, "Exact values").
+  const util::Exact pass_rate = a.total == 0 ? util::Exact(0) : util::Exact::ratio(a.passed, a.total);
+  const util::Exact reg_penalty =
+      b.passed == 0 ? util::Exact(0) : util::Exact::ratio(comparison.regression, b.passed) * 60;
   const std::uint64_t new_tests = a.total > b.total ? a.total - b.total : 0;
-  const double new_test_bonus =
-      new_tests > 0 ? std::min(10.0, static_cast<double>(new_tests) * 0.5) : 0.0;
+  const util::Exact new_test_bonus =
+      new_tests > 0 ? std::min(util::Exact(10), util::Exact(new_tests) * 0.5) : util::Exact(0);
 
   // Anti-gaming: assertion lines removed from test files cost points.
-  const double assertion_penalty =
-      static_cast<double>(candidate.tampering.assertions_removed) * config.anti_gaming.assertion_penalty;
+  const util::Exact assertion_penalty =
+      util::Exact(candidate.tampering.assertions_removed) * config.anti_gaming.assertion_penalty;
 
   dimension.active = true;
-  dimension.score =
-      round2(clamp_score(pass_rate * 100 - reg_penalty + new_test_bonus - assertion_penalty));
+  dimension.score = clamp_score(pass_rate * 100 - reg_penalty + new_test_bonus - assertion_penalty);
   dimension.evidence = {
       {"mode", mode_name(config.tests.regression)},
       {"B_pass", b.passed},
@@ -137,8 +135,8 @@ Dimension score_diff_scope(const config::Config& config, const model::Run& candi
   const auto& limits = config.diff_scope;
   const std::uint64_t churn = diff.churn();
   const std::uint64_t files = diff.files_touched();
-  const double churn_score = soft_limit_score(churn, limits.max_churn_soft);
-  const double files_score = soft_limit_score(files, limits.max_files_soft);
+  const util::Exact churn_score = soft_limit_score(churn, limits.max_churn_soft);
+  const util::Exact files_score = soft_limit_score(files, limits.max_files_soft);
 
   json protected_touched = json::array();
   for (const auto& file : diff.files) {
@@ -156,12 +154,12 @@ Dimension score_diff_scope(const config::Config& config, const model::Run& candi
   for (const auto& path : candidate.tampering.config_edits)
     if (std::find(protected_touched.begin(), protected_touched.end(), path) == protected_touched.end())
       protected_touched.push_back(path);
-  const double uncapped = 0.5 * churn_score + 0.5 * files_score;
-  const bool capped = !protected_touched.empty() && uncapped > 30.0;
-  const double score = protected_touched.empty() ? uncapped : std::min(uncapped, 30.0);
+  const util::Exact uncapped = util::Exact(0.5) * churn_score + util::Exact(0.5) * files_score;
+  const bool capped = !protected_touched.empty() && uncapped > 30;
+  const util::Exact score = protected_touched.empty() ? uncapped : std::min(uncapped, util::Exact(30));
 
   dimension.active = true;
-  dimension.score = round2(clamp_score(score));
+  dimension.score = clamp_score(score);
   dimension.evidence = {
       {"lines_added", diff.lines_added()},
       {"lines_removed", diff.lines_removed()},
@@ -189,7 +187,7 @@ Dimension score_judge(const config::Config& config, const model::Run& candidate)
     deactivate(dimension, candidate.judge_detail.empty() ? "no judge result recorded" : candidate.judge_detail);
   } else {
     dimension.active = true;
-    dimension.score = round2(clamp_score(*candidate.judge_score0to1 * 100));
+    dimension.score = clamp_score(util::Exact(*candidate.judge_score0to1) * 100);
     dimension.evidence = {{"score0to1", *candidate.judge_score0to1}, {"rationale", candidate.judge_detail}};
   }
   apply_weight(dimension, config.weights.judge);
@@ -211,9 +209,10 @@ Dimension score_speed(const config::Config& config, const model::Run& candidate,
   } else {
     const double seconds = std::max(0.0, *duration);
     const double fastest = std::max(0.0, *fastest_successful_seconds);
-    const double ratio = seconds <= 0 ? 1.0 : fastest / seconds;
+    // The durations as the decimals they were recorded as, divided exactly.
+    const util::Exact ratio = seconds <= 0 ? util::Exact(1) : util::Exact(fastest) / util::Exact(seconds);
     dimension.active = true;
-    dimension.score = round2(clamp_score(ratio * 100));
+    dimension.score = clamp_score(ratio * 100);
     dimension.evidence = {
         {"duration_seconds", seconds},
         {"fastest_successful_seconds", fastest},
@@ -225,17 +224,20 @@ Dimension score_speed(const config::Config& config, const model::Run& candidate,
   return dimension;
 }
 
-double composite(const std::vector<Dimension>& dimensions) {
-  double weighted = 0.0;
-  double active_weights = 0.0;
+util::Exact composite(const std::vector<Dimension>& dimensions) {
+  util::Exact weighted;
+  util::Exact active_weights;
   for (const auto& dimension : dimensions) {
     if (!dimension.active || dimension.weight <= 0) continue;
-    weighted += dimension.score * dimension.weight;
-    active_weights += dimension.weight;
+    const util::Exact weight = dimension.weight;
+    weighted += dimension.score * weight;
+    active_weights += weight;
   }
-  if (active_weights <= 0) return 0.0;
-  return round2(weighted / active_weights);
+  if (active_weights.sign() <= 0) return 0;
+  return weighted / active_weights;
 }
+
+double shown(const util::Exact& score) { return score.rounded(2).to_double(); }
 
 RankingContext ranking_context(const config::Config& config, const model::Run& baseline,
                                const std::vector<model::Run>& candidates) {
@@ -268,7 +270,7 @@ namespace {
 void score_unmeasured(Dimension& dimension, const std::string& reason) {
   if (dimension.weight <= 0) return;  // disabled stays disabled
   dimension.active = true;
-  dimension.score = 0.0;
+  dimension.score = 0;
   dimension.inactive_reason = reason;
   dimension.evidence = {{"unmeasured", reason}};
 }
@@ -370,6 +372,7 @@ Ranking rank(const config::Config& config, const model::Run& baseline,
   }
   std::sort(ranking.candidates.begin(), ranking.candidates.end(),
             [](const Candidate& left, const Candidate& right) {
+              // Exact totals: a tie is a tie, whatever their rounding.
               if (left.total != right.total) return left.total > right.total;
               if (left.mergeable != right.mergeable) return left.mergeable;
               if (left.agent != right.agent) return left.agent < right.agent;

@@ -13,6 +13,7 @@
 #include <hydra/model/lint.hpp>
 #include <hydra/model/run.hpp>
 #include <hydra/model/test.hpp>
+#include <hydra/util/exact.hpp>
 
 namespace hydra::score {
 
@@ -21,8 +22,10 @@ namespace hydra::score {
 struct Dimension {
   std::string name;  ///< "build", "tests", "lint", "diff_scope", "speed" (and "judge")
   bool active = false;
-  double score = 0.0;  ///< in [0, 100], rounded to 2 decimals; 0 when inactive
-  double weight = 0.0; ///< configured weight
+  /// In [0, 100], exact (docs/formulas.md, "Exact values"); 0 when
+  /// inactive. Reports show it rounded to 2 decimals (shown()).
+  util::Exact score;
+  double weight = 0.0; ///< configured weight (taken as the decimal it was written as)
   /// Why the dimension is inactive; or, for an active dimension scored 0
   /// because this candidate made it unmeasurable, why it is unmeasured.
   std::string inactive_reason;
@@ -60,7 +63,7 @@ struct Candidate {
   std::vector<std::string> input_notes;      ///< repairs made to the run's inputs (model::Run::input_notes)
   nlohmann::json anti_gaming = nlohmann::json::object();  ///< the anti-gaming detectors' report (model::Tampering::evidence)
   bool mergeable = false;
-  double total = 0.0;  ///< composite, rounded to 2 decimals
+  util::Exact total;  ///< the composite, exact; reports show it rounded to 2 decimals (shown())
   std::vector<Dimension> dimensions;  ///< always in order build, tests, lint, diff_scope, speed[, judge]
   std::vector<Gate> gates;            ///< every gate evaluated, in a fixed order
   TestChanges test_changes;
@@ -69,7 +72,7 @@ struct Candidate {
   std::vector<Gate> failed_gates() const;
 };
 
-/// Candidates ranked: total desc, mergeable first on ties, then agent name.
+/// Candidates ranked: exact total desc, mergeable first on ties, then agent name.
 struct Ranking {
   std::vector<Candidate> candidates;
 };
@@ -115,8 +118,11 @@ Dimension score_speed(const config::Config& config, const model::Run& candidate,
 /// The optional judge dimension: score0to1 * 100 from the run's judge.json;
 /// inactive (renormalized out) when the judge gave no grade.
 Dimension score_judge(const config::Config& config, const model::Run& candidate);
-/// sum(score*weight)/sum(active weights); 0 when no dimension is active.
-double composite(const std::vector<Dimension>& dimensions);
+/// sum(score*weight)/sum(active weights), exactly; 0 when no dimension is active.
+util::Exact composite(const std::vector<Dimension>& dimensions);
+
+/// A score or total as reports show it: rounded to 2 decimals (half up).
+double shown(const util::Exact& score);
 
 /// The findings of `findings` that lint scoring counts: "compiler" findings
 /// only when `config.lint.compiler_warnings`, and none whose file matches
