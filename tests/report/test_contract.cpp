@@ -47,7 +47,7 @@ TEST_CASE("every renderer tolerates a contract with null and absent parts", "[re
         {{"agent", 7}, {"mergeable", "not a boolean"}}}}};
   const std::string terminal = hydra::report::render_terminal(partial, hydra::report::TerminalOptions{});
   CHECK(terminal.find("lonely") != std::string::npos);
-  CHECK(terminal.find("build unknown; no tests recorded; lint did not run") != std::string::npos);
+  CHECK(terminal.find("build unknown; NO TEST RAN (no test results recorded); lint did not run") != std::string::npos);
   CHECK(hydra::report::render_markdown(partial).find("lonely") != std::string::npos);
   CHECK(hydra::report::render_html(partial).find("lonely") != std::string::npos);
   CHECK(json::parse(hydra::report::render_sarif(partial))["runs"][0]["results"].empty());

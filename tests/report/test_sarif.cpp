@@ -78,6 +78,13 @@ TEST_CASE("render_sarif passes the SARIF Multitool's validation with no error an
     hydra::util::write_file_atomic(file, render_sarif(report_test::real_contract()));
     CHECK(multitool_complaints(file).empty());
   }
+  SECTION("valid input: what measured nothing, as warnings of each run's invocation") {
+    auto contract = report_test::real_contract();
+    contract["nothing_measured"] = {"baseline: no test ran (0 tests recorded)"};
+    const auto file = dir.path() / "nothing-measured.sarif";
+    hydra::util::write_file_atomic(file, render_sarif(contract));
+    CHECK(multitool_complaints(file).empty());
+  }
   SECTION("bad input") {
     // The validator does reject a log that breaks the schema.
     const auto file = dir.path() / "broken.sarif";

@@ -73,6 +73,8 @@ struct RunManifest {
   bool tests_expected = false;  ///< the test step ran (no results then means zero tests ran)
   std::optional<std::string> lint_inactive_reason;
   bool lint_unavailable_outside_tree = false;
+  /// The lint step's "translation_units" (in "steps"): units it linted.
+  std::optional<std::uint64_t> lint_units;
   std::optional<std::string> diff_inactive_reason;
   ManifestSecurity security;
   std::vector<std::string> problems;  ///< integrity problems the capture found

@@ -1,6 +1,7 @@
 // Plain data: one capture of one tree, as scoring sees it.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <optional>
@@ -73,6 +74,10 @@ struct Run {
   /// installed, lint not requested): inactive for a whole ranking rather
   /// than scored 0 for this candidate (docs/formulas.md).
   bool lint_unavailable_outside_tree = false;
+  /// How many translation units the lint step linted (from the cache or
+  /// not), when the run recorded it (capture's clang-tidy step); nullopt
+  /// when unknown. 0: lint ran and measured nothing.
+  std::optional<std::uint64_t> lint_units;
 
   std::optional<DiffSummary> diff;  ///< nullopt: no diff recorded (diff scope inactive)
   AgentMetrics metrics;

@@ -141,6 +141,13 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
   top.text("lint_inactive_reason", manifest.lint_inactive_reason);
   top.flag("lint_unavailable_outside_tree", manifest.lint_unavailable_outside_tree);
   top.text("diff_inactive_reason", manifest.diff_inactive_reason);
+  if (const json* steps = top.array("steps")) {
+    for (std::size_t index = 0; index < steps->size(); ++index) {
+      const json& step = (*steps)[index];
+      if (!step.is_object() || step.value("name", json()) != "lint") continue;
+      top.element("steps", index, step).count("translation_units", manifest.lint_units);
+    }
+  }
   if (const json* security = top.object("security")) {
     const Fields fields = top.in("security", *security);
     fields.flag("ran", manifest.security.ran);

@@ -394,6 +394,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     if (include_compiler_warnings && !build_log.empty() && typed.profile == "cmake")
       merge(parse::parse_compiler_warnings_file(run_dir / build_log));
     run.lint = std::move(findings);
+    run.lint_units = typed.lint_units;
   } else {
     run.lint_inactive_reason = typed.lint_inactive_reason.value_or("no lint log was recorded");
     run.lint_unavailable_outside_tree = typed.lint_unavailable_outside_tree;

@@ -1,4 +1,5 @@
 #include <hydra/report/contract.hpp>
+#include <hydra/report/measured.hpp>
 #include <hydra/report/text.hpp>
 
 #include <hydra/error.hpp>
@@ -126,6 +127,7 @@ std::optional<BaselineView> read_baseline(const json& baseline) {
     view.has_lint = true;
     view.lint_errors = count_at(lint, "errors");
     view.lint_warnings = count_at(lint, "warnings");
+    if (lint.contains("units")) view.lint_units = count_at(lint, "units");
   }
   return view;
 }
@@ -270,6 +272,8 @@ ContractView read_contract(const json& contract) {
   const json& rankings = array_at(contract, "rankings");
   const json& weights = object_at(contract, "weights");
   view.dimension_names = choose_dimensions(rankings, weights);
+  for (const auto& line : array_at(contract, "nothing_measured"))
+    if (line.is_string()) view.nothing_measured.push_back(line.get<std::string>());
   std::uint64_t position = 0;
   for (const auto& ranking : rankings) {
     ++position;
@@ -320,12 +324,15 @@ std::string baseline_sentence(const BaselineView& baseline) {
     text += *baseline.build_passed ? "build passed" : "build failed";
     if (baseline.build_seconds) text += " in " + format_number(*baseline.build_seconds, 1) + " s";
   }
-  text += baseline.has_tests ? ", tests " + std::to_string(baseline.tests_passed) + "/" +
-                                   std::to_string(baseline.tests_total) + " passed"
-                             : ", no tests recorded";
-  text += baseline.has_lint ? ", lint " + std::to_string(baseline.lint_errors) + " errors and " +
-                                  std::to_string(baseline.lint_warnings) + " warnings"
-                            : ", lint did not run";
+  const std::string no_test_ran = baseline_no_test_ran(baseline);
+  text += !no_test_ran.empty() ? ", " + no_test_ran
+                               : ", tests " + std::to_string(baseline.tests_passed) + "/" +
+                                     std::to_string(baseline.tests_total) + " passed";
+  const std::string linted_nothing = baseline_linted_nothing(baseline);
+  text += !linted_nothing.empty() ? ", lint " + linted_nothing
+          : baseline.has_lint     ? ", lint " + std::to_string(baseline.lint_errors) + " errors and " +
+                                    std::to_string(baseline.lint_warnings) + " warnings"
+                                  : ", lint did not run";
   text += ".";
   if (!baseline.recaptured.empty())
     text += " The baseline was captured again from its recorded commit and diff because its seal was broken: " +

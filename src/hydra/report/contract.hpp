@@ -104,6 +104,7 @@ struct BaselineView {
   bool has_lint = false;                  ///< false when lint did not run
   std::uint64_t lint_errors = 0;
   std::uint64_t lint_warnings = 0;
+  std::optional<std::uint64_t> lint_units;  ///< translation units the lint step linted, when recorded
 };
 
 /// The whole contract as the renderers need it.
@@ -117,6 +118,8 @@ struct ContractView {
   /// diff_scope, speed, judge), others after them by name.
   std::vector<std::string> dimension_names;
   std::vector<CandidateView> candidates;  ///< in ranking order
+  /// What measured nothing, one line each (the contract's `nothing_measured`).
+  std::vector<std::string> nothing_measured;
 };
 
 /// Reads `contract`. Throws hydra::Error when it is not a JSON object; any

@@ -2,6 +2,7 @@
 #include <hydra/report/report.hpp>
 
 #include <hydra/report/contract.hpp>
+#include <hydra/report/measured.hpp>
 #include <hydra/report/html_page.hpp>
 #include <hydra/report/text.hpp>
 
@@ -208,6 +209,7 @@ std::string render_html(const nlohmann::json& contract) {
   html += std::to_string(view.candidates.size()) + (view.candidates.size() == 1 ? " candidate" : " candidates");
   if (view.baseline) html += " · " + escape_html(baseline_sentence(*view.baseline));
   html += "</p>\n</header>\n";
+  html += nothing_measured_html(view);
 
   bool any_failure = false;
   for (const auto& candidate : view.candidates) any_failure = any_failure || !candidate.gate_failures.empty();

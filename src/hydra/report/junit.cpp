@@ -67,6 +67,7 @@ std::string render_gates_junit(const nlohmann::json& contract) {
     add_property("rank", std::to_string(candidate.rank));
     add_property("total", format_optional(candidate.total));
     add_property("mergeable", candidate.mergeable ? "true" : "false");
+    for (const auto& line : view.nothing_measured) add_property("nothing_measured", line);
 
     const std::string classname = "hydra.gates." + xml_safe(candidate.agent);
     for (const auto& gate : gates) {

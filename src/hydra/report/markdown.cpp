@@ -2,6 +2,7 @@
 #include <hydra/report/report.hpp>
 
 #include <hydra/report/contract.hpp>
+#include <hydra/report/measured.hpp>
 #include <hydra/report/text.hpp>
 
 #include <vector>
@@ -111,6 +112,7 @@ std::string render_markdown(const nlohmann::json& contract) {
   if (view.baseline) facts.push_back(escape_markdown(baseline_sentence(*view.baseline)));
   for (std::size_t index = 0; index < facts.size(); ++index) out += (index > 0 ? " · " : "") + facts[index];
   if (!facts.empty()) out += "\n\n";
+  out += nothing_measured_markdown(view);
 
   if (view.candidates.empty()) return out + "No candidates were scored.\n";
 

@@ -2,6 +2,7 @@
 #include <hydra/report/report.hpp>
 
 #include <hydra/report/contract.hpp>
+#include <hydra/report/measured.hpp>
 
 #include <algorithm>
 #include <map>
@@ -172,6 +173,7 @@ json make_run(const std::string& tool, std::vector<PendingResult> pending, const
        {{"%SRCROOT%", {{"description", {{"text", "The root of the scored source tree."}}}}}}},
       {"results", results},
   };
+  if (json invocations = nothing_measured_sarif(view); !invocations.is_null()) run["invocations"] = std::move(invocations);
   json properties = json::object();
   if (!view.run_id.empty()) properties["hydraRunId"] = view.run_id;
   if (!view.engine_version.empty()) properties["hydraEngineVersion"] = view.engine_version;

@@ -2,6 +2,7 @@
 #include <hydra/report/report.hpp>
 
 #include <hydra/report/contract.hpp>
+#include <hydra/report/measured.hpp>
 #include <hydra/report/text.hpp>
 
 #include <unistd.h>
@@ -77,13 +78,16 @@ std::string build_summary(const BaselineView& baseline) {
 
 std::string baseline_line(const BaselineView& baseline) {
   std::string line = "Baseline: " + build_summary(baseline) + "; ";
-  line += baseline.has_tests ? "tests " + std::to_string(baseline.tests_passed) + "/" +
-                                   std::to_string(baseline.tests_total) + " passed"
-                             : "no tests recorded";
+  const std::string no_test_ran = baseline_no_test_ran(baseline);
+  line += !no_test_ran.empty() ? no_test_ran
+                               : "tests " + std::to_string(baseline.tests_passed) + "/" +
+                                     std::to_string(baseline.tests_total) + " passed";
   line += "; ";
-  line += baseline.has_lint ? "lint " + std::to_string(baseline.lint_errors) + " errors, " +
-                                  std::to_string(baseline.lint_warnings) + " warnings"
-                            : "lint did not run";
+  const std::string linted_nothing = baseline_linted_nothing(baseline);
+  line += !linted_nothing.empty() ? "lint " + linted_nothing
+          : baseline.has_lint     ? "lint " + std::to_string(baseline.lint_errors) + " errors, " +
+                                    std::to_string(baseline.lint_warnings) + " warnings"
+                                  : "lint did not run";
   return line;
 }
 
@@ -104,6 +108,14 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
   if (!view.run_id.empty()) out += "  (run " + sanitize_terminal(view.run_id) + ")";
   out += "\n";
   if (view.baseline) out += sanitize_terminal(baseline_line(*view.baseline)) + "\n";
+  if (!view.nothing_measured.empty()) {
+    out += paint("Nothing measured:", ansi_red, color) + "\n";
+    for (const auto& line : view.nothing_measured) {
+      const auto wrapped = wrap_words(sanitize_terminal(line), kLineWidth - 4);
+      for (std::size_t i = 0; i < wrapped.size(); ++i)
+        out += (i == 0 ? "  " + paint("!", ansi_red, color) + " " : std::string(4, ' ')) + wrapped[i] + "\n";
+    }
+  }
   out += "\n";
   if (view.candidates.empty()) {
     out += "No candidates were scored.\n";

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include <hydra/score/measured.hpp>
 #include <hydra/util/sha256.hpp>
 #include <hydra/version.hpp>
 
@@ -56,6 +57,7 @@ json baseline_summary(const config::Config& config, const model::Run& baseline) 
       (finding.severity() == model::Severity::error ? errors : warnings) += 1;
     }
     summary["lint"] = {{"errors", errors}, {"warnings", warnings}};
+    if (baseline.lint_units) summary["lint"]["units"] = *baseline.lint_units;
   } else {
     summary["lint"] = nullptr;
   }
@@ -80,6 +82,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
                   {"evidence", dimension.evidence}};
     // Inactive: why. Active and scored 0 as unmeasured: why it could not be measured.
     if (!dimension.active || !dimension.inactive_reason.empty()) entry["reason"] = dimension.inactive_reason;
+    if (dimension.nothing_measured) entry["nothing_measured"] = true;
     dimensions[dimension.name] = std::move(entry);
     if (dimension.active && active_weights.sign() > 0) {
       effective_weights[dimension.name] = (dimension.weight / active_weights).rounded(6).to_double();
@@ -175,6 +178,8 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
       {"baseline", std::move(baseline_json)},
       {"rankings", std::move(rankings)},
   };
+  // Only when something measured nothing, so other contracts keep their bytes.
+  if (auto lines = nothing_measured(baseline, ranking); !lines.empty()) contract["nothing_measured"] = lines;
   return contract;
 }
 

@@ -5,6 +5,7 @@
 // dimension in lint_dimension.cpp.
 #include <hydra/score/score.hpp>
 #include <hydra/score/dimension_support.hpp>
+#include <hydra/score/measured.hpp>
 #include <hydra/score/test_comparison.hpp>
 
 #include <hydra/util/path_pattern.hpp>
@@ -260,6 +261,9 @@ RankingContext ranking_context(const config::Config& config, const model::Run& b
           candidate.agent + ": " +
           (candidate.judge_detail.empty() ? "no judge result recorded" : candidate.judge_detail);
   }
+  context.tests_measured_nothing = tests_measured_nothing(baseline, candidates);
+  if (const std::string why = lint_measured_nothing(baseline); context.lint_inactive_reason.empty() && !why.empty())
+    context.lint_measured_nothing = "baseline: " + why;
   return context;
 }
 
@@ -294,8 +298,9 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   if (!build.active && context.build_recorded) score_unmeasured(build, build.inactive_reason);
   result.dimensions.push_back(std::move(build));
 
-  result.dimensions.push_back(
-      score_tests(config, baseline, candidate, &result.test_changes, context.tests_recorded));
+  Dimension tests = score_tests(config, baseline, candidate, &result.test_changes, context.tests_recorded);
+  settle_measured_nothing(tests, context.tests_measured_nothing, candidate_tests_measured_nothing(candidate));
+  result.dimensions.push_back(std::move(tests));
 
   Dimension lint = score_lint(config, baseline, candidate, &result.lint_changes);
   if (!context.lint_inactive_reason.empty()) {
@@ -303,6 +308,7 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   } else if (!lint.active) {
     score_unmeasured(lint, "lint could not run on the candidate: " + lint.inactive_reason);
   }
+  settle_measured_nothing(lint, context.lint_measured_nothing, lint_measured_nothing(candidate));
   result.dimensions.push_back(std::move(lint));
 
   Dimension diff_scope = score_diff_scope(config, candidate);

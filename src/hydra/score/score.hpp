@@ -30,6 +30,10 @@ struct Dimension {
   /// because this candidate made it unmeasurable, why it is unmeasured.
   std::string inactive_reason;
   nlohmann::json evidence = nlohmann::json::object();
+  /// The dimension measured nothing (no test ran, no translation unit was
+  /// linted; docs/formulas.md, "Nothing measured"): inactive for the whole
+  /// ranking, or scored 0 for this candidate; `inactive_reason` says which.
+  bool nothing_measured = false;
 };
 
 /// One gate's evaluation.
@@ -87,6 +91,11 @@ struct RankingContext {
   bool tests_recorded = false;  ///< the baseline or some candidate recorded a test
   bool diff_recorded = false;   ///< some candidate recorded a diff
   std::string lint_inactive_reason;   ///< non-empty: lint is inactive for every candidate
+  /// Non-empty: the tests / lint dimension measured nothing in the whole
+  /// ranking (no test ran anywhere; the baseline linted no translation
+  /// unit), so it is inactive for every candidate (score/measured.hpp).
+  std::string tests_measured_nothing;
+  std::string lint_measured_nothing;
   std::string judge_inactive_reason;  ///< non-empty: the judge is inactive for every candidate
   /// The speed reference: the agent duration of the fastest successful
   /// candidate (mergeable; when none is, build passed).
