@@ -101,6 +101,9 @@ const Ranked& ranked() {
                                    r.temp.path());
     INFO(baseline.output);
     REQUIRE(baseline.exit_code == 0);
+    // The summary line: build, tests and lint with the translation units linted.
+    CHECK_THAT(baseline.output, Catch::Matches("(.|\n)*baseline: build passed; tests [0-9]+/[0-9]+ passed[^;]*; lint [0-9]+ "
+                                               "errors?, [0-9]+ warnings? \\([1-9][0-9]* units?\\)\n(.|\n)*"));
     const auto captured = run_tool({"capture", "--source", r.repo.string(), "--ref", "agent/*", "--out",
                                     r.hydra.string(), "--baseline-run", (r.hydra / "baseline").string(),
                                     "--metrics-dir", metrics.string(), "--list", (r.temp.path() / "refs.list").string(),

@@ -54,6 +54,9 @@ nlohmann::json capture_and_score(const fs::path& root, const std::string& profil
   const auto baseline = capture(root, repository, "baseline", false);
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
+  // The summary line gives tests and lint as well as the build, for every profile.
+  CHECK_THAT(baseline.output, Catch::Matches("(.|\n)*runs/baseline: (build passed|no build step); tests [0-9]+/[0-9]+ "
+                                             "passed[^;]*; lint [0-9]+ errors?, [0-9]+ warnings?(.|\n)*"));
   for (const std::string name : {"clean-fix", "breaks-test"}) {
     apply_profile_candidate(repository, profile, name);
     const auto captured = capture(root, repository, name, true);

@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include <hydra/capture/run_summary.hpp>
 #include <hydra/capture/steps.hpp>
 #include <hydra/error.hpp>
 #include <hydra/pipeline/run_dir.hpp>
@@ -40,6 +41,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   Plan plan = make_plan(request);
   std::string why_not_reused;
   if (auto reused = reusable_run(plan, request, why_not_reused)) {
+    reused->summary += ": " + run_summary(plan.out);
     if (request.progress) std::cerr << "hydra[" << request.agent << "]: " << reused->summary << "\n";
     return *reused;
   }
@@ -120,7 +122,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   if (!baseline_broken.empty()) recapture_baseline(request);
   CaptureOutcome outcome;
   outcome.build_passed = build_passed;
-  outcome.summary = plan.out.string() + ": build " + (build_passed ? "passed" : "FAILED");
+  outcome.summary = plan.out.string() + ": " + run_summary(plan.out);
   return outcome;
 }
 

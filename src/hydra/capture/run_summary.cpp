@@ -1,0 +1,60 @@
+#include <hydra/capture/run_summary.hpp>
+
+#include <hydra/error.hpp>
+#include <hydra/pipeline/run_dir.hpp>
+#include <hydra/score/measured.hpp>
+#include <hydra/score/score.hpp>
+#include <hydra/score/test_comparison.hpp>
+
+namespace hydra::capture {
+
+namespace {
+
+std::string build_text(const model::BuildOutcome& build) {
+  if (!build.known) return build.no_step.empty() ? "build unknown" : "no build step";
+  if (build.passed) return "build passed";
+  const std::string why = build.reason.empty() ? "exit code " + std::to_string(build.exit_code) : build.reason;
+  return (build.timed_out ? "build TIMED OUT (" : "build FAILED (") + why + ")";
+}
+
+std::string tests_text(const model::Run& run) {
+  if (run.build.known && !run.build.passed) return "tests not run (the build failed)";
+  if (const std::string why = score::no_test_ran(run); !why.empty()) return "NO TEST RAN (" + why + ")";
+  const score::TestCounts counts = score::count_tests(run.tests);
+  std::string text = "tests " + std::to_string(counts.passed) + "/" + std::to_string(counts.total) + " passed";
+  std::string details;
+  if (counts.total > counts.passed) details = std::to_string(counts.total - counts.passed) + " failed";
+  if (counts.skipped > 0) details += (details.empty() ? "" : ", ") + std::to_string(counts.skipped) + " skipped";
+  return details.empty() ? text : text + " (" + details + ")";
+}
+
+std::string lint_text(const model::Run& run, const config::Config& config) {
+  if (!run.lint)
+    return "lint did not run" + (run.lint_inactive_reason.empty() ? std::string() : " (" + run.lint_inactive_reason + ")");
+  if (run.lint_units && *run.lint_units == 0) return "lint NOTHING LINTED (0 translation units)";
+  std::uint64_t errors = 0;
+  std::uint64_t warnings = 0;
+  for (const auto& finding : score::counted_findings(config, *run.lint))
+    (finding.severity() == model::Severity::error ? errors : warnings) += 1;
+  std::string text = "lint " + std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") +
+                     std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings");
+  if (run.lint_units) text += " (" + std::to_string(*run.lint_units) + (*run.lint_units == 1 ? " unit)" : " units)");
+  return text;
+}
+
+}  // namespace
+
+std::string run_summary(const model::Run& run, const config::Config& config) {
+  return build_text(run.build) + "; " + tests_text(run) + "; " + lint_text(run, config);
+}
+
+std::string run_summary(const std::filesystem::path& run_dir) {
+  try {
+    const config::Config config = pipeline::load_config(run_dir);
+    return run_summary(pipeline::load(run_dir, config), config);
+  } catch (const Error& error) {
+    return std::string("the run could not be read back: ") + error.what();
+  }
+}
+
+}  // namespace hydra::capture
