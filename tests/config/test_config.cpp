@@ -247,7 +247,7 @@ TEST_CASE("to_json lists every key deterministically and digest identifies it", 
         "gates": {"require_build_pass": true, "max_test_regression_percent": 0.0,
                   "min_test_count_ratio": 0.8, "security_command": ""},
         "diff_scope": {"max_files_soft": 20, "max_churn_soft": 800, "protected_paths": []},
-        "tests": {"regression": "count"},
+        "tests": {"regression": "count", "attempts": 3, "baseline_repeat": 1},
         "lint": {"match": "count", "compiler_warnings": true, "exclude": []},
         "speed": {"include_failed": true}
       },

@@ -1,6 +1,7 @@
 // SARIF 2.1.0 of the new lint findings: golden output, validation with
 // Microsoft's SARIF Multitool (the 2.1.0 schema and its rule sets, GitHub
 // code scanning's included) and what GitHub code scanning reads.
+#include "report/flaky_contract.hpp"
 #include "report/report_fixtures.hpp"
 
 #include <hydra/error.hpp>
@@ -83,6 +84,11 @@ TEST_CASE("render_sarif passes the SARIF Multitool's validation with no error an
     contract["nothing_measured"] = {"baseline: no test ran (0 tests recorded)"};
     const auto file = dir.path() / "nothing-measured.sarif";
     hydra::util::write_file_atomic(file, render_sarif(contract));
+    CHECK(multitool_complaints(file).empty());
+  }
+  SECTION("with flaky tests (in the log's properties)") {
+    const auto file = dir.path() / "flaky.sarif";
+    hydra::util::write_file_atomic(file, render_sarif(report_test::flaky_contract()));
     CHECK(multitool_complaints(file).empty());
   }
   SECTION("bad input") {

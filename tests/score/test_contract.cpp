@@ -57,7 +57,7 @@ TEST_CASE("to_contract produces the documented output contract", "[score]") {
     CHECK(contract["baseline"]["path"] == "runs/baseline");
     CHECK(contract["baseline"]["digest"] == "digest-baseline");
     CHECK(contract["baseline"]["summary"]["tests"] ==
-          json{{"total", 10}, {"passed", 10}, {"failed", 0}, {"skipped", 0}});
+          json{{"total", 10}, {"passed", 10}, {"failed", 0}, {"skipped", 0}, {"flaky", 0}});
     CHECK(contract["baseline"]["summary"]["lint"] == json{{"errors", 2}, {"warnings", 5}});
     CHECK(contract["baseline"]["summary"]["build"]["passed"] == true);
   }

@@ -16,6 +16,7 @@
 
 #include <set>
 
+#include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/test_files.hpp>
 #include <hydra/error.hpp>
 #include <hydra/parse/ctest_json.hpp>
@@ -182,6 +183,7 @@ void keep_only_results(const fs::path& directory, const json& roles) {
     if (fs::is_regular_file(file))
       util::write_file_atomic(file, "(not kept: this run built the private tests)\n");
   }
+  keep_only_attempt_results(directory, roles);  // the reruns' files too
 }
 
 /// Configures, builds (keeping going past failures) and tests the tree at

@@ -4,6 +4,7 @@
 // results become the run's artifacts (docs/config.md, "Profiles").
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/profile_commands.hpp>
+#include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/tree_copy.hpp>
 
 #include <set>
@@ -228,7 +229,8 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   std::string no_build_reason;
   const bool build_wanted = has_step("build", steps.build, plan, request, context, had_build, no_build_reason);
   if (profile == "js-node" && steps.test.find("{junit}") == std::string::npos) context.jest_junit = find_jest_junit(tree);
-  const std::optional<StepCommand> test = resolve([&] { return test_command(context, steps.test, junit); });
+  const std::optional<StepCommand> test =
+      resolve([&] { return prepare_test_step(plan, context, test_command(context, steps.test, junit)); });
   const std::optional<StepCommand> lint =
       lint_wanted ? resolve([&] { return lint_command(context, steps.lint, lint_output); }) : std::nullopt;
   const std::optional<StepCommand> build =
@@ -346,6 +348,11 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   } catch (const InputError&) {
     progress.finish("results do not parse");  // the publish step marks the artifact unparsable
   }
+  // Reruns of failing tests, repeats of a baseline's suite.
+  run_profile_attempts(plan, request, context, steps.test, *test, staging, progress,
+                       [&](const StepCommand& command, const fs::path& log, double budget, const std::string& step) {
+                         return runner.run(step, command, budget, log, false, progress).result;
+                       });
   return true;
 }
 

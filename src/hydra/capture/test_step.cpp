@@ -1,6 +1,7 @@
 // The test step: list the tests, run them with JUnit output, and believe the
 // JUnit file only where ctest's own console verdicts agree with it.
 #include <hydra/capture/steps.hpp>
+#include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/test_files.hpp>
 
 #include <cctype>
@@ -120,26 +121,35 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     staging.problem("ctest --show-only=json-v1 failed: " + said.substr(0, said.find('\n')));
   }
 
-  const fs::path junit = staging.directory / "junit" / "0.xml";
-  std::vector<std::string> argv = {plan.ctest.string(), "--test-dir", build_dir.string(), "--output-junit",
-                                   junit.string(), "--parallel", std::to_string(plan.jobs),
-                                   // ctest stops a hanging test at 90% of the step's
-                                   // budget, so it still writes JUnit with that test failed;
-                                   // the step timeout below is the backstop.
-                                   "--timeout", std::to_string(std::max(1, int(timeout * 0.9)))};
-  if (!request.build_config.empty()) argv.insert(argv.end(), {"-C", request.build_config});
-  util::ProcessRequest process;
-  process.argv = sandbox.wrap(
-      tree_step_policy(plan, "test", {plan.source, build_dir, staging.directory / "junit"}, build_dir / ".hydra-tmp"), argv);
-  process.output_file = staging.directory / "test.log";
-  process.timeout = std::chrono::duration<double>(timeout);
-  process.on_line = [&](std::string_view line) {
-    if (auto text = ctest_progress(line)) progress.detail(*text);
+  // One ctest run of the tests (`selection`: which ones; every test when
+  // empty): the first below, and the later attempts of test_attempts.hpp.
+  const CtestRun run_ctest = [&](const std::vector<std::string>& selection, const fs::path& junit_file,
+                                 const fs::path& log, double budget, const std::string& step) {
+    std::vector<std::string> argv = {plan.ctest.string(), "--test-dir", build_dir.string(), "--output-junit",
+                                     junit_file.string(), "--parallel", std::to_string(plan.jobs),
+                                     // ctest stops a hanging test at 90% of the step's
+                                     // budget, so it still writes JUnit with that test failed;
+                                     // the step timeout below is the backstop.
+                                     "--timeout", std::to_string(std::max(1, int(budget * 0.9)))};
+    if (!request.build_config.empty()) argv.insert(argv.end(), {"-C", request.build_config});
+    argv.insert(argv.end(), selection.begin(), selection.end());
+    util::ProcessRequest process;
+    process.argv = sandbox.wrap(
+        tree_step_policy(plan, "test", {plan.source, build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp"),
+        argv);
+    process.output_file = log;
+    process.timeout = std::chrono::duration<double>(budget);
+    process.on_line = [&](std::string_view line) {
+      if (auto text = ctest_progress(line)) progress.detail(*text);
+    };
+    const auto ran = util::run_process(process);
+    staging.step(step_record(step, argv, ran, budget));
+    return ran;
   };
+  const fs::path junit = staging.directory / "junit" / "0.xml";
   progress.start("test");
-  const auto tested = util::run_process(process);
+  const auto tested = run_ctest({}, junit, staging.directory / "test.log", timeout, "test");
   staging.add("test.log", "test_log");
-  staging.step(step_record("test", argv, tested, timeout));
   result.ran = tested.started;
   result.timed_out = tested.timed_out;
   result.exit_code = tested.exit_code;
@@ -167,6 +177,8 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   else if (!tested.timed_out)
     staging.problem("ctest wrote no JUnit file (exit code " + std::to_string(tested.exit_code) + ")");
   progress.finish(tested.timed_out ? "TIMED OUT" : (tested.exit_code == 0 ? "all passed" : "some failed"));
+  // Reruns of failing tests, repeats of a baseline's suite.
+  if (result.junit_written && !tested.timed_out) run_ctest_attempts(plan, request, staging, progress, run_ctest);
   return result;
 }
 

@@ -110,6 +110,9 @@ void read_scoring(TableReader& scoring, Config& config) {
     tests->choice<Tests::Regression>("regression", config.tests.regression,
                                      {{"count", Tests::Regression::count},
                                       {"identity", Tests::Regression::identity}});
+    // Flaky tests: reruns of failing tests, repeats of the baseline's suite.
+    tests->integer("attempts", config.tests.attempts, 1, 100);
+    tests->integer("baseline_repeat", config.tests.baseline_repeat, 1, 100);
     tests->reject_unknown_keys();
   }
 
@@ -245,7 +248,10 @@ nlohmann::json to_json(const Config& config) {
        {{"max_files_soft", config.diff_scope.max_files_soft},
         {"max_churn_soft", config.diff_scope.max_churn_soft},
         {"protected_paths", config.diff_scope.protected_paths}}},
-      {"tests", {{"regression", regression_name(config.tests.regression)}}},
+      {"tests",
+       {{"regression", regression_name(config.tests.regression)},
+        {"attempts", config.tests.attempts},
+        {"baseline_repeat", config.tests.baseline_repeat}}},
       {"lint",
        {{"match", match_name(config.lint.match)},
         {"compiler_warnings", config.lint.compiler_warnings},

@@ -45,6 +45,13 @@ struct DiffScope {
 struct Tests {
   enum class Regression { count, identity };
   Regression regression = Regression::count;
+  // Flaky tests (docs/formulas.md, "Flaky tests"):
+  /// `attempts`: how often a failing test runs in all (the first run and its
+  /// reruns), for the baseline and every candidate alike; 1: no reruns.
+  int attempts = 3;
+  /// `baseline_repeat`: how often the baseline's whole suite runs, to find
+  /// flaky tests before any candidate is captured; 1: once.
+  int baseline_repeat = 1;
 };
 
 /// [scoring.lint]

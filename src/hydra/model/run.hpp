@@ -86,6 +86,10 @@ struct Run {
   /// answered; `judge_detail` holds its rationale or why there is no grade.
   std::optional<double> judge_score0to1;
   std::string judge_detail;
+  /// Tests seen flaky in some run of the ranking this run is scored in
+  /// (identity -> the runs that saw it), set by score::rank on its copies of
+  /// the runs (docs/formulas.md, "Flaky tests"); empty otherwise.
+  std::map<std::string, std::vector<std::string>> flaky_in_ranking;
   /// What the anti-gaming detectors found (set when scoring a candidate
   /// against its baseline; see pipeline::score_runs).
   Tampering tampering;

@@ -18,6 +18,14 @@ std::string_view to_string(TestStatus status) noexcept;
 /// Inverse of `to_string`; nullopt for anything else.
 std::optional<TestStatus> test_status_from_string(std::string_view text) noexcept;
 
+/// One run of a test on the same code (docs/formulas.md, "Flaky tests"): the
+/// first run, a rerun of a failing test, or a repeat of the baseline's suite.
+struct TestAttempt {
+  TestStatus status = TestStatus::passed;
+  double duration_seconds = 0.0;
+  std::string message;  ///< as TestCase::message
+};
+
 /// One test case. Its identity is `suite` + "::" + `name` (see docs/formulas.md,
 /// "Tests: a test's identity is its suite plus name").
 struct TestCase {
@@ -27,6 +35,10 @@ struct TestCase {
   double duration_seconds = 0.0;
   std::vector<std::string> labels;  ///< sorted, unique
   std::string message;              ///< failure/skip reason, first line, at most 500 bytes
+  /// Every attempt of the test on this code, in order, when it ran more than
+  /// once (parse/test_attempts.hpp merges them into the status above); empty
+  /// when it ran once.
+  std::vector<TestAttempt> attempts;
 
   std::string id() const { return suite + "::" + name; }
 };

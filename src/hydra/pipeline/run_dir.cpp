@@ -27,6 +27,7 @@
 #include <hydra/parse/metrics.hpp>
 #include <hydra/pipeline/held_out_record.hpp>
 #include <hydra/pipeline/signals.hpp>
+#include <hydra/pipeline/test_attempts.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/sha256.hpp>
 #include <hydra/util/source_root.hpp>
@@ -285,6 +286,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     run.build.no_step = typed.build_inactive_reason->empty() ? "no build step" : *typed.build_inactive_reason;
 
   std::vector<model::TestCase> tests;
+  AttemptArtifacts attempts;  // reruns and repeats of the tests, merged below
   bool have_junit = false;
   std::vector<Artifact> lint_logs;
   std::string build_log;
@@ -309,6 +311,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       } catch (const InputError& error) {
         run.integrity_problems.push_back(error.what());
       }
+    } else if (attempts.collect(artifact.role, artifact.path, file, run)) {
     } else if (artifact.role == "test_files") {
       try {
         run.test_files = parse::parse_test_files_file(file).by_test;
@@ -346,6 +349,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     // tests ran, which scores and gates fail-closed.
     run.tests = std::vector<model::TestCase>{};
   }
+  attempts.merge_into(run);
 
   // Lint is active when clang-tidy ran (a lint log exists); compiler warnings
   // from the build log join its findings.

@@ -1,7 +1,10 @@
 #include <hydra/pipeline/signals.hpp>
 
+#include <algorithm>
 #include <map>
 #include <string>
+
+#include <hydra/parse/test_attempts.hpp>
 
 namespace hydra::pipeline {
 using nlohmann::json;
@@ -24,6 +27,10 @@ json signals_json(const model::Run& run) {
     for (const auto& test : *run.tests) ++by_status[std::string(model::to_string(test.status))];
     json tests = by_status;
     tests["total"] = run.tests->size();
+    // Tests that failed and passed on this code (only when there are any,
+    // so runs without reruns keep their summary).
+    const auto flaky = std::count_if(run.tests->begin(), run.tests->end(), parse::is_flaky);
+    if (flaky > 0) tests["flaky"] = flaky;
     out["tests"] = tests;
   } else {
     out["tests"] = nullptr;

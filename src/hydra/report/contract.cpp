@@ -121,6 +121,7 @@ std::optional<BaselineView> read_baseline(const json& baseline) {
     view.tests_passed = count_at(tests, "passed");
     view.tests_failed = count_at(tests, "failed");
     view.tests_skipped = count_at(tests, "skipped");
+    view.tests_flaky = count_at(tests, "flaky");
   }
   const json& lint = summary.is_object() && summary.contains("lint") ? summary["lint"] : json();
   if (lint.is_object()) {
@@ -327,7 +328,8 @@ std::string baseline_sentence(const BaselineView& baseline) {
   const std::string no_test_ran = baseline_no_test_ran(baseline);
   text += !no_test_ran.empty() ? ", " + no_test_ran
                                : ", tests " + std::to_string(baseline.tests_passed) + "/" +
-                                     std::to_string(baseline.tests_total) + " passed";
+                                     std::to_string(baseline.tests_total) + " passed" +
+                                     (baseline.tests_flaky > 0 ? " (" + std::to_string(baseline.tests_flaky) + " flaky)" : "");
   const std::string linted_nothing = baseline_linted_nothing(baseline);
   text += !linted_nothing.empty() ? ", lint " + linted_nothing
           : baseline.has_lint     ? ", lint " + std::to_string(baseline.lint_errors) + " errors and " +

@@ -101,6 +101,7 @@ struct BaselineView {
   std::uint64_t tests_passed = 0;
   std::uint64_t tests_failed = 0;
   std::uint64_t tests_skipped = 0;
+  std::uint64_t tests_flaky = 0;          ///< failed and passed on the baseline's code
   bool has_lint = false;                  ///< false when lint did not run
   std::uint64_t lint_errors = 0;
   std::uint64_t lint_warnings = 0;

@@ -3,6 +3,7 @@
 
 #include <hydra/report/contract.hpp>
 #include <hydra/report/measured.hpp>
+#include <hydra/report/flaky.hpp>
 #include <hydra/report/html_page.hpp>
 #include <hydra/report/text.hpp>
 
@@ -253,6 +254,7 @@ std::string render_html(const nlohmann::json& contract) {
             "Inactive dimensions (-) were renormalized out.</figcaption>\n</figure>\n</section>\n";
   }
 
+  html += flaky_tests_html(contract);
   for (const auto& candidate : view.candidates) html += candidate_section(candidate);
   std::string footer = "Rendered from the score contract";
   if (!view.schema.empty()) footer += " (" + view.schema + ")";

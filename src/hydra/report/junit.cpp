@@ -2,6 +2,7 @@
 #include <hydra/report/report.hpp>
 
 #include <hydra/report/contract.hpp>
+#include <hydra/report/flaky.hpp>
 #include <hydra/report/text.hpp>
 
 #include <pugixml.hpp>
@@ -46,7 +47,9 @@ std::string render_gates_junit(const nlohmann::json& contract) {
   suites.append_attribute("failures") = static_cast<unsigned long long>(all_failures);
   suites.append_attribute("errors") = 0;
 
+  std::size_t position = 0;
   for (const auto& candidate : view.candidates) {
+    const nlohmann::json& ranking = array_at(contract, "rankings").at(position++);
     const auto& gates = candidate.gates.empty() ? candidate.gate_failures : candidate.gates;
     std::size_t failures = 0;
     for (const auto& gate : gates) failures += gate.passed ? 0 : 1;
@@ -68,6 +71,8 @@ std::string render_gates_junit(const nlohmann::json& contract) {
     add_property("total", format_optional(candidate.total));
     add_property("mergeable", candidate.mergeable ? "true" : "false");
     for (const auto& line : view.nothing_measured) add_property("nothing_measured", line);
+    // Tests counted as passed on both sides because they were flaky.
+    for (const auto& line : flaky_test_lines(ranking)) add_property("flaky_test", line);
 
     const std::string classname = "hydra.gates." + xml_safe(candidate.agent);
     for (const auto& gate : gates) {

@@ -3,6 +3,7 @@
 
 #include <hydra/report/contract.hpp>
 #include <hydra/report/measured.hpp>
+#include <hydra/report/flaky.hpp>
 #include <hydra/report/text.hpp>
 
 #include <vector>
@@ -148,6 +149,7 @@ std::string render_markdown(const nlohmann::json& contract) {
     }
   }
 
+  out += flaky_tests_markdown(contract);
   out += "\n## Candidates\n";
   for (const auto& candidate : view.candidates) append_candidate(out, candidate);
   return out;

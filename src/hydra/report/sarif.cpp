@@ -3,6 +3,7 @@
 
 #include <hydra/report/contract.hpp>
 #include <hydra/report/measured.hpp>
+#include <hydra/report/flaky.hpp>
 
 #include <algorithm>
 #include <map>
@@ -207,7 +208,9 @@ std::string render_sarif(const nlohmann::json& contract) {
   // per candidate), so no run here can hold them.
   std::uint64_t unlisted = 0;
   for (const auto& candidate : view.candidates) unlisted += candidate.introduced_findings_omitted;
-  if (unlisted > 0) sarif["properties"] = {{"hydraUnlistedFindings", unlisted}};
+  if (unlisted > 0) sarif["properties"]["hydraUnlistedFindings"] = unlisted;
+  // Tests that failed and passed on the same code (docs/reports.md).
+  if (auto flaky = flaky_tests_sarif_properties(contract); !flaky.empty()) sarif["properties"]["hydraFlakyTests"] = flaky;
   return sarif.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

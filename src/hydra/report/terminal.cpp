@@ -3,6 +3,7 @@
 
 #include <hydra/report/contract.hpp>
 #include <hydra/report/measured.hpp>
+#include <hydra/report/flaky.hpp>
 #include <hydra/report/text.hpp>
 
 #include <unistd.h>
@@ -81,7 +82,8 @@ std::string baseline_line(const BaselineView& baseline) {
   const std::string no_test_ran = baseline_no_test_ran(baseline);
   line += !no_test_ran.empty() ? no_test_ran
                                : "tests " + std::to_string(baseline.tests_passed) + "/" +
-                                     std::to_string(baseline.tests_total) + " passed";
+                                     std::to_string(baseline.tests_total) + " passed" +
+                                     (baseline.tests_flaky > 0 ? " (" + std::to_string(baseline.tests_flaky) + " flaky)" : "");
   line += "; ";
   const std::string linted_nothing = baseline_linted_nothing(baseline);
   line += !linted_nothing.empty() ? "lint " + linted_nothing
@@ -182,6 +184,7 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
       }
     }
   }
+  out += flaky_tests_terminal(contract, color);
   return out;
 }
 

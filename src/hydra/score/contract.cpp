@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <hydra/score/measured.hpp>
+#include <hydra/parse/test_attempts.hpp>
 #include <hydra/util/sha256.hpp>
 #include <hydra/version.hpp>
 
@@ -45,7 +46,8 @@ json baseline_summary(const config::Config& config, const model::Run& baseline) 
     summary["tests"] = {{"total", baseline.tests->size()},
                         {"passed", passed},
                         {"failed", failed},
-                        {"skipped", skipped}};
+                        {"skipped", skipped},
+                        {"flaky", std::count_if(baseline.tests->begin(), baseline.tests->end(), parse::is_flaky)}};
   } else {
     summary["tests"] = nullptr;
   }
@@ -62,6 +64,18 @@ json baseline_summary(const config::Config& config, const model::Run& baseline) 
     summary["lint"] = nullptr;
   }
   return summary;
+}
+
+/// The ranking's flaky tests (`flaky_tests`, cut like the candidates' lists).
+void add_ranking_flaky_tests(json& contract, const Ranking& ranking) {
+  std::vector<const std::vector<FlakyTest>*> pairings;
+  for (const auto& candidate : ranking.candidates) pairings.push_back(&candidate.test_changes.flaky);
+  const std::vector<FlakyTest> flaky = ranking_flaky_tests(pairings);
+  json list = json::array();
+  for (std::size_t index = 0; index < flaky.size() && index < max_listed_entries; ++index)
+    list.push_back(to_json(flaky[index]));
+  contract["flaky_tests"] = std::move(list);
+  if (flaky.size() > max_listed_entries) contract["flaky_tests_omitted"] = flaky.size() - max_listed_entries;
 }
 
 json candidate_json(const Candidate& candidate, std::size_t rank) {
@@ -108,6 +122,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
   list_into(tests, "regressed", candidate.test_changes.regressed);
   list_into(tests, "dropped", candidate.test_changes.dropped);
   list_into(tests, "added", candidate.test_changes.added);
+  list_into(tests, "flaky", candidate.test_changes.flaky);
   json lint = json::object();
   list_into(lint, "introduced", candidate.lint_changes.introduced);
   list_into(lint, "resolved", candidate.lint_changes.resolved);
@@ -180,6 +195,7 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
   };
   // Only when something measured nothing, so other contracts keep their bytes.
   if (auto lines = nothing_measured(baseline, ranking); !lines.empty()) contract["nothing_measured"] = lines;
+  add_ranking_flaky_tests(contract, ranking);
   return contract;
 }
 

@@ -6,6 +6,7 @@
 #include <hydra/score/score.hpp>
 #include <hydra/score/dimension_support.hpp>
 #include <hydra/score/measured.hpp>
+#include <hydra/score/flaky.hpp>
 #include <hydra/score/test_comparison.hpp>
 
 #include <hydra/util/path_pattern.hpp>
@@ -120,6 +121,7 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
       {"assertions_removed", candidate.tampering.assertions_removed},
       {"assertion_penalty", assertion_penalty},
   };
+  dimension.evidence["flaky"] = comparison.changes.flaky.size();  // counted as passed on both sides
   apply_weight(dimension, config.weights.tests);
   return dimension;
 }
@@ -336,6 +338,8 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
 
 Ranking rank(const config::Config& config, const model::Run& baseline,
              const std::vector<model::Run>& candidates) {
+  // A test seen flaky in any run of the ranking is flaky for every candidate.
+  if (auto flaky = with_ranking_flaky_tests(baseline, candidates)) return rank(config, flaky->baseline, flaky->candidates);
   RankingContext context = ranking_context(config, baseline, candidates);
 
   // The speed reference is the fastest successful candidate: successful means

@@ -14,6 +14,7 @@
 #include <hydra/model/run.hpp>
 #include <hydra/model/test.hpp>
 #include <hydra/util/exact.hpp>
+#include <hydra/score/flaky.hpp>
 
 namespace hydra::score {
 
@@ -48,6 +49,7 @@ struct TestChanges {
   std::vector<model::TestCase> regressed;  ///< passed in baseline, not passed in candidate
   std::vector<model::TestCase> dropped;    ///< in baseline, absent from candidate (baseline's record)
   std::vector<model::TestCase> added;      ///< absent from baseline
+  std::vector<FlakyTest> flaky;            ///< flaky in the ranking: counted as passed on both sides (flaky.hpp)
 };
 
 /// Lint-level differences against the baseline (by fingerprint with multiplicity).

@@ -1,5 +1,6 @@
 // Pairing of baseline and candidate tests (test_comparison.hpp).
 #include <hydra/score/test_comparison.hpp>
+#include <hydra/score/flaky.hpp>
 
 #include <algorithm>
 #include <map>
@@ -39,12 +40,15 @@ TestComparison compare_tests(const config::Config& config, const model::Run& bas
   comparison.baseline_has_tests = has_tests(baseline);
   comparison.candidate_has_tests = has_tests(candidate);
   comparison.candidate_recorded = candidate.tests.has_value();
-  comparison.baseline = count_tests(baseline.tests);
-  comparison.candidate = count_tests(candidate.tests);
+  // Flaky tests count as passed on both sides: never a regression, never a fix.
+  const FlakyPairing scored(baseline, candidate);
+  comparison.changes.flaky = scored.flaky();
+  comparison.baseline = count_tests(scored.baseline_tests());
+  comparison.candidate = count_tests(scored.candidate_tests());
 
   const std::vector<model::TestCase> none;
-  const auto& baseline_tests = baseline.tests ? *baseline.tests : none;
-  const auto& candidate_tests = candidate.tests ? *candidate.tests : none;
+  const auto& baseline_tests = scored.baseline_tests() ? *scored.baseline_tests() : none;
+  const auto& candidate_tests = scored.candidate_tests() ? *scored.candidate_tests() : none;
 
   std::map<std::string, std::vector<const model::TestCase*>> candidate_by_id;
   for (const auto& test : candidate_tests) candidate_by_id[test.id()].push_back(&test);
