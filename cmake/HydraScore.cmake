@@ -124,6 +124,23 @@ Cache variables:
   when the module is used from HydraScore's own source tree, the tool target it
   builds is used instead.
 
+``HYDRA_SCORE_REPIN_TOOL``
+  The tool's path and SHA-256 are fixed when the module is first configured
+  in a build tree; every target checks them before it runs the tool, and
+  refuses (running nothing) when ``HYDRA_SCORE_EXECUTABLE`` was pointed
+  elsewhere since or the file changed. After upgrading HydraScore or
+  choosing another tool yourself, configure once with
+  ``-DHYDRA_SCORE_REPIN_TOOL=ON``.
+
+``HYDRA_SCORE_ALLOW_CMAKE_CHANGES``
+  ``hydra_score`` refuses to score a working tree whose change touches CMake
+  files (``CMakeLists.txt``, ``*.cmake``, CMake presets): ``cmake --build``
+  has already run the project's configure with them, outside the sandbox.
+  The refusal names the safe flow: commit the change to a branch and rank it
+  with ``CANDIDATES`` (its CMake code then runs only inside the capture's
+  sandbox). ``-DHYDRA_SCORE_ALLOW_CMAKE_CHANGES=ON`` (or
+  ``HYDRA_SCORE_ALLOW_CMAKE_CHANGES=1`` in the environment) scores it anyway.
+
 ``HYDRA_SCORE_AGENT``
   The default ``AGENT`` name, e.g. ``-DHYDRA_SCORE_AGENT=codex`` (useful with
   ``CMAKE_PROJECT_TOP_LEVEL_INCLUDES``, where there is no call to pass it to).
@@ -228,6 +245,7 @@ function(hydra_score_add_targets)
   endif()
 
   # The tool: our own target when built alongside, else an installed one.
+  set(tool_check "")
   if(TARGET hydra-score)
     set(tool "$<TARGET_FILE:hydra-score>")
   else()
@@ -238,7 +256,21 @@ function(hydra_score_add_targets)
       message(FATAL_ERROR "hydra_score_add_targets: the hydra-score tool was not found. "
                           "Install HydraScore or set HYDRA_SCORE_EXECUTABLE to its path.")
     endif()
-    set(tool "${HYDRA_SCORE_EXECUTABLE}")
+    # The tool is fixed (path and SHA-256) when the module is first
+    # configured; every target checks it before running it, so a changed
+    # HYDRA_SCORE_EXECUTABLE (the project's CMake code runs again whenever
+    # `cmake --build` configures) or a replaced binary runs nothing.
+    if(HYDRA_SCORE_REPIN_TOOL OR NOT DEFINED CACHE{_HYDRA_SCORE_PINNED_TOOL})
+      file(SHA256 "${HYDRA_SCORE_EXECUTABLE}" digest)
+      set(_HYDRA_SCORE_PINNED_TOOL "${HYDRA_SCORE_EXECUTABLE}" CACHE INTERNAL "The hydra-score tool fixed at the first configure")
+      set(_HYDRA_SCORE_PINNED_TOOL_SHA256 "${digest}" CACHE INTERNAL "Its SHA-256")
+      unset(HYDRA_SCORE_REPIN_TOOL CACHE)
+    endif()
+    set(tool "${_HYDRA_SCORE_PINNED_TOOL}")
+    set(tool_check COMMAND "${CMAKE_COMMAND}" "-DHYDRA_SCORE_TOOL=${_HYDRA_SCORE_PINNED_TOOL}"
+      "-DHYDRA_SCORE_TOOL_SHA256=${_HYDRA_SCORE_PINNED_TOOL_SHA256}"
+      "-DHYDRA_SCORE_EXECUTABLE=${HYDRA_SCORE_EXECUTABLE}"
+      -P "${_HYDRA_SCORE_MODULE_DIR}/HydraScoreCheckTool.cmake")
   endif()
   find_program(HYDRA_SCORE_CLANG_TIDY NAMES clang-tidy clang-tidy-16 clang-tidy-15 clang-tidy-14
     DOC "clang-tidy for HydraScore's lint dimension")
@@ -286,6 +318,7 @@ function(hydra_score_add_targets)
     list(APPEND baseline_arguments --checkout HEAD)
   endif()
   add_custom_target(hydra_baseline
+    ${tool_check}
     COMMAND ${common} ${baseline_arguments}
     WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
     BYPRODUCTS "${arg_OUTPUT_DIR}/baseline/manifest.json"
@@ -296,6 +329,12 @@ function(hydra_score_add_targets)
 
   set(candidate_arguments --out "${arg_OUTPUT_DIR}/${arg_AGENT}" --build-dir "${arg_OUTPUT_DIR}/trees/${arg_AGENT}"
                           --agent "${arg_AGENT}" --baseline-run "${arg_OUTPUT_DIR}/baseline")
+  # The working tree's CMake files already ran outside the sandbox when
+  # `cmake --build` configured: a tree that changes them is refused (the
+  # refusal names the safe flow) unless the user opts in.
+  if(NOT HYDRA_SCORE_ALLOW_CMAKE_CHANGES)
+    list(APPEND candidate_arguments --refuse-cmake-changes)
+  endif()
   if(DEFINED arg_AGENT_SECONDS)
     list(APPEND candidate_arguments --agent-seconds "${arg_AGENT_SECONDS}")
   endif()
@@ -342,6 +381,7 @@ function(hydra_score_add_targets)
     list(APPEND score_arguments --no-gate-exit)
   endif()
   add_custom_target(hydra_score
+    ${tool_check}
     ${capture_commands}
     COMMAND "${tool}" score ${score_arguments}
     WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
@@ -356,6 +396,7 @@ function(hydra_score_add_targets)
   # A dry run (the files and the check); HYDRA_APPLY_CONFIRM=1 in the
   # environment writes it, HYDRA_APPLY_AGENT picks another than the top one.
   add_custom_target(hydra_apply
+    ${tool_check}
     COMMAND "${tool}" apply --score "${arg_OUTPUT_DIR}/score.json" --source "${CMAKE_SOURCE_DIR}"
     WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
     COMMENT "HydraScore: applying the top-ranked candidate of ${arg_OUTPUT_DIR}/score.json (dry run unless HYDRA_APPLY_CONFIRM=1)"
@@ -381,6 +422,7 @@ function(hydra_score_add_targets)
     list(APPEND loop_arguments --improver "${arg_IMPROVER}")
   endif()
   add_custom_target(hydra_loop
+    ${tool_check}
     COMMAND "${CMAKE_COMMAND}" -E env "HYDRA_SCORE_CLANG_TIDY=${HYDRA_SCORE_CLANG_TIDY}"
       "${tool}" loop ${loop_arguments} ${arg_LOOP}
     WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"

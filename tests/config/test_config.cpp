@@ -96,6 +96,7 @@ require_build_pass = false
 max_test_regression_percent = 12.5
 min_test_count_ratio = 1
 security_command = "scripts/audit.sh"
+require_resolved = false
 
 [scoring.diff_scope]
 max_files_soft = 5
@@ -128,6 +129,7 @@ include_failed = false
     CHECK(parsed.gates.max_test_regression_percent == 12.5);
     CHECK(parsed.gates.min_test_count_ratio == 1);
     CHECK(parsed.gates.security_command == "scripts/audit.sh");
+    CHECK_FALSE(parsed.gates.require_resolved);
     CHECK(parsed.diff_scope.max_files_soft == 5);
     CHECK(parsed.diff_scope.max_churn_soft == 100);
     CHECK(parsed.diff_scope.protected_paths == std::vector<std::string>{"cmake/*.cmake"});
@@ -245,7 +247,7 @@ TEST_CASE("to_json lists every key deterministically and digest identifies it", 
         "weights": {"build": 30.0, "tests": 30.0, "lint": 15.0, "diff_scope": 15.0,
                     "speed": 10.0, "judge": 0.0},
         "gates": {"require_build_pass": true, "max_test_regression_percent": 0.0,
-                  "min_test_count_ratio": 0.8, "security_command": ""},
+                  "min_test_count_ratio": 0.8, "security_command": "", "require_resolved": true},
         "diff_scope": {"max_files_soft": 20, "max_churn_soft": 800, "protected_paths": []},
         "tests": {"regression": "count", "attempts": 3, "baseline_repeat": 1},
         "lint": {"match": "count", "compiler_warnings": true, "exclude": []},

@@ -59,7 +59,9 @@ TEST_CASE("hydra_baseline and hydra_score rank example-project's candidate patch
   for (const auto& name : kCandidates) {
     CAPTURE(name);
     apply_candidate(source, name);
-    configure(source, build, {"-DHYDRA_SCORE_AGENT=" + name});
+    // The patches that touch CMake files are scored from the working tree
+    // only by opting in (test_build_steering.cpp shows the refusal).
+    configure(source, build, {"-DHYDRA_SCORE_AGENT=" + name, "-DHYDRA_SCORE_ALLOW_CMAKE_CHANGES=ON"});
     const auto scored = run({"cmake", "--build", build.string(), "--target", "hydra_score"});
     INFO(scored.output);
     const auto contract = read_json(hydra / "score.json");

@@ -100,3 +100,31 @@ TEST_CASE("render_markdown and render_html list anti-gaming findings and the pro
         std::string::npos);
   CHECK(hydra::report::render_html(contract).find("Capture caches: ccache: 5 of 6") != std::string::npos);
 }
+
+TEST_CASE("every report shows whether each candidate resolved the task", "[report][resolution]") {
+  auto contract = report_test::real_contract();
+  SECTION("valid input: no resolution, no Resolved column") {
+    CHECK(hydra::report::render_markdown(contract).find("Resolved") == std::string::npos);
+    CHECK(hydra::report::render_terminal(contract, {}).find("Resolved") == std::string::npos);
+  }
+  SECTION("valid input: a column, the acceptance tests and what each leaves failing") {
+    const auto acceptance = nlohmann::json::array({"count.lines_without_trailing_newline", "count.private_lines"});
+    contract["rankings"][0]["resolution"] = {{"resolved", true}, {"acceptance_tests", acceptance},
+                                            {"still_failing", nlohmann::json::array()}};
+    contract["rankings"][1]["resolution"] = {{"resolved", false}, {"acceptance_tests", acceptance},
+                                            {"still_failing", nlohmann::json::array({"count.private_lines"})}};
+    const std::string terminal = hydra::report::render_terminal(contract, {});
+    CHECK(terminal.find("Resolved  Mergeable") != std::string::npos);
+    // Wrapped at the terminal's width.
+    CHECK(terminal.find("Acceptance tests (private tests the baseline fails):") != std::string::npos);
+    CHECK(terminal.find("count.private_lines") != std::string::npos);
+    const std::string markdown = hydra::report::render_markdown(contract);
+    CHECK(markdown.find("| Resolved | Mergeable |") != std::string::npos);
+    CHECK(markdown.find("**Resolution:** resolved") != std::string::npos);
+    CHECK(markdown.find("**Resolution:** UNRESOLVED: count.private\\_lines") != std::string::npos);
+    const std::string html = hydra::report::render_html(contract);
+    CHECK(html.find("<th>Resolved</th>") != std::string::npos);
+    CHECK(html.find("✗ unresolved") != std::string::npos);
+    CHECK(html.find("UNRESOLVED: count.private_lines") != std::string::npos);
+  }
+}

@@ -1,7 +1,8 @@
 // The build step: configure the capture's build tree when needed, then build.
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/compiler_cache.hpp>
-#include <hydra/capture/test_files.hpp>
+#include <hydra/capture/codemodel.hpp>
+#include <hydra/parse/build_targets.hpp>
 
 #include <chrono>
 #include <iostream>
@@ -48,7 +49,11 @@ std::optional<std::string> cache_home_directory(const fs::path& build_dir) {
 
 BuildResult run_build(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
                       Progress& progress) {
+  // `build_dir` and `plan.source` are HydraScore's side of the trees; the
+  // steps see them where the plan's tree mounts show them (plan.seen).
   const fs::path build_dir = plan.build_dir;
+  const fs::path seen_build = plan.seen(build_dir);
+  const fs::path seen_source = plan.seen(plan.source);
   const fs::path build_log = staging.directory / "build.log";
   fs::create_directories(build_dir);
   // The sandbox's TMPDIR: inside the (writable) build tree, emptied per capture.
@@ -63,13 +68,11 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   const auto started = Clock::now();
   const double timeout = plan.config.build_timeout_seconds;
   progress.start("build");
-  // Configure when the tree is new, when its last configure failed, or when
-  // the settings it was configured with changed (the marker holds them).
-  const fs::path configured_marker = build_dir / ".hydra-configured";
   // The compiler cache (compiler_cache.hpp): its launcher is a configure
   // setting; its directory is writable in the sandbox only for a baseline.
   const CompilerCache compiler_cache = prepare_compiler_cache(plan, request, build_dir);
-  std::vector<fs::path> writable = {plan.source, build_dir};
+  // The source tree is read-only: only the build tree (and the cache) is written.
+  std::vector<fs::path> writable = {build_dir};
   if (compiler_cache.used) {
     fs::create_directories(compiler_cache.directory);
     if (compiler_cache.read_only) fs::create_directories(build_dir / ".hydra-ccache-tmp");
@@ -77,28 +80,23 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     std::error_code ignored;
     fs::remove(compiler_cache.stats_log, ignored);
   }
-  const std::string configure_settings = util::sha256_hex(
-      json{{"initial_cache", plan.initial_cache_text}, {"generator", request.generator},
-           {"cmake_arguments", request.cmake_arguments}, {"source", plan.source.string()},
-           {"launcher", compiler_cache.configure_arguments}}
-          .dump());
-  // The File API query (test_files.hpp): a tree configured without it is
-  // configured again, so the reply exists.
-  const bool query_added = write_codemodel_query(build_dir);
-  const bool configured = !query_added && fs::is_regular_file(build_dir / "CMakeCache.txt") &&
-                          fs::is_regular_file(configured_marker) &&
-                          util::read_file(configured_marker) == configure_settings;
-  if (!configured) {
+  // Every capture configures its tree, so that what HydraScore reads of the
+  // build system (the File API reply, codemodel.hpp) is what this configure
+  // wrote, never what an earlier build step of the tree's code left there.
+  // CMake rewrites only the generated files whose content changes, so an
+  // unchanged tree is not rebuilt.
+  write_file_api_queries(build_dir);
+  {
     std::error_code ignored;
-    fs::remove(configured_marker, ignored);
+    fs::remove(build_dir / ".hydra-configured", ignored);  // the marker of earlier versions
     // A tree configured from another source directory (a baseline captured
     // again from a worktree, then from the work tree) starts afresh: cmake
     // refuses to reuse its cache.
-    if (const auto home = cache_home_directory(build_dir); home && fs::path(*home) != plan.source) {
+    if (const auto home = cache_home_directory(build_dir); home && fs::path(*home) != seen_source) {
       fs::remove(build_dir / "CMakeCache.txt", ignored);
       fs::remove_all(build_dir / "CMakeFiles", ignored);
     }
-    std::vector<std::string> configure = {plan.cmake.string(), "-S", plan.source.string(), "-B", build_dir.string()};
+    std::vector<std::string> configure = {plan.cmake.string(), "-S", seen_source.string(), "-B", seen_build.string()};
     if (!request.generator.empty()) configure.insert(configure.end(), {"-G", request.generator});
     if (request.initial_cache)
       configure.insert(configure.end(), {"-C", util::absolute_clean(*request.initial_cache).string()});
@@ -116,12 +114,16 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     result = util::run_process(process);
     staging.add("configure.log", "configure_log");
     staging.step(step_record("configure", configure, result, timeout));
-    if (result.started && result.exit_code == 0 && !result.timed_out)
-      util::write_file_atomic(configured_marker, configure_settings);
     argv = configure;
+    if (result.started && result.exit_code == 0 && !result.timed_out) {
+      // Read now: the build steps that follow run the tree's code, which
+      // may write anything in the build tree.
+      const model::BuildTargets targets = read_build_targets(build_dir, request.build_config);
+      staging.write("build-targets.json", parse::to_json(targets).dump(1) + "\n", "build_targets");
+    }
   }
-  if ((result.exit_code == 0 || !result.started) && (result.started || argv.empty())) {
-    argv = {plan.cmake.string(), "--build", build_dir.string(), "--parallel", std::to_string(plan.jobs)};
+  if (result.started && result.exit_code == 0 && !result.timed_out) {
+    argv = {plan.cmake.string(), "--build", seen_build.string(), "--parallel", std::to_string(plan.jobs)};
     if (!request.build_config.empty()) argv.insert(argv.end(), {"--config", request.build_config});
     if (plan.keep_going) {
       // The native tool's keep-going flag (Ninja: -k 0; Make: -k).

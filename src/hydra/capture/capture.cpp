@@ -1,11 +1,15 @@
 // capture(): the steps of steps.hpp, in order.
 #include <hydra/capture/capture.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <iostream>
 
 #include <hydra/capture/run_summary.hpp>
 #include <hydra/capture/steps.hpp>
+#include <hydra/capture/tree_snapshot.hpp>
 #include <hydra/error.hpp>
+#include <hydra/parse/diff_lines.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
@@ -31,6 +35,34 @@ void apply_profile(config::Config& config, const CaptureRequest& request) {
   if (profile.empty() || profile == config.profile) return;
   config.profile = profile;
   config.steps = config::find_profile(profile);
+}
+
+/// Throws hydra::Error (exit 2) when `diff` touches CMake files, unless
+/// HYDRA_SCORE_ALLOW_CMAKE_CHANGES=1 (CaptureRequest::refuse_cmake_changes).
+void refuse_cmake_changes(const std::string& diff) {
+  const char* allowed = std::getenv("HYDRA_SCORE_ALLOW_CMAKE_CHANGES");
+  if (allowed && std::string(allowed) != "" && std::string(allowed) != "0") return;
+  std::vector<std::string> files;
+  for (const auto& file : parse::parse_diff_lines(diff, "the change's diff").files) {
+    for (const auto& path : {file.path, file.old_path}) {
+      const fs::path name = fs::path(path).filename();
+      if (name == "CMakeLists.txt" || name.extension() == ".cmake" || name == "CMakePresets.json" ||
+          name == "CMakeUserPresets.json" || (name.extension() == ".in" && name.stem().extension() == ".cmake")) {
+        if (std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);
+      }
+    }
+  }
+  if (files.empty()) return;
+  std::string list;
+  for (const auto& file : files) list += (list.empty() ? "" : ", ") + file;
+  throw Error("the working tree changes CMake files (" + list +
+                  "): `cmake --build` has already run the project's configure with them outside the sandbox, so "
+                  "this tree is not scored. Score it from a commit instead, where its CMake code runs only inside "
+                  "the sandbox: commit it to a branch and run `cmake -DHYDRA_SCORE_CANDIDATES=<branch> <build> && "
+                  "cmake --build <build> --target hydra_score` (or `hydra-score capture --ref <branch>`). To score "
+                  "this tree anyway: -DHYDRA_SCORE_ALLOW_CMAKE_CHANGES=ON, or HYDRA_SCORE_ALLOW_CMAKE_CHANGES=1 in "
+                  "the environment.",
+              ExitCode::usage);
 }
 
 }  // namespace
@@ -92,6 +124,15 @@ CaptureOutcome capture(const CaptureRequest& request) {
     plan.evidence.push_back(baseline);
     plan.evidence.push_back(baseline.parent_path());
   }
+  // The change is fixed before any of the tree's code runs: its diff, and
+  // what the tree's files are, to catch a step that writes one (the source
+  // tree is read-only to every step under the sandbox).
+  if (plan.in_git && !plan.base_commit.empty()) plan.change = change_diff(plan, request);
+  if (request.refuse_cmake_changes && request.checkout.empty() && plan.change) refuse_cmake_changes(*plan.change);
+  std::vector<fs::path> unsnapshotted = plan.excluded;
+  unsnapshotted.push_back(plan.out.parent_path() / "worktrees");
+  if (plan.cache_dir) unsnapshotted.push_back(*plan.cache_dir);
+  const TreeSnapshot source_before = snapshot_tree(plan.source, plan.in_git, unsnapshotted);
   bool build_passed = false;
   if (plan.config.profile == "cmake") {
     const BuildResult build = run_build(plan, request, sandbox, staging, progress);
@@ -106,6 +147,18 @@ CaptureOutcome capture(const CaptureRequest& request) {
     build_passed = !built.contains("exit_code") || (built["exit_code"] == 0 && !built.value("timed_out", false));
   }
   run_security(plan, sandbox, staging, progress);
+  // Still the change that was taken: a tree whose files the steps wrote
+  // (and perhaps restored) is not the tree that was scored.
+  const std::vector<std::string> written =
+      tree_changes(source_before, snapshot_tree(plan.source, plan.in_git, unsnapshotted));
+  if (!written.empty()) {
+    std::string list;
+    for (std::size_t index = 0; index < written.size() && index < 20; ++index)
+      list += (index ? "; " : "") + written[index];
+    if (written.size() > 20) list += "; and " + std::to_string(written.size() - 20) + " more";
+    staging.problem("the source tree changed while its code ran (" + list + ")");
+  }
+  staging.manifest["source_tree"] = {{"files", source_before.files.size()}, {"changed_while_code_ran", written}};
   record_change(plan, request, staging, progress);
   // The baseline's seal held when this capture began: broken now, it was
   // this tree's code that wrote it (the sandbox was not in force).

@@ -56,6 +56,12 @@ struct CaptureRequest : BuildTreeOptions {
   /// Capture only when the tree differs from the base commit (its diff is not
   /// empty); otherwise CaptureOutcome::skipped and nothing is written.
   bool only_if_changed = false;
+  /// Refuse a working tree (no `checkout`) whose change touches CMake files
+  /// (CMakeLists.txt, *.cmake, CMake presets): `cmake --build` ran the
+  /// project's configure with them outside the sandbox before this capture
+  /// (the hydra_score target's working-tree flow; docs/threat-model.md).
+  /// HYDRA_SCORE_ALLOW_CMAKE_CHANGES=1 in the environment lifts it.
+  bool refuse_cmake_changes = false;
   std::string agent = "candidate";
   std::string task;
   std::optional<double> agent_seconds;

@@ -12,6 +12,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string change_diff(const Plan& plan, const CaptureRequest& request) {
+  if (plan.change) return *plan.change;
   // A checkout with a recorded patch applied (a baseline captured again)
   // differs from its commit by that patch.
   if (!request.checkout.empty() && request.checkout_patch) return util::read_file(*request.checkout_patch);

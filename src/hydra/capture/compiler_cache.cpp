@@ -48,16 +48,19 @@ CompilerCache prepare_compiler_cache(const Plan& plan, const CaptureRequest& req
   cache.stats_log = build_dir / ".hydra-ccache-stats.log";
   cache.configure_arguments = {"-DCMAKE_C_COMPILER_LAUNCHER=" + cache.program.string(),
                                "-DCMAKE_CXX_COMPILER_LAUNCHER=" + cache.program.string()};
-  fs::path base = common_folder(plan.source, util::absolute_clean(build_dir));
-  if (base.empty() || base == base.root_path()) base = plan.source;
+  // The variables name the trees where the compiler sees them (plan.seen).
+  const fs::path seen_source = plan.seen(plan.source);
+  const fs::path seen_build = plan.seen(util::absolute_clean(build_dir));
+  fs::path base = common_folder(seen_source, seen_build);
+  if (base.empty() || base == base.root_path()) base = seen_source;
   cache.environment = {{"CCACHE_DIR", cache.directory.string()},
                        {"CCACHE_BASEDIR", base.string()},
                        {"CCACHE_NOHASHDIR", "1"},
-                       {"CCACHE_STATSLOG", cache.stats_log.string()}};
+                       {"CCACHE_STATSLOG", plan.seen(cache.stats_log).string()}};
   if (request.baseline_run) {
     cache.read_only = true;
     cache.environment["CCACHE_READONLY"] = "1";
-    cache.environment["CCACHE_TEMPDIR"] = (util::absolute_clean(build_dir) / ".hydra-ccache-tmp").string();
+    cache.environment["CCACHE_TEMPDIR"] = (seen_build / ".hydra-ccache-tmp").string();
   }
   return cache;
 }

@@ -13,12 +13,14 @@
 // Both trees live under the capture's build tree (.hydra/), are git worktrees
 // at the base commit, and are rebuilt incrementally by later captures.
 #include <hydra/capture/steps.hpp>
+#include <hydra/capture/held_out_trees.hpp>
 
 #include <set>
 
 #include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/test_files.hpp>
 #include <hydra/error.hpp>
+#include <hydra/guard/test_recipes.hpp>
 #include <hydra/parse/ctest_json.hpp>
 #include <hydra/parse/diff_lines.hpp>
 #include <hydra/pipeline/artifacts.hpp>
@@ -32,34 +34,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-/// One file's part of a `git diff` patch.
-struct Section {
-  std::string text;
-  std::string path;
-  std::string old_path;
-  bool created = false;
-};
-
-std::vector<Section> split_patch(const std::string& diff) {
-  std::vector<std::size_t> starts;
-  if (diff.rfind("diff --git ", 0) == 0) starts.push_back(0);
-  for (std::size_t at = diff.find("\ndiff --git "); at != std::string::npos; at = diff.find("\ndiff --git ", at + 1))
-    starts.push_back(at + 1);
-  std::vector<Section> sections;
-  for (std::size_t index = 0; index < starts.size(); ++index) {
-    const std::size_t end = index + 1 < starts.size() ? starts[index + 1] : diff.size();
-    Section section;
-    section.text = diff.substr(starts[index], end - starts[index]);
-    const parse::DiffLines lines = parse::parse_diff_lines(section.text, "the change's diff");
-    if (lines.files.empty()) continue;
-    section.path = lines.files.front().path;
-    section.old_path = lines.files.front().old_path;
-    section.created = lines.files.front().created;
-    sections.push_back(std::move(section));
-  }
-  return sections;
-}
 
 bool is_cmake_file(const std::string& path) {
   const fs::path name = fs::path(path).filename();
@@ -120,114 +94,52 @@ TestFiles read_test_files(const fs::path& file) {
   }
 }
 
-/// Makes `root`/source a worktree at the base commit with `patch` applied,
-/// `emptied` files (relative to the top level) written empty and the private
-/// test patch applied; returns the tree's CMake source directory. Throws
-/// hydra::Error when a patch does not apply (`what` names it).
-fs::path prepare_tree(const Plan& plan, const fs::path& root, const std::string& patch,
-                      const std::vector<std::string>& emptied, const std::optional<fs::path>& private_patch) {
-  const fs::path top = util::work_tree_root(plan.source);
-  const fs::path worktree = root / "source";
-  util::checkout_worktree(top, plan.base_commit, worktree);
-  const auto apply = [&](const fs::path& file, const std::string& what) {
-    const auto applied = util::run_git(worktree, {"apply", "--whitespace=nowarn", "--binary", file.string()});
-    if (applied.exit_code != 0)
-      throw Error(what + " does not apply to the base commit: " + util::trim(applied.error_output + applied.output));
-  };
-  if (!patch.empty()) {
-    const fs::path file = root / "change.patch";
-    util::write_file_atomic(file, patch);
-    apply(file, "the change's part for this run");
+std::vector<model::TestDefinition> definitions_in(const fs::path& ctest_json) {
+  if (!fs::is_regular_file(ctest_json)) return {};
+  try {
+    return parse::parse_ctest_json_file(ctest_json);
+  } catch (const InputError&) {
+    return {};  // reported where the run is loaded
   }
-  for (const auto& relative : emptied) {
-    const fs::path file = worktree / relative;
-    fs::create_directories(file.parent_path());
-    util::write_file_atomic(file, "");
-  }
-  if (private_patch) apply(*private_patch, "the private test patch " + private_patch->string());
-  const fs::path inside = util::absolute_clean(plan.source).lexically_relative(fs::weakly_canonical(top));
-  return inside.empty() || inside == "." ? worktree : worktree / inside;
 }
 
-/// `xml` without the elements named `element` (their text: test output).
-std::string without_elements(std::string xml, const std::string& element) {
-  const std::string open = "<" + element, close = "</" + element + ">";
-  for (std::size_t at = xml.find(open); at != std::string::npos; at = xml.find(open, at)) {
-    const std::size_t next = at + open.size();
-    if (next < xml.size() && xml[next] != '>' && xml[next] != ' ' && xml[next] != '/') {
-      at = next;
+/// The tests private to the task, after the baseline's held-out run with the
+/// private test patch `patch`: those the patch adds, those whose files
+/// (other than CMake files, which define many tests) it touches, and those
+/// whose definition it changes (docs/formulas.md, "Resolution").
+std::vector<std::string> private_test_names(const Plan& plan, const Staging& staging, const fs::path& patch,
+                                            const json& run) {
+  std::set<std::string> touched;
+  try {
+    for (const auto& section : split_patch(util::read_file(patch))) {
+      for (const auto& path : {section.path, section.old_path})
+        if (!path.empty() && !is_cmake_file(path)) touched.insert(path);
+    }
+  } catch (const InputError&) {
+    return {};  // the patch did not apply either: a problem of the run already
+  }
+  const auto own = definitions_in(staging.directory / "ctest.json");
+  const auto held = definitions_in(staging.directory / "held-out" / "ctest.json");
+  const TestFiles files = read_test_files(staging.directory / "held-out" / "test-files.json");
+  std::set<std::string> own_names, names;
+  for (const auto& definition : own) own_names.insert(definition.name);
+  std::vector<std::string> common;
+  for (const auto& definition : held) {
+    if (!own_names.count(definition.name)) {
+      names.insert(definition.name);
       continue;
     }
-    const std::size_t self_closed = xml.find("/>", at);
-    const std::size_t tag_end = xml.find('>', at);
-    std::size_t end = std::string::npos;
-    if (tag_end != std::string::npos && self_closed != std::string::npos && self_closed + 1 == tag_end) end = tag_end + 1;
-    else if (const std::size_t closing = xml.find(close, at); closing != std::string::npos) end = closing + close.size();
-    if (end == std::string::npos) break;
-    xml.erase(at, end - at);
+    common.push_back(definition.name);
+    const auto found = files.by_test.find(definition.name);
+    if (found == files.by_test.end()) continue;
+    for (const auto& file : found->second)
+      if (touched.count(file)) names.insert(definition.name);
   }
-  return xml;
-}
-
-/// Removes what a run with the private tests wrote about their text: the
-/// test output in the JUnit file and the logs (compiler messages quote
-/// source lines). The results stay.
-void keep_only_results(const fs::path& directory, const json& roles) {
-  const fs::path junit = directory / "junit" / "0.xml";
-  if (fs::is_regular_file(junit))
-    util::write_file_atomic(junit, without_elements(without_elements(util::read_file(junit), "system-out"), "system-err"));
-  for (const char* log : {"build.log", "configure.log", "test.log"}) {
-    // cargo test's output is its results (the failure messages stay).
-    if (roles.value(log, std::string()) == "libtest_log") continue;
-    const fs::path file = directory / log;
-    if (fs::is_regular_file(file))
-      util::write_file_atomic(file, "(not kept: this run built the private tests)\n");
-  }
-  keep_only_attempt_results(directory, roles);  // the reruns' files too
-}
-
-/// Configures, builds (keeping going past failures) and tests the tree at
-/// `source` in `build`, writing its logs and JUnit under `name`/ in the
-/// staging directory (roles prefixed with `name`'s role prefix). Returns the
-/// manifest record of the run.
-json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
-              Progress& progress, const fs::path& source, const fs::path& build, const std::string& name,
-              bool private_tests = false) {
-  Plan sub = plan;
-  sub.source = source;
-  sub.build_dir = build;
-  sub.keep_going = true;
-  sub.excluded = {build};
-  Staging sub_staging;
-  sub_staging.directory = staging.directory / name;
-  fs::create_directories(sub_staging.directory);
-  bool build_passed = false;
-  if (plan.config.profile == "cmake") {
-    build_passed = run_build(sub, request, sandbox, sub_staging, progress).passed;
-    run_tests(sub, request, sandbox, sub_staging, progress);
-  } else {
-    build_passed = run_profile_build_and_tests(sub, request, sandbox, sub_staging, progress);
-  }
-  if (private_tests) {
-    keep_only_results(sub_staging.directory, sub_staging.roles);
-    // Nor do the private tests' sources stay in the tree.
-    util::checkout_worktree(util::work_tree_root(plan.source), plan.base_commit,
-                            util::absolute_clean(build.parent_path() / "source"));
-  }
-  std::string role_prefix = name;
-  for (auto& c : role_prefix)
-    if (c == '-') c = '_';
-  for (const auto& [relative, role] : sub_staging.roles.items())
-    staging.add(name + "/" + relative, role_prefix + "_" + role.get<std::string>());
-  if (sub_staging.manifest.contains("problems"))
-    for (const auto& problem : sub_staging.manifest["problems"])
-      if (problem.is_string()) staging.problem(name + " run: " + problem.get<std::string>());
-  json record = {{"build_passed", build_passed},
-                 {"build", sub_staging.manifest.value("build", json::object())},
-                 {"steps", sub_staging.manifest.value("steps", json::array())},
-                 {"junit", fs::is_regular_file(sub_staging.directory / "junit" / "0.xml") ||
-                               sub_staging.roles.value("test.log", std::string()) == "libtest_log"}};
-  return record;
+  guard::TreeTests before{&own, nullptr, plan.source.string(), plan.build_dir.string()};
+  const json roots = run.value("roots", json::object());
+  guard::TreeTests after{&held, nullptr, roots.value("source", std::string()), roots.value("build", std::string())};
+  for (const auto& finding : guard::compare_test_recipes(before, after, common, "")) names.insert(finding.name);
+  return {names.begin(), names.end()};
 }
 
 }  // namespace
@@ -266,8 +178,8 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
     progress.finish("base commit + private test patch");
     try {
       const fs::path source = prepare_tree(plan, root / "held-out", "", {}, private_patch);
-      json run =
-          run_tree(plan, request, sandbox, staging, progress, source, root / "held-out" / "build", "held-out", true);
+      json run = run_tree(plan, request, sandbox, staging, progress, root / "held-out", source, "held-out", true);
+      record["private_tests"] = private_test_names(plan, staging, *private_patch, run);
       record["mode"] = "built";
       record["run"] = std::move(run);
       record["private_test_patch"]["applied"] = true;
@@ -280,7 +192,7 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
   }
 
   const std::string diff = change_diff(plan, request);
-  std::vector<Section> sections;
+  std::vector<PatchSection> sections;
   try {
     sections = split_patch(diff);
   } catch (const InputError& error) {
@@ -296,7 +208,7 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
   files.insert(candidate_files.files.begin(), candidate_files.files.end());
   std::vector<std::string> globs = settings.test_file_globs;
   globs.insert(globs.end(), settings.test_paths.begin(), settings.test_paths.end());
-  const auto is_test = [&](const Section& section) {
+  const auto is_test = [&](const PatchSection& section) {
     return is_test_file(section.path, files, globs) || is_test_file(section.old_path, files, globs);
   };
 
@@ -328,8 +240,8 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
     progress.finish(std::to_string(code_changed.size()) + " code file(s) with the baseline's tests");
     try {
       const fs::path source = prepare_tree(plan, root / "held-out", code_patch, {}, private_patch);
-      record["run"] = run_tree(plan, request, sandbox, staging, progress, source, root / "held-out" / "build",
-                               "held-out", private_patch.has_value());
+      record["run"] = run_tree(plan, request, sandbox, staging, progress, root / "held-out", source, "held-out",
+                               private_patch.has_value());
       record["mode"] = "built";
       if (private_patch) record["private_test_patch"]["applied"] = true;
     } catch (const Error& error) {
@@ -359,8 +271,7 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
     progress.finish(std::to_string(new_tests.size()) + " new test(s) on the baseline's code");
     try {
       const fs::path source = prepare_tree(plan, root / "on-baseline", test_patch, added_code, std::nullopt);
-      new_record["run"] =
-          run_tree(plan, request, sandbox, staging, progress, source, root / "on-baseline" / "build", "on-baseline");
+      new_record["run"] = run_tree(plan, request, sandbox, staging, progress, root / "on-baseline", source, "on-baseline");
       new_record["mode"] = "built";
     } catch (const Error& error) {
       staging.problem(std::string("new tests on the baseline's code: ") + error.what());

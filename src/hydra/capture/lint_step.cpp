@@ -2,6 +2,7 @@
 // one process per unit, in parallel, under one deadline.
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/lint_cache.hpp>
+#include <hydra/capture/lint_database.hpp>
 #include <hydra/capture/lint_view.hpp>
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <set>
 
 #include <hydra/error.hpp>
+#include <hydra/parse/build_targets.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/path_pattern.hpp>
 #include <hydra/util/thread_pool.hpp>
@@ -19,28 +21,6 @@ namespace hydra::capture {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-std::vector<fs::path> lint_units(const json& compile_commands, const fs::path& source, const std::vector<fs::path>& excluded,
-                                 const std::vector<std::string>& lint_exclude) {
-  std::set<fs::path> files;
-  if (!compile_commands.is_array()) return {};
-  for (const auto& entry : compile_commands) {
-    if (!entry.is_object()) continue;
-    const json& file_value = entry.contains("file") ? entry["file"] : json();
-    const json& directory_value = entry.contains("directory") ? entry["directory"] : json();
-    if (!file_value.is_string()) continue;
-    fs::path file = file_value.get<std::string>();
-    if (file.is_relative() && directory_value.is_string()) file = fs::path(directory_value.get<std::string>()) / file;
-    file = util::absolute_clean(file);
-    if (!util::is_within(file, source)) continue;
-    bool skip = false;
-    for (const auto& tree : excluded) skip = skip || util::is_within(file, tree);
-    const std::string relative = file.lexically_relative(source).generic_string();
-    skip = skip || util::first_match(lint_exclude, relative) != nullptr;
-    if (!skip) files.insert(file);
-  }
-  return {files.begin(), files.end()};
-}
 
 LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_passed, Staging& staging,
                     Progress& progress) {
@@ -81,9 +61,20 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
     staging.manifest["tools"]["clang-tidy"] = tool_version(clang_tidy.string());
     return lint;
   }
-  const std::vector<fs::path> units = lint_units(commands, plan.source, plan.excluded, plan.config.lint.exclude);
+  // The units and their commands (lint_database.hpp): the build's targets
+  // as configure left them (build_step.cpp), with compile_commands.json.
+  model::BuildTargets targets;
+  try {
+    targets = parse::parse_build_targets_file(staging.directory / "build-targets.json");
+  } catch (const Error& error) {
+    targets.problem = error.what();
+  }
+  const LintDatabase lint_commands =
+      lint_database(commands, targets, plan.source, plan.build_dir, plan.excluded, plan.config.lint.exclude);
+  const std::vector<fs::path>& units = lint_commands.units;
   // What clang-tidy sees and which findings count (lint_view.hpp).
-  const LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view");
+  const LintView view =
+      prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view", lint_commands);
   lint.translation_units = units.size();
   const double timeout_seconds = plan.config.lint_timeout_seconds;
   const std::string tidy_version = tool_version(clang_tidy.string());
@@ -97,9 +88,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
   if (plan.cache_dir && plan.config.cache.lint) {
     cache.emplace(*plan.cache_dir / "lint", plan.config.cache.lint_max_megabytes * 1024 * 1024);
     try {
-      unit_commands = compile_commands_by_file(
-          view.database_dir == plan.build_dir ? commands
-                                              : json::parse(util::read_file(view.database_dir / "compile_commands.json")));
+      unit_commands = compile_commands_by_file(json::parse(util::read_file(view.database_dir / "compile_commands.json")));
     } catch (const json::exception&) {
       unit_commands.clear();
     }

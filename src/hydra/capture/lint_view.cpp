@@ -158,6 +158,7 @@ bool LintScope::contains(const std::string& file) const {
                         [&](const fs::path& tree) { return util::is_within(candidate, tree); });
   };
   const fs::path clean = util::absolute_clean(path);
+  if (!build.empty() && is_project_generated(clean, build)) return true;
   if (util::is_within(clean, source)) return inside(clean, source, excluded);
   // Through a symbolic link: compare the resolved paths.
   std::error_code error;
@@ -171,6 +172,7 @@ bool LintScope::contains(const std::string& file) const {
     const fs::path canonical = fs::weakly_canonical(tree, ignored);
     resolved_excluded.push_back(ignored ? tree : canonical);
   }
+  if (!build.empty() && is_project_generated(resolved, fs::weakly_canonical(build, error))) return true;
   return inside(resolved, resolved_source, resolved_excluded);
 }
 
@@ -214,6 +216,8 @@ json LintView::to_json() const {
   json record = {{"options", json::array()},
                  {"stripped_suppressions", json::array()},
                  {"removed_flags", removed_flags},
+                 {"units_made_from_codemodel", made_from_codemodel},
+                 {"system_includes_linted_as_user", system_made_user},
                  {"digest", digest}};
   for (const auto& option : options) record["options"].push_back(option);
   for (const auto& suppression : stripped)
@@ -222,12 +226,16 @@ json LintView::to_json() const {
   return record;
 }
 
-LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::path& scratch) {
+LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::path& scratch,
+                           const LintDatabase& database) {
   LintView view;
-  view.database_dir = plan.build_dir;
+  view.database_dir = scratch / "database";
   view.scope.source = plan.source;
   view.scope.excluded = plan.excluded;
   view.scope.base = plan.build_dir;
+  view.scope.build = plan.build_dir;
+  view.made_from_codemodel = database.made_from_codemodel;
+  view.system_made_user = database.system_made_user;
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
 
@@ -242,6 +250,10 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
     key["config"] = "{}";
   }
   view.options.push_back("--header-filter=.*");
+  // clang-tidy defines __clang_analyzer__, the compiler does not: code in
+  // `#ifndef __clang_analyzer__` is built, so it is linted.
+  view.options.push_back("--extra-arg=-U__clang_analyzer__");
+  key["undefined"] = "__clang_analyzer__";
   view.settings_digest = util::sha256_hex(key.dump());
 
   const parse::DiffLines lines = parse::parse_diff_lines(diff, "the change's diff");
@@ -295,19 +307,9 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
   }
   key["stripped"] = stripped_files;
 
-  if (!view.removed_flags.empty()) {
-    const fs::path database = plan.build_dir / "compile_commands.json";
-    json commands;
-    try {
-      commands = json::parse(util::read_file(database));
-    } catch (const json::exception& error) {
-      throw Error(database.string() + ": cannot be parsed: " + error.what());
-    }
-    view.database_dir = scratch / "database";
-    fs::create_directories(view.database_dir);
-    util::write_file_atomic(view.database_dir / "compile_commands.json",
-                            without_flags(commands, view.removed_flags).dump(1) + "\n");
-  }
+  fs::create_directories(view.database_dir);
+  util::write_file_atomic(view.database_dir / "compile_commands.json",
+                          without_flags(database.commands, view.removed_flags).dump(1) + "\n");
   key["removed_flags"] = view.removed_flags;
   view.digest = util::sha256_hex(key.dump());
   return view;

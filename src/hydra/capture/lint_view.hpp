@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <hydra/capture/lint_database.hpp>
 #include <hydra/guard/guard.hpp>
 
 namespace hydra::capture {
@@ -50,9 +51,13 @@ struct LintScope {
   std::filesystem::path source;                 ///< absolute
   std::vector<std::filesystem::path> excluded;  ///< absolute: build trees, HydraScore's output, --exclude
   std::filesystem::path base;                   ///< relative diagnostic paths are relative to this
+  /// The build tree, whose project-generated files count too
+  /// (is_project_generated, lint_database.hpp); empty: none.
+  std::filesystem::path build;
 
   /// Whether `file` (as a diagnostic names it) is inside `source` and
-  /// outside every excluded tree (compared as written and with symlinks resolved).
+  /// outside every excluded tree, or a project-generated file of `build`
+  /// (compared as written and with symlinks resolved).
   bool contains(const std::string& file) const;
 };
 
@@ -64,10 +69,15 @@ std::string filter_lint_log(std::string_view log, const LintScope& scope, std::s
 
 /// How clang-tidy runs for one capture.
 struct LintView {
-  std::filesystem::path database_dir;    ///< for `-p`: the build tree, or a copy without added -w/-Wno-* flags
-  std::vector<std::string> options;      ///< --config-file=/--config={}, --header-filter=.*, --vfsoverlay=...
+  std::filesystem::path database_dir;    ///< for `-p`: the lint database (lint_database.hpp) without added -w/-Wno-* flags
+  /// --config-file=/--config={}, --header-filter=.*, --extra-arg=-U__clang_analyzer__
+  /// (clang-tidy defines the macro, the compiler does not: code only the
+  /// compiler sees is linted too), --vfsoverlay=...
+  std::vector<std::string> options;
   std::vector<guard::Suppression> stripped;  ///< the added suppressions clang-tidy does not see
   std::vector<std::string> removed_flags;    ///< added -w/-Wno-* flags removed from the compile database
+  std::vector<std::string> made_from_codemodel;  ///< units compile_commands.json did not list
+  std::vector<std::string> system_made_user;     ///< the project's SYSTEM include directories, linted as -I
   LintScope scope;
   /// SHA-256 of everything besides the tree and the build that decides
   /// clang-tidy's raw output: the options without scratch paths, the
@@ -88,8 +98,10 @@ struct LintView {
 
 /// Prepares the view for `plan`: reads `diff` (the change as the change step
 /// records it; empty: nothing added), writes the stripped copies, the overlay
-/// and (when flags were added) the compile database copy under `scratch`
-/// (emptied first). Throws hydra::Error when a file cannot be read or written.
-LintView prepare_lint_view(const Plan& plan, std::string_view diff, const std::filesystem::path& scratch);
+/// and the compile database (`database`'s commands without the added flags)
+/// under `scratch` (emptied first). Throws hydra::Error when a file cannot
+/// be read or written.
+LintView prepare_lint_view(const Plan& plan, std::string_view diff, const std::filesystem::path& scratch,
+                           const LintDatabase& database);
 
 }  // namespace hydra::capture

@@ -1,5 +1,6 @@
 // The security step: `[scoring.gates] security_command`, run in the tree
-// being captured, under the sandbox.
+// being captured, under the sandbox (the source tree read-only, like every
+// step that runs the tree's code; the build tree writable).
 #include <hydra/capture/steps.hpp>
 
 namespace hydra::capture {
@@ -9,7 +10,7 @@ void run_security(const Plan& plan, const Sandbox& sandbox, Staging& staging, Pr
   if (command.empty()) return;
   const double timeout = plan.config.lint_timeout_seconds;
   util::ProcessRequest process;
-  process.argv = sandbox.wrap(tree_step_policy(plan, "security", {plan.source, plan.build_dir}, plan.build_dir / ".hydra-tmp"),
+  process.argv = sandbox.wrap(tree_step_policy(plan, "security", {plan.build_dir}, plan.build_dir / ".hydra-tmp"),
                               {"/bin/sh", "-c", command});
   process.working_directory = plan.source;
   process.output_file = staging.directory / "security.log";

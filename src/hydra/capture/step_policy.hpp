@@ -64,11 +64,30 @@ struct StepPolicy {
 };
 
 /// The policy of a step of `plan` that writes `writable` (the trees it works
-/// in) and keeps its temporary files in `temporary`: those trees writable,
-/// HydraScore's evidence (`plan.evidence`: this run, the runs beside it, the
-/// baseline) read-only even inside them, and the writable trees inside the
-/// evidence writable again; then `plan.tree_mounts`.
+/// in, as HydraScore's side names them) and keeps its temporary files in
+/// `temporary`: first `plan.tree_mounts` (a tree shown at another path than
+/// its own), then those trees writable at the paths the step sees them
+/// (seen_path), HydraScore's evidence (`plan.evidence`: this run, the runs
+/// beside it, the baseline) read-only even inside them, and the writable
+/// trees inside the evidence writable again. Creates the folders (or empty
+/// files) a later mount needs inside the origin of an earlier one, so that
+/// bubblewrap can mount it there.
 StepPolicy tree_step_policy(const Plan& plan, std::string step, const std::vector<std::filesystem::path>& writable,
                             const std::filesystem::path& temporary);
+
+/// Where a step sees `path` (a path on HydraScore's side): inside the origin
+/// of one of `tree_mounts` (the last that holds it), at that mount's path;
+/// otherwise `path` itself. Pure.
+std::filesystem::path seen_path(const std::vector<Mount>& tree_mounts, const std::filesystem::path& path);
+
+/// The mounts that show a tree's copy at the place of another (the held-out
+/// trees at the candidate's paths, docs/threat-model.md): `top` (the work
+/// tree's top, or the source tree) read-only from `top_origin`, then each of
+/// `kept` inside `top` (HydraScore's own folders there: build trees, run
+/// directories, caches) read-only at its own path again, then `build`
+/// writable from `build_origin`. Pure.
+std::vector<Mount> tree_view_mounts(const std::filesystem::path& top, const std::filesystem::path& top_origin,
+                                    const std::filesystem::path& build, const std::filesystem::path& build_origin,
+                                    const std::vector<std::filesystem::path>& kept);
 
 }  // namespace hydra::capture

@@ -52,10 +52,17 @@ struct Plan {
   /// directories beside it, the baseline run): read-only to every step that
   /// runs the tree's code, even inside a tree it may write (step_policy.hpp).
   std::vector<std::filesystem::path> evidence;
-  /// Mounts every step of this plan gets last, over everything else: where a
-  /// tree is shown at another path than its own (a held-out tree at the
-  /// candidate's paths). Empty for a capture's own trees.
+  /// Mounts every step of this plan gets first, under its own: where a tree
+  /// is shown at another path than its own (a held-out tree at the
+  /// candidate's paths, tree_view_mounts). Empty for a capture's own trees
+  /// and without the sandbox.
   std::vector<Mount> tree_mounts;
+  /// The change against the base commit as it was before any of the tree's
+  /// code ran (capture() takes it first; change_diff returns it from then on).
+  std::optional<std::string> change;
+
+  /// Where the steps see `path` (seen_path of the tree mounts).
+  std::filesystem::path seen(const std::filesystem::path& path) const { return seen_path(tree_mounts, path); }
 };
 
 /// Sets `plan.cache_dir` from the request and `plan.config`'s [cache].
@@ -143,14 +150,6 @@ struct TestResult {
 TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
                      Progress& progress);
 
-/// The translation units clang-tidy lints: every file of `compile_commands`
-/// (compile_commands.json's entries) inside `source`, outside the `excluded`
-/// trees and not matched by a `lint_exclude` path pattern, sorted. Pure.
-std::vector<std::filesystem::path> lint_units(const nlohmann::json& compile_commands,
-                                              const std::filesystem::path& source,
-                                              const std::vector<std::filesystem::path>& excluded,
-                                              const std::vector<std::string>& lint_exclude);
-
 struct LintResult {
   bool ran = false;
   bool complete = false;
@@ -188,7 +187,8 @@ bool run_profile_build_and_tests(const Plan& plan, const CaptureRequest& request
 void run_security(const Plan& plan, const Sandbox& sandbox, Staging& staging, Progress& progress);
 
 /// The change's diff against the base commit, as diff.patch records it;
-/// empty outside git, without a base commit, or for a commit checkout.
+/// empty outside git or without a base commit. Once `plan.change` is taken
+/// (before the tree's code runs), that.
 std::string change_diff(const Plan& plan, const CaptureRequest& request);
 
 /// The change against the base commit (diff.patch) and, when the judge

@@ -28,10 +28,6 @@ std::string string_member(const json& object, const char* key) {
   return value.is_string() ? value.get<std::string>() : std::string();
 }
 
-json read_json_file(const fs::path& file) {
-  return json::parse(util::read_file(file));  // json::parse_error is caught by the caller
-}
-
 /// The files of a backtrace chain (`backtrace` indexes `graph`'s nodes).
 std::set<std::string> backtrace_files(const json& graph, const json& backtrace) {
   std::set<std::string> files;
@@ -51,92 +47,18 @@ std::set<std::string> backtrace_files(const json& graph, const json& backtrace) 
   return files;
 }
 
-struct Target {
-  std::string type;
-  std::vector<fs::path> artifacts;  ///< absolute
-  std::set<fs::path> sources;       ///< absolute, not generated
-  std::set<fs::path> definitions;   ///< absolute: CMake files of its backtrace
-};
-
-/// The targets of the codemodel reply in `build_dir`; throws hydra::Error
-/// with the reason when there is none.
-std::vector<Target> read_codemodel(const fs::path& source, const fs::path& build_dir) {
-  const fs::path reply = build_dir / ".cmake" / "api" / "v1" / "reply";
-  std::error_code error;
-  if (!fs::is_directory(reply, error)) throw Error("no File API reply in " + reply.string());
-  fs::path index;
-  for (const auto& entry : fs::directory_iterator(reply, error)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("index-", 0) == 0 && entry.path().extension() == ".json" && entry.path() > index) index = entry.path();
-  }
-  if (index.empty()) throw Error("no File API reply index in " + reply.string());
-  const json index_json = read_json_file(index);
-  const json& answer = member(member(member(index_json, "reply"), client), "codemodel-v2");
-  const std::string codemodel_file = string_member(answer, "jsonFile");
-  if (codemodel_file.empty()) throw Error(index.string() + " holds no codemodel-v2 reply for HydraScore's query");
-  const json codemodel = read_json_file(reply / codemodel_file);
-  const json& paths = member(codemodel, "paths");
-  const fs::path top_source = string_member(paths, "source").empty() ? source : fs::path(string_member(paths, "source"));
-  const fs::path top_build = string_member(paths, "build").empty() ? build_dir : fs::path(string_member(paths, "build"));
-  std::vector<Target> targets;
-  const json& configurations = member(codemodel, "configurations");
-  if (!configurations.is_array()) return targets;
-  for (const json& configuration : configurations) {
-    const json& listed = member(configuration, "targets");
-    if (!listed.is_array()) continue;
-    for (const json& entry : listed) {
-      const std::string file = string_member(entry, "jsonFile");
-      if (file.empty()) continue;
-      const json target_json = read_json_file(reply / file);
-      Target target;
-      target.type = string_member(target_json, "type");
-      for (const json& artifact : member(target_json, "artifacts")) {
-        const fs::path path = string_member(artifact, "path");
-        if (!path.empty()) target.artifacts.push_back(util::absolute_clean(path.is_absolute() ? path : top_build / path));
-      }
-      for (const json& source_entry : member(target_json, "sources")) {
-        if (member(source_entry, "isGenerated").is_boolean() && member(source_entry, "isGenerated").get<bool>()) continue;
-        const fs::path path = string_member(source_entry, "path");
-        if (!path.empty()) target.sources.insert(util::absolute_clean(path.is_absolute() ? path : top_source / path));
-      }
-      for (const auto& definition : backtrace_files(member(target_json, "backtraceGraph"), member(target_json, "backtrace"))) {
-        const fs::path path = definition;
-        target.definitions.insert(util::absolute_clean(path.is_absolute() ? path : top_source / path));
-      }
-      targets.push_back(std::move(target));
-    }
-  }
-  return targets;
-}
-
 }  // namespace
 
-bool write_codemodel_query(const fs::path& build_dir) {
-  const fs::path query = build_dir / ".cmake" / "api" / "v1" / "query" / client / "codemodel-v2";
-  std::error_code error;
-  if (fs::exists(query, error)) return false;
-  fs::create_directories(query.parent_path());
-  util::write_file_atomic(query, "");
-  return true;
-}
-
-TestFiles find_test_files(const fs::path& source, const fs::path& build_dir, const fs::path& top,
-                          const json& ctest_json) {
+TestFiles find_test_files(const model::BuildTargets& targets, const fs::path& source, const fs::path& build_dir,
+                          const fs::path& top, const json& ctest_json) {
   TestFiles result;
   const fs::path clean_source = util::absolute_clean(source);
   const fs::path clean_top = util::absolute_clean(top);
   const fs::path clean_build = util::absolute_clean(build_dir);
-  std::vector<Target> targets;
-  try {
-    targets = read_codemodel(clean_source, clean_build);
-  } catch (const Error& error) {
-    result.codemodel_problem = error.what();
-  } catch (const json::exception& error) {
-    result.codemodel_problem = std::string("the File API reply cannot be read: ") + error.what();
-  }
-  std::map<fs::path, const Target*> by_artifact;
-  for (const auto& target : targets)
-    for (const auto& artifact : target.artifacts) by_artifact[artifact] = &target;
+  result.codemodel_problem = targets.problem;
+  std::map<fs::path, const model::BuildTarget*> by_artifact;
+  for (const auto& target : targets.targets)
+    for (const auto& artifact : target.artifacts) by_artifact[fs::path(artifact)] = &target;
 
   // A path inside the source tree (and outside the build tree), relative to
   // the top level; empty otherwise.
@@ -149,7 +71,7 @@ TestFiles find_test_files(const fs::path& source, const fs::path& build_dir, con
   };
 
   const json& graph = member(ctest_json, "backtraceGraph");
-  std::set<const Target*> test_targets;
+  std::set<const model::BuildTarget*> test_targets;
   std::map<std::string, std::set<fs::path>> definitions_by_test;
   const json& tests = member(ctest_json, "tests");
   if (tests.is_array()) {
@@ -165,8 +87,9 @@ TestFiles find_test_files(const fs::path& source, const fs::path& build_dir, con
         if (const auto found = by_artifact.find(clean); found != by_artifact.end()) {
           test_targets.insert(found->second);
           for (const auto& file : found->second->sources)
-            if (auto inside = relative(file); !inside.empty()) depends_on.insert(inside);
-          for (const auto& file : found->second->definitions) definitions_by_test[name].insert(file);
+            if (!file.generated)
+              if (auto inside = relative(file.path); !inside.empty()) depends_on.insert(inside);
+          for (const auto& file : found->second->definition_files) definitions_by_test[name].insert(file);
         } else if (auto inside = relative(clean); !inside.empty()) {
           std::error_code error;
           if (fs::is_regular_file(clean, error)) depends_on.insert(inside);
@@ -181,9 +104,9 @@ TestFiles find_test_files(const fs::path& source, const fs::path& build_dir, con
   // CMake files that define the code under test (any target no test runs)
   // are not test files, even when they also define tests.
   std::set<fs::path> defines_code;
-  for (const auto& target : targets)
+  for (const auto& target : targets.targets)
     if (!test_targets.count(&target) && target.type != "UTILITY" && target.type != "INTERFACE_LIBRARY")
-      defines_code.insert(target.definitions.begin(), target.definitions.end());
+      defines_code.insert(target.definition_files.begin(), target.definition_files.end());
   for (auto& [name, files] : definitions_by_test)
     for (const auto& file : files)
       if (!defines_code.count(file))

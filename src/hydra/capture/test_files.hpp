@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <hydra/model/build_targets.hpp>
 #include <hydra/parse/test_files.hpp>
 
 namespace hydra::capture {
@@ -29,15 +30,13 @@ namespace hydra::capture {
 /// The test files of a tree (the format of test-files.json: parse/test_files.hpp).
 using TestFiles = parse::TestFiles;
 
-/// Writes the File API query HydraScore reads (codemodel-v2) into
-/// `build_dir`; returns false when it was already there.
-bool write_codemodel_query(const std::filesystem::path& build_dir);
-
-/// The test files of the tree configured from `source` into `build_dir`,
-/// given the tests ctest lists (`ctest_json`), as paths relative to `top`.
-/// Never throws for a missing or malformed reply: `codemodel_problem` says why.
-TestFiles find_test_files(const std::filesystem::path& source, const std::filesystem::path& build_dir,
-                          const std::filesystem::path& top, const nlohmann::json& ctest_json);
+/// The test files of the tree configured from `source` into `build_dir`
+/// (as the build sees them), given its targets (codemodel.hpp) and the
+/// tests ctest lists (`ctest_json`), as paths relative to `top`.
+/// `codemodel_problem` says why the targets are unknown, when they are.
+TestFiles find_test_files(const model::BuildTargets& targets, const std::filesystem::path& source,
+                          const std::filesystem::path& build_dir, const std::filesystem::path& top,
+                          const nlohmann::json& ctest_json);
 
 /// Whether `path` (relative to the top level) is a test file: listed in
 /// `files` or matched by one of `globs` (path patterns, util/path_pattern.hpp).

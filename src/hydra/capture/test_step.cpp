@@ -9,6 +9,7 @@
 #include <set>
 
 #include <hydra/error.hpp>
+#include <hydra/parse/build_targets.hpp>
 #include <hydra/parse/junit.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
@@ -93,12 +94,15 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   staging.manifest["tests_expected"] = true;
   const double timeout = plan.config.test_timeout_seconds;
   const fs::path build_dir = plan.build_dir;
+  const fs::path seen_build = plan.seen(build_dir);  // where the steps see it
   fs::create_directories(staging.directory / "junit");
 
-  std::vector<std::string> list_argv = {plan.ctest.string(), "--test-dir", build_dir.string(), "--show-only=json-v1"};
+  // ctest reads the tree's CTestTestfile.cmake files, which are CMake code
+  // of the tree: listed under the sandbox like every step that runs it.
+  std::vector<std::string> list_argv = {plan.ctest.string(), "--test-dir", seen_build.string(), "--show-only=json-v1"};
   if (!request.build_config.empty()) list_argv.insert(list_argv.end(), {"-C", request.build_config});
   util::ProcessRequest list;
-  list.argv = list_argv;
+  list.argv = sandbox.wrap(tree_step_policy(plan, "test list", {build_dir}, build_dir / ".hydra-tmp"), list_argv);
   list.separate_stderr = true;
   list.keep_output_bytes = std::size_t(1) << 30;
   list.timeout = std::chrono::seconds(120);
@@ -113,8 +117,17 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     } catch (const json::exception&) {
       listed_json = json::object();  // the publish step reports the malformed ctest.json
     }
+    // The targets as configure left them (build_step.cpp); the paths are as the steps see them.
+    model::BuildTargets targets;
+    try {
+      targets = parse::parse_build_targets_file(staging.directory / "build-targets.json");
+    } catch (const Error& error) {
+      targets.problem = error.what();
+    }
     const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
-    staging.write("test-files.json", find_test_files(plan.source, build_dir, top, listed_json).to_json().dump(1) + "\n",
+    staging.write("test-files.json",
+                  find_test_files(targets, plan.seen(plan.source), seen_build, plan.seen(top), listed_json).to_json().dump(1) +
+                      "\n",
                   "test_files");
   } else {
     const std::string said = listed.error_output + listed.error;
@@ -125,7 +138,7 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   // empty): the first below, and the later attempts of test_attempts.hpp.
   const CtestRun run_ctest = [&](const std::vector<std::string>& selection, const fs::path& junit_file,
                                  const fs::path& log, double budget, const std::string& step) {
-    std::vector<std::string> argv = {plan.ctest.string(), "--test-dir", build_dir.string(), "--output-junit",
+    std::vector<std::string> argv = {plan.ctest.string(), "--test-dir", seen_build.string(), "--output-junit",
                                      junit_file.string(), "--parallel", std::to_string(plan.jobs),
                                      // ctest stops a hanging test at 90% of the step's
                                      // budget, so it still writes JUnit with that test failed;
@@ -135,7 +148,7 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     argv.insert(argv.end(), selection.begin(), selection.end());
     util::ProcessRequest process;
     process.argv = sandbox.wrap(
-        tree_step_policy(plan, "test", {plan.source, build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp"),
+        tree_step_policy(plan, "test", {build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp"),
         argv);
     process.output_file = log;
     process.timeout = std::chrono::duration<double>(budget);

@@ -63,7 +63,7 @@ void register_capture(CLI::App& app, int& exit_code) {
     std::vector<double> agent_seconds;
     std::string config, baseline_run, base_ref, checkout, metrics, metrics_dir, task, list;
     capture::BuildTreeOptions tree;
-    bool reuse = false, quiet = false, no_sandbox = false, if_changed = false;
+    bool reuse = false, quiet = false, no_sandbox = false, if_changed = false, refuse_cmake_changes = false;
   };
   auto options = std::make_shared<Options>();
   command->add_option("--source", options->sources,
@@ -94,6 +94,9 @@ void register_capture(CLI::App& app, int& exit_code) {
   command->add_flag("--reuse", options->reuse, "Keep an up-to-date run directory instead of capturing again");
   command->add_flag("--if-changed", options->if_changed,
                     "Capture a --source only when it differs from the base commit (else nothing is written or listed)");
+  command->add_flag("--refuse-cmake-changes", options->refuse_cmake_changes,
+                    "Refuse a working tree whose change touches CMake files: its configure already ran outside\n"
+                    "the sandbox (the hydra_score target's flow); HYDRA_SCORE_ALLOW_CMAKE_CHANGES=1 lifts it");
   command->add_flag("--quiet", options->quiet, "No progress output");
   command->add_flag("--no-sandbox", options->no_sandbox,
                     "Do not run the tree's build and tests under bubblewrap (the run records it)");
@@ -178,6 +181,7 @@ void register_capture(CLI::App& app, int& exit_code) {
       request.checkout = target.checkout;
       request.temporary_worktree = by_ref;
       request.only_if_changed = options->if_changed;
+      request.refuse_cmake_changes = options->refuse_cmake_changes && !by_ref;
       if (!options->metrics.empty()) request.metrics = options->metrics;
       if (!options->metrics_dir.empty() && options->metrics.empty()) {
         const auto file = std::filesystem::path(options->metrics_dir) / (target.agent + ".json");

@@ -96,6 +96,7 @@ void read_scoring(TableReader& scoring, Config& config) {
     gates->number("max_test_regression_percent", config.gates.max_test_regression_percent, percent);
     gates->number("min_test_count_ratio", config.gates.min_test_count_ratio, ratio);
     gates->string("security_command", config.gates.security_command);
+    gates->boolean("require_resolved", config.gates.require_resolved);
     gates->reject_unknown_keys();
   }
 
@@ -243,7 +244,8 @@ nlohmann::json to_json(const Config& config) {
        {{"require_build_pass", config.gates.require_build_pass},
         {"max_test_regression_percent", config.gates.max_test_regression_percent},
         {"min_test_count_ratio", config.gates.min_test_count_ratio},
-        {"security_command", config.gates.security_command}}},
+        {"security_command", config.gates.security_command},
+        {"require_resolved", config.gates.require_resolved}}},
       {"diff_scope",
        {{"max_files_soft", config.diff_scope.max_files_soft},
         {"max_churn_soft", config.diff_scope.max_churn_soft},

@@ -32,6 +32,9 @@ struct Gates {
   double max_test_regression_percent = 0;  ///< gate fails when regression% > this
   double min_test_count_ratio = 0.8;       ///< gate fails when A_total < ratio * B_total
   std::string security_command;            ///< optional shell command; non-zero exit fails the gate
+  /// A candidate that leaves an acceptance test failing (a private test the
+  /// baseline fails, docs/formulas.md "Resolution") is not mergeable.
+  bool require_resolved = true;
 };
 
 /// [scoring.diff_scope]

@@ -16,6 +16,8 @@ std::string_view to_string(TamperKind kind) noexcept {
     case TamperKind::pass_regex_changed: return "pass_regex_changed";
     case TamperKind::command_changed: return "command_changed";
     case TamperKind::command_trivial: return "command_trivial";
+    case TamperKind::definition_changed: return "definition_changed";
+    case TamperKind::build_changed: return "build_changed";
   }
   return "dropped";
 }

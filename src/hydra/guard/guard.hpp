@@ -58,10 +58,18 @@ enum class TamperKind {
   pass_regex_changed,  ///< PASS_REGULAR_EXPRESSION set, changed or removed, or a FAIL_REGULAR_EXPRESSION removed
   command_changed,     ///< the command differs beyond the build-tree location (see normalize_command)
   command_trivial,     ///< the command became one that cannot fail (see is_trivial_command)
+  /// In a run that judges it (held-out, on-baseline, or the candidate's own
+  /// when it is the held-out run), the test's command or any property
+  /// differs from the reference's (test_recipes.hpp).
+  definition_changed,
+  /// In such a run, the program the test runs is built otherwise: its
+  /// sources, compile settings, link options or libraries (test_recipes.hpp).
+  build_changed,
 };
 
 /// "dropped", "disabled", "newly_skipped", "will_fail_flipped",
-/// "skip_rule_added", "pass_regex_changed", "command_changed", "command_trivial".
+/// "skip_rule_added", "pass_regex_changed", "command_changed", "command_trivial",
+/// "definition_changed", "build_changed".
 std::string_view to_string(TamperKind kind) noexcept;
 
 /// One switched-off or modified test. A test can appear once per kind.

@@ -6,8 +6,10 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <hydra/model/build_targets.hpp>
 #include <hydra/model/test.hpp>
 
 namespace hydra::model {
@@ -27,6 +29,20 @@ struct HeldOut {
   bool on_baseline_build_passed = false;
   std::optional<std::vector<TestCase>> tests_on_baseline;  ///< new_tests_mode "built": on-baseline/junit
   bool private_test_patch = false;                  ///< a private test patch was configured and applied
+  /// The tests private to the task: those the private test patch adds or
+  /// whose files it touches (recorded by the baseline's capture).
+  std::vector<std::string> private_tests;
+
+  /// How the held-out run (mode "built") and the on-baseline run (new tests
+  /// "built") defined and built their tests: ctest's list and the build
+  /// targets, as the runs saw their trees (`*_roots`: source and build
+  /// folders). Absent when not recorded.
+  std::vector<TestDefinition> definitions;
+  std::optional<BuildTargets> targets;
+  std::vector<TestDefinition> on_baseline_definitions;
+  std::optional<BuildTargets> on_baseline_targets;
+  std::pair<std::string, std::string> roots;              ///< held-out: source, build
+  std::pair<std::string, std::string> on_baseline_roots;  ///< on-baseline: source, build
 };
 
 }  // namespace hydra::model

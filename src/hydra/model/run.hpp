@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <hydra/model/build_targets.hpp>
 #include <hydra/model/diff.hpp>
 #include <hydra/model/held_out.hpp>
 #include <hydra/model/lint.hpp>
@@ -61,6 +62,11 @@ struct Run {
   /// the baseline has tests, in which case the candidate scores 0).
   std::optional<std::vector<TestCase>> tests;
   std::vector<TestDefinition> test_definitions;  ///< from ctest --show-only=json-v1; may be empty
+  /// How the build tree builds its targets (build-targets.json, read right
+  /// after configure); nullopt when not recorded.
+  std::optional<BuildTargets> build_targets;
+  std::string source_root;  ///< the captured source tree, as its steps saw it; empty when not recorded
+  std::string build_root;   ///< its build tree; empty when not recorded
   /// Test name -> the files it depends on (test-files.json; relative to the
   /// work tree's top level); empty when not recorded.
   std::map<std::string, std::set<std::string>> test_files;

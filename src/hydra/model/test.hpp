@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +57,9 @@ struct TestDefinition {
   std::vector<std::string> pass_regular_expression;
   std::vector<std::string> fail_regular_expression;
   std::string working_directory;
+  /// Every property as ctest lists it: name -> its value as compact JSON
+  /// text (the fields above are the ones detectors read by name).
+  std::map<std::string, std::string> properties;
 };
 
 }  // namespace hydra::model

@@ -89,6 +89,7 @@ class DefinitionReader {
         fail(where + "a property without \"name\" and \"value\"");
       const std::string name = property["name"].get<std::string>();
       const json& value = property["value"];
+      definition.properties[name] = value.dump();
       const std::string what = where + name;
       if (name == "LABELS") {
         definition.labels = strings(value, what);

@@ -6,6 +6,7 @@
 #include <hydra/error.hpp>
 #include <hydra/guard/guard.hpp>
 #include <hydra/guard/held_out.hpp>
+#include <hydra/guard/test_recipes.hpp>
 #include <hydra/parse/diff_lines.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/score/contract.hpp>
@@ -37,11 +38,13 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   // nothing on purpose (the build and tests dimensions already score it).
   const bool candidate_listed = fs::is_regular_file(candidate_dir / "ctest.json");
   const std::vector<model::TestDefinition> none;
-  const guard::Report report = guard::analyze(
+  guard::Report report = guard::analyze(
       config.anti_gaming, diff, candidate_listed ? baseline.test_definitions : none,
       candidate_listed ? candidate.test_definitions : none,
       candidate_listed && baseline.tests ? &*baseline.tests : nullptr,
       candidate_listed && candidate.tests ? &*candidate.tests : nullptr, roots);
+  // The runs that judge the tests built and ran them as the reference defines them.
+  for (auto& change : guard::find_recipe_changes(baseline, candidate)) report.tests_tampered.push_back(std::move(change));
   tampering.analyzed = true;
   for (const auto& edit : report.config_edits) tampering.config_edits.push_back(edit.path);
   tampering.suppressions_added = report.suppressions_added.size();

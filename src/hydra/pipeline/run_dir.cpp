@@ -21,6 +21,7 @@
 #include <hydra/parse/diff.hpp>
 #include <hydra/parse/junit.hpp>
 #include <hydra/parse/manifest.hpp>
+#include <hydra/parse/build_targets.hpp>
 #include <hydra/parse/test_files.hpp>
 #include <hydra/parse/lint_log.hpp>
 #include <hydra/pipeline/artifacts.hpp>
@@ -265,6 +266,8 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   run.integrity_problems.insert(run.integrity_problems.end(), typed.problems.begin(), typed.problems.end());
 
   run.held_out = read_held_out_record(manifest);
+  run.source_root = typed.source_root;
+  run.build_root = typed.build_dir;
 
   if (const auto& build = typed.build) {
     run.build.known = true;
@@ -301,6 +304,25 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       have_junit = true;
     } else if (artifact.role == "ctest_json") {
       run.test_definitions = parse::parse_ctest_json_file(file);
+    } else if (artifact.role == "held_out_ctest_json" || artifact.role == "on_baseline_ctest_json") {
+      // How the held-out runs defined their tests (guard/test_recipes.hpp).
+      auto& into = artifact.role == "held_out_ctest_json" ? run.held_out.definitions
+                                                          : run.held_out.on_baseline_definitions;
+      try {
+        into = parse::parse_ctest_json_file(file);
+      } catch (const InputError& error) {
+        run.integrity_problems.push_back(error.what());
+      }
+    } else if (artifact.role == "build_targets" || artifact.role == "held_out_build_targets" ||
+               artifact.role == "on_baseline_build_targets") {
+      auto& into = artifact.role == "build_targets"            ? run.build_targets
+                   : artifact.role == "held_out_build_targets" ? run.held_out.targets
+                                                               : run.held_out.on_baseline_targets;
+      try {
+        into = parse::parse_build_targets_file(file);
+      } catch (const InputError& error) {
+        run.integrity_problems.push_back(error.what());
+      }
     } else if (const std::string inner = held_out_result_role(artifact.role); !inner.empty()) {
       auto& into = artifact.role.rfind("held_out_", 0) == 0 ? run.held_out.tests : run.held_out.tests_on_baseline;
       try {
@@ -358,9 +380,19 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   if (!typed.source_root.empty()) source_roots.push_back(typed.source_root);
   for (const auto& root : typed.source_roots)
     if (!root.empty()) source_roots.push_back(root);
+  // Files the build generated (lint sees them too) are named relative to
+  // the build tree, "<build>/...", so that runs in other build trees agree.
+  const std::string build_prefix = typed.build_dir.empty() || typed.build_dir.back() == '/'
+                                       ? typed.build_dir
+                                       : typed.build_dir + "/";
   auto relativize = [&](std::vector<model::LintFinding>& findings) {
-    if (source_roots.empty()) return;
     for (auto& finding : findings) {
+      if (!build_prefix.empty() && finding.file().size() > build_prefix.size() &&
+          finding.file().compare(0, build_prefix.size(), build_prefix) == 0) {
+        finding.set_file(std::string("<build>/").append(finding.file().substr(build_prefix.size())));
+        continue;
+      }
+      if (source_roots.empty()) continue;
       const std::string file = util::strip_source_root(finding.file(), source_roots);
       if (file != finding.file()) finding.set_file(file);
     }

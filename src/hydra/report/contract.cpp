@@ -312,9 +312,25 @@ ContractView read_contract(const json& contract) {
     candidate.caches = text_at(object_at(ranking, "run"), "caches");
     candidate.tools = read_tools(object_at(object_at(ranking, "run"), "tools"));
     candidate.anti_gaming = read_anti_gaming(object_at(ranking, "anti_gaming"));
+    const json& resolution = object_at(ranking, "resolution");
+    candidate.resolved = bool_at(resolution, "resolved");
+    for (const auto& name : array_at(resolution, "acceptance_tests"))
+      if (name.is_string()) candidate.acceptance_tests.push_back(name.get<std::string>());
+    for (const auto& name : array_at(resolution, "still_failing"))
+      if (name.is_string()) candidate.still_failing.push_back(name.get<std::string>());
+    view.has_resolution = view.has_resolution || candidate.resolved.has_value();
     view.candidates.push_back(std::move(candidate));
   }
   return view;
+}
+
+std::string resolution_text(const CandidateView& candidate) {
+  if (!candidate.resolved) return {};
+  if (*candidate.resolved) return "resolved";
+  std::string text = "UNRESOLVED";
+  for (std::size_t index = 0; index < candidate.still_failing.size(); ++index)
+    text += (index ? ", " : ": ") + candidate.still_failing[index];
+  return text;
 }
 
 std::string baseline_sentence(const BaselineView& baseline) {

@@ -84,7 +84,16 @@ struct CandidateView {
   /// The anti-gaming findings, one readable line each ("lint suppression
   /// added: src/a.cpp:12 NOLINT").
   std::vector<std::string> anti_gaming;
+  /// Whether it passes the task's acceptance tests (the contract's
+  /// `resolution`); nullopt when the baseline has none.
+  std::optional<bool> resolved;
+  std::vector<std::string> acceptance_tests;
+  std::vector<std::string> still_failing;  ///< acceptance tests it leaves failing
 };
+
+/// "resolved", or "UNRESOLVED: <tests still failing>"; empty when the
+/// candidate has no acceptance tests to pass.
+std::string resolution_text(const CandidateView& candidate);
 
 /// What the baseline's run looked like.
 struct BaselineView {
@@ -121,6 +130,9 @@ struct ContractView {
   std::vector<CandidateView> candidates;  ///< in ranking order
   /// What measured nothing, one line each (the contract's `nothing_measured`).
   std::vector<std::string> nothing_measured;
+  /// Some candidate has acceptance tests (a private test patch): the
+  /// renderers show a Resolved column.
+  bool has_resolution = false;
 };
 
 /// Reads `contract`. Throws hydra::Error when it is not a JSON object; any

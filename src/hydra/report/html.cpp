@@ -183,6 +183,15 @@ std::string candidate_section(const CandidateView& candidate) {
     }
   }
   html += "</tbody>\n</table>\n";
+  if (candidate.resolved) {
+    html += "<p class=\"resolution\"><strong>Resolution:</strong> " +
+            std::string(*candidate.resolved ? "<span class=\"badge ok\">resolved</span>"
+                                            : "<span class=\"badge bad\">unresolved</span>") +
+            " " + escape_html(resolution_text(candidate)) + " (acceptance tests: ";
+    for (std::size_t index = 0; index < candidate.acceptance_tests.size(); ++index)
+      html += (index ? ", " : "") + escape_html(candidate.acceptance_tests[index]);
+    html += ")</p>\n";
+  }
   if (!candidate.anti_gaming.empty()) {
     html += "<h4>Anti-gaming findings</h4>\n<ul>\n";
     for (const auto& line : candidate.anti_gaming) html += "<li>" + escape_html(line) + "</li>\n";
@@ -235,6 +244,7 @@ std::string render_html(const nlohmann::json& contract) {
   } else {
     html += "<table>\n<thead><tr><th class=\"num\">#</th><th>Agent</th><th class=\"num\">Total</th>";
     for (const auto& name : view.dimension_names) html += "<th class=\"num\">" + escape_html(dimension_label(name)) + "</th>";
+    if (view.has_resolution) html += "<th>Resolved</th>";
     html += "<th>Mergeable</th></tr></thead>\n<tbody>\n";
     for (const auto& candidate : view.candidates) {
       html += std::string(candidate.mergeable ? "<tr>" : "<tr class=\"failed\">") + "<td class=\"num\">" +
@@ -247,6 +257,10 @@ std::string render_html(const nlohmann::json& contract) {
         html += active ? "<td class=\"num\">" + format_number(*dimension->score) + "</td>"
                        : std::string("<td class=\"num muted\">-</td>");
       }
+      if (view.has_resolution)
+        html += !candidate.resolved ? std::string("<td class=\"muted\">-</td>")
+                : *candidate.resolved ? std::string("<td><span class=\"badge ok\">✓ resolved</span></td>")
+                                      : std::string("<td><span class=\"badge bad\">✗ unresolved</span></td>");
       html += "<td>" + badge(candidate.mergeable) + "</td></tr>\n";
     }
     html += "</tbody>\n</table>\n<figure>\n" + ranking_chart(view) +

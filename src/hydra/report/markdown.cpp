@@ -89,6 +89,12 @@ void append_candidate(std::string& out, const CandidateView& candidate) {
       out += ".\n";
     }
   }
+  if (candidate.resolved) {
+    out += "\n**Resolution:** " + escape_markdown(resolution_text(candidate)) + " (acceptance tests: ";
+    for (std::size_t index = 0; index < candidate.acceptance_tests.size(); ++index)
+      out += (index ? ", " : "") + escape_markdown(candidate.acceptance_tests[index]);
+    out += ")\n";
+  }
   if (!candidate.anti_gaming.empty()) {
     out += "\n**Anti-gaming findings:**\n\n";
     for (const auto& line : candidate.anti_gaming) out += "- ⚠️ " + escape_markdown(line) + "\n";
@@ -123,6 +129,10 @@ std::string render_markdown(const nlohmann::json& contract) {
     out += " " + dimension_label(name) + " |";
     rule += "--:|";
   }
+  if (view.has_resolution) {
+    out += " Resolved |";
+    rule += ":--|";
+  }
   out += " Mergeable |\n" + rule + ":--|\n";
   for (const auto& candidate : view.candidates) {
     out += "| " + std::to_string(candidate.rank) + " | " + escape_markdown(candidate.agent) + " | **" +
@@ -132,6 +142,8 @@ std::string render_markdown(const nlohmann::json& contract) {
       const bool active = dimension != nullptr && dimension->active && dimension->score;
       out += " " + (active ? format_number(*dimension->score) : std::string("-")) + " |";
     }
+    if (view.has_resolution)
+      out += !candidate.resolved ? " - |" : *candidate.resolved ? " ✅ yes |" : " ❌ no |";
     out += candidate.mergeable ? " ✅ yes |\n" : " ❌ no |\n";
   }
 

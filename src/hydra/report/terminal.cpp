@@ -131,6 +131,10 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
     header.push_back({dimension_label(name), ""});
     aligns.push_back(Align::right);
   }
+  if (view.has_resolution) {  // a private test patch: does each pass the acceptance tests?
+    header.push_back({"Resolved", ""});
+    aligns.push_back(Align::left);
+  }
   header.push_back({"Mergeable", ""});
   aligns.push_back(Align::left);
 
@@ -145,6 +149,10 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
       const bool active = dimension != nullptr && dimension->active && dimension->score;
       row.push_back({active ? format_number(*dimension->score) : "-", active ? "" : ansi_dim});
     }
+    if (view.has_resolution)
+      row.push_back(!candidate.resolved ? Cell{"-", ansi_dim}
+                    : *candidate.resolved ? Cell{"yes", ansi_green}
+                                          : Cell{"NO", ansi_red});
     row.push_back(candidate.mergeable ? Cell{"yes", ansi_green} : Cell{"NO", ansi_red});
     rows.push_back(std::move(row));
   }
@@ -167,6 +175,17 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
   };
   out += render_row(header, true);
   for (const auto& row : rows) out += render_row(row, false);
+  if (view.has_resolution) {
+    // The acceptance tests are the baseline's: the same for every candidate.
+    for (const auto& candidate : view.candidates) {
+      if (candidate.acceptance_tests.empty()) continue;
+      std::string line = "Acceptance tests (private tests the baseline fails): ";
+      for (std::size_t index = 0; index < candidate.acceptance_tests.size(); ++index)
+        line += (index ? ", " : "") + candidate.acceptance_tests[index];
+      for (const auto& wrapped : wrap_words(sanitize_terminal(line), kLineWidth)) out += wrapped + "\n";
+      break;
+    }
+  }
 
   bool any_failure = false;
   for (const auto& candidate : view.candidates) any_failure = any_failure || !candidate.gate_failures.empty();

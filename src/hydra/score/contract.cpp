@@ -146,6 +146,11 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
       {"tests", std::move(tests)},
       {"lint", std::move(lint)},
   };
+  // Only with acceptance tests (a private test patch), so other contracts keep their bytes.
+  if (candidate.resolution.applies)
+    result["resolution"] = {{"resolved", candidate.resolution.resolved()},
+                            {"acceptance_tests", candidate.resolution.acceptance_tests},
+                            {"still_failing", candidate.resolution.still_failing}};
   if (!candidate.caches.empty()) result["run"]["caches"] = candidate.caches;
   // Only when there is something to say, so runs without repairs keep their output.
   if (!candidate.input_notes.empty()) result["run"]["input_notes"] = candidate.input_notes;

@@ -180,6 +180,23 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
       detail += " (and " + std::to_string(tampering.gate_reasons.size() - 1) + " more)";
     gates.push_back(make_gate("anti_gaming", false, detail));
   }
+
+  // resolved: the task's acceptance tests (the private tests the baseline
+  // fails) all pass; only when there are some.
+  const Resolution resolution = resolve(baseline, candidate);
+  if (resolution.applies) {
+    const std::size_t total = resolution.acceptance_tests.size();
+    const std::size_t passing = total - resolution.still_failing.size();
+    std::string detail = std::to_string(passing) + " of " + std::to_string(total) +
+                         " acceptance tests (private tests the baseline fails) pass";
+    if (!resolution.still_failing.empty()) {
+      detail += "; unresolved: ";
+      for (std::size_t index = 0; index < resolution.still_failing.size(); ++index)
+        detail += (index ? ", " : "") + resolution.still_failing[index];
+    }
+    if (!config.gates.require_resolved) detail += " (not required: scoring.gates.require_resolved = false)";
+    gates.push_back(make_gate("resolved", resolution.resolved() || !config.gates.require_resolved, detail));
+  }
   return gates;
 }
 

@@ -331,6 +331,7 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
     result.dimensions.push_back(std::move(judge));
   }
   result.total = composite(result.dimensions);
+  result.resolution = resolve(baseline, candidate);
   result.gates = evaluate_gates(config, baseline, candidate, result.dimensions);
   result.mergeable = result.failed_gates().empty();
   return result;
@@ -382,6 +383,9 @@ Ranking rank(const config::Config& config, const model::Run& baseline,
   }
   std::sort(ranking.candidates.begin(), ranking.candidates.end(),
             [](const Candidate& left, const Candidate& right) {
+              // A candidate that resolves the task ranks above one that does not.
+              if (left.resolution.applies && left.resolution.resolved() != right.resolution.resolved())
+                return left.resolution.resolved();
               // Exact totals: a tie is a tie, whatever their rounding.
               if (left.total != right.total) return left.total > right.total;
               if (left.mergeable != right.mergeable) return left.mergeable;

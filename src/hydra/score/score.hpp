@@ -15,6 +15,7 @@
 #include <hydra/model/test.hpp>
 #include <hydra/util/exact.hpp>
 #include <hydra/score/flaky.hpp>
+#include <hydra/score/resolution.hpp>
 
 namespace hydra::score {
 
@@ -74,11 +75,13 @@ struct Candidate {
   std::vector<Gate> gates;            ///< every gate evaluated, in a fixed order
   TestChanges test_changes;
   LintChanges lint_changes;
+  Resolution resolution;  ///< whether it passes the task's acceptance tests (resolution.hpp)
 
   std::vector<Gate> failed_gates() const;
 };
 
-/// Candidates ranked: exact total desc, mergeable first on ties, then agent name.
+/// Candidates ranked: resolved first (when the baseline has acceptance
+/// tests), then exact total desc, mergeable first on ties, then agent name.
 struct Ranking {
   std::vector<Candidate> candidates;
 };
@@ -144,7 +147,8 @@ std::vector<model::LintFinding> counted_findings(const config::Config& config,
 
 /// Evaluates every gate for one scored candidate, in the contract's order:
 /// integrity, active_dimensions, require_build_pass,
-/// max_test_regression_percent, min_test_count_ratio, security.
+/// max_test_regression_percent, min_test_count_ratio, security, anti_gaming,
+/// and resolved when the baseline has acceptance tests (resolution.hpp).
 /// `dimensions` are the candidate's scored dimensions (their evidence feeds
 /// the test gates).
 std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run& baseline,

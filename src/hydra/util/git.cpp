@@ -114,11 +114,9 @@ void collect_output_trees(const fs::path& directory, std::vector<fs::path>& tree
   }
 }
 
-}  // namespace
-
-std::string diff_against(const fs::path& repository, const std::string& base_commit,
-                         const std::vector<fs::path>& excluded) {
-  const fs::path root = fs::canonical(work_tree_root(repository));
+/// The pathspec of a change of the work tree at `root` (its top level): the
+/// whole tree without `excluded` and the untracked build trees and tool output.
+std::vector<std::string> change_pathspec(const fs::path& root, const std::vector<fs::path>& excluded) {
   std::vector<fs::path> trees = excluded;
   // Any other build tree or tool output among the untracked directories (a
   // second build-debug/ next to build/, HydraScore's run directories and
@@ -138,6 +136,29 @@ std::string diff_against(const fs::path& repository, const std::string& base_com
     if (git(root, {"check-ignore", "-q", relative.generic_string()}).exit_code == 0) continue;
     pathspec.push_back(":(exclude)" + relative.generic_string());
   }
+  return pathspec;
+}
+
+}  // namespace
+
+std::vector<std::string> change_files(const fs::path& repository, const std::vector<fs::path>& excluded) {
+  const fs::path root = fs::canonical(work_tree_root(repository));
+  std::vector<std::string> arguments = {"-c", "core.quotePath=false", "ls-files", "-z", "--cached", "--others",
+                                        "--exclude-standard"};
+  const std::vector<std::string> pathspec = change_pathspec(root, excluded);
+  arguments.insert(arguments.end(), pathspec.begin(), pathspec.end());
+  const auto listed = git(root, arguments);
+  if (listed.exit_code != 0) throw Error("git ls-files failed in " + root.string() + ": " + listed.output);
+  std::set<std::string> files;
+  for (const std::string_view entry : split(listed.output, '\0'))
+    if (!entry.empty()) files.emplace(entry);
+  return {files.begin(), files.end()};
+}
+
+std::string diff_against(const fs::path& repository, const std::string& base_commit,
+                         const std::vector<fs::path>& excluded) {
+  const fs::path root = fs::canonical(work_tree_root(repository));
+  const std::vector<std::string> pathspec = change_pathspec(root, excluded);
   // A private index: start from the base commit's tree, mark every untracked
   // (not ignored) file as intent-to-add, and diff the work tree against it.
   util::TempDir scratch("hydra-git");

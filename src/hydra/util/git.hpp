@@ -55,6 +55,13 @@ inline constexpr const char* kBuildTreeMarker = ".hydra-build-tree";
 std::string diff_against(const std::filesystem::path& repository, const std::string& base_commit,
                          const std::vector<std::filesystem::path>& excluded);
 
+/// The files a change of the work tree at `repository` is made of (what
+/// diff_against compares): tracked and untracked (not ignored) files outside
+/// `excluded` and the build trees and tool output diff_against leaves out,
+/// relative to the top level, sorted.
+std::vector<std::string> change_files(const std::filesystem::path& repository,
+                                      const std::vector<std::filesystem::path>& excluded);
+
 /// Creates (or refreshes) a detached worktree of `commit` at `path`.
 void checkout_worktree(const std::filesystem::path& repository, const std::string& commit,
                        const std::filesystem::path& path);

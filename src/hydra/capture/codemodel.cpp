@@ -1,0 +1,220 @@
+// The File API reply (codemodel.hpp).
+#include <hydra/capture/codemodel.hpp>
+
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include <hydra/error.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* client = "client-hydrascore";
+
+const json& member(const json& object, const char* key) {
+  static const json null;
+  if (!object.is_object()) return null;
+  const auto found = object.find(key);
+  return found == object.end() ? null : *found;
+}
+
+std::string string_member(const json& object, const char* key) {
+  const json& value = member(object, key);
+  return value.is_string() ? value.get<std::string>() : std::string();
+}
+
+const json& list_member(const json& object, const char* key) {
+  static const json empty = json::array();
+  const json& value = member(object, key);
+  return value.is_array() ? value : empty;
+}
+
+json read_json_file(const fs::path& file) { return json::parse(util::read_file(file)); }
+
+/// `path` made absolute against `base` and cleaned.
+std::string absolute_against(const std::string& path, const fs::path& base) {
+  if (path.empty()) return {};
+  const fs::path value = path;
+  return util::absolute_clean(value.is_absolute() ? value : base / value).string();
+}
+
+/// The files of a backtrace chain (`backtrace` indexes `graph`'s nodes).
+std::vector<std::string> backtrace_files(const json& graph, const json& backtrace, const fs::path& source) {
+  std::set<std::string> files;
+  const json& nodes = member(graph, "nodes");
+  const json& names = member(graph, "files");
+  if (!backtrace.is_number_unsigned() || !nodes.is_array() || !names.is_array()) return {};
+  std::size_t index = backtrace.get<std::size_t>();
+  for (std::size_t steps = 0; index < nodes.size() && steps < nodes.size(); ++steps) {
+    const json& node = nodes[index];
+    const json& file = member(node, "file");
+    if (file.is_number_unsigned() && file.get<std::size_t>() < names.size() && names[file.get<std::size_t>()].is_string())
+      files.insert(absolute_against(names[file.get<std::size_t>()].get<std::string>(), source));
+    const json& parent = member(node, "parent");
+    if (!parent.is_number_unsigned()) break;
+    index = parent.get<std::size_t>();
+  }
+  return {files.begin(), files.end()};
+}
+
+/// The reply index (the newest), with the answers to HydraScore's queries.
+json reply_index(const fs::path& reply) {
+  std::error_code error;
+  if (!fs::is_directory(reply, error)) throw Error("no File API reply in " + reply.string());
+  fs::path index;
+  for (const auto& entry : fs::directory_iterator(reply, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("index-", 0) == 0 && entry.path().extension() == ".json" && entry.path() > index) index = entry.path();
+  }
+  if (index.empty()) throw Error("no File API reply index in " + reply.string());
+  return read_json_file(index);
+}
+
+model::BuildTarget read_target(const json& target_json, const fs::path& source, const fs::path& build,
+                               const std::map<std::string, std::string>& names_by_id) {
+  model::BuildTarget target;
+  target.name = string_member(target_json, "name");
+  target.type = string_member(target_json, "type");
+  const json& paths = member(target_json, "paths");
+  target.directory = absolute_against(string_member(paths, "source").empty() ? "." : string_member(paths, "source"), source);
+  for (const json& artifact : list_member(target_json, "artifacts"))
+    if (const std::string path = string_member(artifact, "path"); !path.empty())
+      target.artifacts.push_back(absolute_against(path, build));
+  for (const json& source_entry : list_member(target_json, "sources")) {
+    model::TargetSource item;
+    item.path = absolute_against(string_member(source_entry, "path"), source);
+    item.generated = member(source_entry, "isGenerated").is_boolean() && member(source_entry, "isGenerated").get<bool>();
+    const json& group = member(source_entry, "compileGroupIndex");
+    item.compile_group = group.is_number_unsigned() ? group.get<int>() : -1;
+    if (!item.path.empty()) target.sources.push_back(std::move(item));
+  }
+  for (const json& group_json : list_member(target_json, "compileGroups")) {
+    model::CompileGroup group;
+    group.language = string_member(group_json, "language");
+    for (const json& fragment : list_member(group_json, "compileCommandFragments"))
+      group.fragments.push_back(string_member(fragment, "fragment"));
+    for (const json& define : list_member(group_json, "defines")) group.defines.push_back(string_member(define, "define"));
+    for (const json& include : list_member(group_json, "includes"))
+      group.includes.push_back({absolute_against(string_member(include, "path"), source),
+                                member(include, "isSystem").is_boolean() && member(include, "isSystem").get<bool>()});
+    for (const json& header : list_member(group_json, "precompileHeaders"))
+      group.precompile_headers.push_back(string_member(header, "header"));
+    group.sysroot = string_member(member(group_json, "sysroot"), "path");
+    target.compile_groups.push_back(std::move(group));
+  }
+  for (auto& source_item : target.sources)
+    if (source_item.compile_group >= static_cast<int>(target.compile_groups.size())) source_item.compile_group = -1;
+  const json& link = member(target_json, "link");
+  for (const json& fragment : list_member(link, "commandFragments")) {
+    const std::string text = string_member(fragment, "fragment");
+    if (text.empty()) continue;
+    target.link.push_back({text, string_member(fragment, "role")});
+  }
+  target.link_sysroot = string_member(member(link, "sysroot"), "path");
+  for (const json& dependency : list_member(target_json, "dependencies")) {
+    const auto found = names_by_id.find(string_member(dependency, "id"));
+    if (found != names_by_id.end()) target.dependencies.push_back(found->second);
+  }
+  target.definition_files =
+      backtrace_files(member(target_json, "backtraceGraph"), member(target_json, "backtrace"), source);
+  return target;
+}
+
+/// A link fragment naming a project target's artifact (relative to the top
+/// build tree, where Ninja links, or to the target's folder, where
+/// Makefiles do) becomes "<target:NAME>": the comparison then names the
+/// target, wherever the tree is.
+void name_project_artifacts(model::BuildTargets& targets) {
+  std::map<std::string, std::string> by_artifact;
+  for (const auto& target : targets.targets)
+    for (const auto& artifact : target.artifacts) by_artifact[artifact] = target.name;
+  for (auto& target : targets.targets) {
+    const fs::path folder = target.directory.empty()
+                                ? fs::path(targets.build_root)
+                                : fs::path(targets.build_root) /
+                                      fs::path(target.directory).lexically_relative(targets.source_root);
+    for (auto& fragment : target.link) {
+      if (fragment.role != "libraries") continue;
+      for (const fs::path& base : {fs::path(targets.build_root), folder}) {
+        const auto found = by_artifact.find(absolute_against(fragment.fragment, base));
+        if (found == by_artifact.end()) continue;
+        fragment.fragment = "<target:" + found->second + ">";
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool write_file_api_queries(const fs::path& build_dir) {
+  bool added = false;
+  for (const char* object : {"codemodel-v2", "toolchains-v1"}) {
+    const fs::path query = build_dir / ".cmake" / "api" / "v1" / "query" / client / object;
+    std::error_code error;
+    if (fs::exists(query, error)) continue;
+    fs::create_directories(query.parent_path());
+    util::write_file_atomic(query, "");
+    added = true;
+  }
+  return added;
+}
+
+model::BuildTargets read_build_targets(const fs::path& build_dir, const std::string& build_config) {
+  model::BuildTargets targets;
+  const fs::path reply = build_dir / ".cmake" / "api" / "v1" / "reply";
+  try {
+    const json index = reply_index(reply);
+    const json& answers = member(member(index, "reply"), client);
+    const std::string codemodel_file = string_member(member(answers, "codemodel-v2"), "jsonFile");
+    if (codemodel_file.empty()) throw Error("the File API reply in " + reply.string() + " holds no codemodel-v2 answer");
+    const json codemodel = read_json_file(reply / codemodel_file);
+    const json& paths = member(codemodel, "paths");
+    targets.source_root = util::absolute_clean(string_member(paths, "source")).string();
+    targets.build_root = util::absolute_clean(string_member(paths, "build")).string();
+    if (targets.source_root.empty() || targets.build_root.empty())
+      throw Error(codemodel_file + " names no source or build folder");
+    const json* configuration = nullptr;
+    for (const json& candidate : list_member(codemodel, "configurations")) {
+      if (!configuration) configuration = &candidate;
+      if (!build_config.empty() && string_member(candidate, "name") == build_config) {
+        configuration = &candidate;
+        break;
+      }
+    }
+    if (!configuration) throw Error(codemodel_file + " lists no configuration");
+    std::map<std::string, std::string> names_by_id;
+    for (const json& entry : list_member(*configuration, "targets"))
+      names_by_id[string_member(entry, "id")] = string_member(entry, "name");
+    for (const json& entry : list_member(*configuration, "targets")) {
+      const std::string file = string_member(entry, "jsonFile");
+      if (file.empty()) continue;
+      targets.targets.push_back(
+          read_target(read_json_file(reply / file), targets.source_root, targets.build_root, names_by_id));
+    }
+    name_project_artifacts(targets);
+    const std::string toolchains_file = string_member(member(answers, "toolchains-v1"), "jsonFile");
+    if (!toolchains_file.empty()) {
+      const json toolchains = read_json_file(reply / toolchains_file);
+      for (const json& toolchain : list_member(toolchains, "toolchains")) {
+        const std::string path = string_member(member(toolchain, "compiler"), "path");
+        if (!path.empty()) targets.compilers.emplace_back(string_member(toolchain, "language"), path);
+      }
+    }
+  } catch (const Error& error) {
+    targets.targets.clear();
+    targets.problem = error.what();
+  } catch (const json::exception& error) {
+    targets.targets.clear();
+    targets.problem = std::string("the File API reply cannot be read: ") + error.what();
+  }
+  return targets;
+}
+
+}  // namespace hydra::capture

@@ -1,0 +1,26 @@
+// The CMake File API's answer about a configured build tree: the codemodel
+// (targets, their sources and compile and link settings) and the toolchains
+// (each language's compiler), read right after HydraScore's configure step,
+// before the tree's own build steps run and could rewrite it
+// (docs/threat-model.md, "Held-out evaluation").
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <hydra/model/build_targets.hpp>
+
+namespace hydra::capture {
+
+/// Writes the File API queries HydraScore reads (codemodel-v2, toolchains-v1)
+/// into `build_dir`; returns true when one was not there yet (the tree must
+/// be configured again for its answer).
+bool write_file_api_queries(const std::filesystem::path& build_dir);
+
+/// The targets of the reply in `build_dir` (the folder on HydraScore's side;
+/// the paths inside are as the build saw them), for the configuration
+/// `build_config` (multi-config generators; empty: the first). Never throws
+/// for a missing or malformed reply: `problem` says why.
+model::BuildTargets read_build_targets(const std::filesystem::path& build_dir, const std::string& build_config);
+
+}  // namespace hydra::capture

@@ -1,0 +1,103 @@
+// Tests for the step policies of held-out runs: a tree shown at another
+// path than its own (tree_view_mounts, seen_path), the mounts a step gets
+// (tree_step_policy) and the bubblewrap command line they make.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include <hydra/capture/sandbox.hpp>
+#include <hydra/capture/steps.hpp>
+#include <hydra/util/files.hpp>
+
+namespace fs = std::filesystem;
+using hydra::capture::Mount;
+using hydra::capture::seen_path;
+using hydra::capture::tree_step_policy;
+using hydra::capture::tree_view_mounts;
+
+namespace {
+
+std::string describe(const Mount& mount) {
+  const char* access = mount.access == Mount::Access::read_write ? "rw" : mount.access == Mount::Access::read_only ? "ro" : "hidden";
+  return std::string(access) + " " + mount.path.string() + (mount.source.empty() ? "" : " <- " + mount.source.string());
+}
+
+std::vector<std::string> describe(const std::vector<Mount>& mounts) {
+  std::vector<std::string> out;
+  for (const auto& mount : mounts) out.push_back(describe(mount));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a held-out tree is shown at the candidate's paths", "[capture][sandbox]") {
+  // The candidate's tree /repo, its build tree inside the user's build
+  // folder; the held-out worktree and build tree inside the candidate's build tree.
+  const fs::path top = "/repo", build = "/repo/build/hydra/trees/agent";
+  const fs::path worktree = build / ".hydra/held-out/source", held_build = build / ".hydra/held-out/build";
+  const auto mounts = tree_view_mounts(top, worktree, build, held_build,
+                                       {"/repo/build", build, "/repo/build/hydra/.cache", "/elsewhere/run", top});
+  SECTION("valid input: the worktree read-only at the top, HydraScore's folders again, the build tree writable") {
+    CHECK(describe(mounts) == std::vector<std::string>{"ro /repo <- " + worktree.string(), "ro /repo/build",
+                                                       "rw " + build.string() + " <- " + held_build.string()});
+  }
+  SECTION("valid input: paths on HydraScore's side map to where the steps see them") {
+    CHECK(seen_path(mounts, worktree / "src/count.cpp") == "/repo/src/count.cpp");
+    CHECK(seen_path(mounts, held_build / "tests") == build / "tests");
+    CHECK(seen_path(mounts, held_build) == build);
+    CHECK(seen_path(mounts, "/repo/build/hydra/.staging/junit") == "/repo/build/hydra/.staging/junit");
+    CHECK(seen_path({}, "/anything") == "/anything");
+  }
+}
+
+TEST_CASE("tree_step_policy puts the tree mounts first and makes their mount points", "[capture][sandbox]") {
+  hydra::util::TempDir temp("hydra-policy");
+  const fs::path top = temp.path() / "repo";
+  const fs::path build = top / "build/trees/agent";
+  const fs::path worktree = temp.path() / "held/source", held_build = temp.path() / "held/build";
+  const fs::path staging = top / "build/.staging";
+  for (const auto& folder : {top / "src", build, worktree / "src", held_build, staging / "junit"}) fs::create_directories(folder);
+
+  hydra::capture::Plan plan;
+  plan.source = worktree;
+  plan.build_dir = held_build;
+  plan.evidence = {staging, top / "build"};
+  plan.tree_mounts = tree_view_mounts(top, worktree, build, held_build, {top / "build", build});
+  const auto policy = tree_step_policy(plan, "test", {held_build, staging / "junit"}, held_build / ".hydra-tmp");
+  SECTION("valid input: tree mounts, then the writable folders at the paths the step sees") {
+    CHECK(describe(policy.mounts) ==
+          std::vector<std::string>{"ro " + top.string() + " <- " + worktree.string(), "ro " + (top / "build").string(),
+                                   "rw " + build.string() + " <- " + held_build.string(),
+                                   "rw " + (staging / "junit").string()});
+    CHECK(policy.temporary == build / ".hydra-tmp");
+  }
+  SECTION("valid input: the folder a later mount needs exists in the worktree") {
+    CHECK(fs::is_directory(worktree / "build"));
+  }
+  SECTION("valid input: bubblewrap's command line holds the mounts in order") {
+    hydra::capture::Sandbox sandbox;
+    sandbox.bwrap = "/usr/bin/bwrap";
+    const auto argv = sandbox.wrap(policy, {"ctest"});
+    const auto at = std::find(argv.begin(), argv.end(), worktree.string());
+    REQUIRE(at != argv.end());
+    CHECK(*(at - 1) == "--ro-bind");
+    CHECK(*(at + 1) == top.string());
+    const auto held = std::find(argv.begin(), argv.end(), held_build.string());
+    REQUIRE(held != argv.end());
+    CHECK(held > at);
+    CHECK(*(held - 1) == "--bind");
+    CHECK(argv.back() == "ctest");
+  }
+  SECTION("valid input: a capture's own trees have no tree mounts and the old order") {
+    hydra::capture::Plan own;
+    own.source = top;
+    own.build_dir = build;
+    // Run directories inside the build tree stay read-only, the results folder inside them writable.
+    const fs::path runs = build / "runs", results = build / "runs/.staging/junit";
+    fs::create_directories(results);
+    own.evidence = {runs, top / "build"};
+    const auto own_policy = tree_step_policy(own, "test", {build, results}, build / ".hydra-tmp");
+    CHECK(describe(own_policy.mounts) == std::vector<std::string>{"rw " + build.string(), "rw " + results.string(),
+                                                                  "ro " + runs.string(), "rw " + results.string()});
+  }
+}

@@ -1,0 +1,449 @@
+// End to end: held-out runs the candidate's build system cannot steer, and
+// lint that sees all its code (docs/threat-model.md, "Held-out evaluation").
+// Each attack is a branch of example-project that wants the score without
+// the work; all are captured in one `capture --ref` call against one
+// baseline with a private test patch, once for a project whose one
+// CMakeLists.txt defines the library and the tests, once for one with a
+// separate tests/CMakeLists.txt. Each must be not mergeable or score no
+// higher than its honest twin; the honest fix stays mergeable and first.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+namespace {
+
+using hydra::util::read_file;
+using hydra::util::write_file_atomic;
+
+/// Replaces the first `from` in `file` with `to`; fails the test when absent.
+void edit(const fs::path& file, const std::string& from, const std::string& to) {
+  std::string text = read_file(file);
+  const auto at = text.find(from);
+  INFO(file.string() << " lacks: " << from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  write_file_atomic(file, text);
+}
+
+void append(const fs::path& file, const std::string& text) { write_file_atomic(file, read_file(file) + text); }
+
+const std::string kCountLines =
+    "std::size_t count_lines(std::string_view text) {\n"
+    "  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+    "}\n";
+const std::string kFixedCountLines =
+    "std::size_t count_lines(std::string_view text) {\n"
+    "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+    "  return !text.empty() && text.back() != '\\n' ? newlines + 1 : newlines;\n"
+    "}\n";
+/// The fix as a body, written so that clang-tidy finds fault with it (an
+/// uninitialized variable, narrowing conversions): the lint attacks hide it.
+const std::string kLintyBody =
+    "  int lines;\n"
+    "  const int length = text.size();\n"
+    "  lines = 0;\n"
+    "  for (int index = 0; index < length; index++) {\n"
+    "    if (text[index] == '\\n') lines++;\n"
+    "  }\n"
+    "  if (length > 0 && text[length - 1] != '\\n') lines++;\n"
+    "  return lines;\n";
+const std::string kLintyFix = "std::size_t count_lines(std::string_view text) {\n" + kLintyBody + "}\n";
+/// The visible tests' names: the pass-expression attack leaves them alone.
+const std::string kVisibleTests =
+    "tokenize.splits_on_whitespace_and_punctuation tokenize.keeps_inner_apostrophes tokenize.empty_text "
+    "count.words_and_bytes count.lines_with_trailing_newline count.lines_without_trailing_newline "
+    "count.empty_text frequency.most_frequent_first frequency.ties_in_alphabetical_order "
+    "frequency.limit_larger_than_vocabulary";
+
+/// One layout of example-project, its baseline with a private test patch,
+/// and the attacks as branches `cand/<name>`.
+class Layout {
+ public:
+  Layout(const fs::path& root, bool one_file) : root_(root), one_file_(one_file) {
+    source_ = root / "project";
+    out_ = root / "out";
+    make_example_repository(source_);
+    if (one_file_) {
+      // The tests' definitions move into the root CMakeLists.txt, which also
+      // defines the library: every line of it is code to the held-out runs.
+      std::string tests = read_file(source_ / "tests/CMakeLists.txt");
+      for (std::size_t at = tests.find("test_${suite}.cpp"); at != std::string::npos;
+           at = tests.find("test_${suite}.cpp", at + 7))
+        tests.replace(at, 0, "tests/");
+      edit(source_ / "CMakeLists.txt", "  add_subdirectory(tests)\n", tests);
+      fs::remove(source_ / "tests/CMakeLists.txt");
+      git(source_, {"add", "--all"});
+      git(source_, {"commit", "--quiet", "-m", "tests defined beside the library"});
+    }
+  }
+
+  const fs::path& source() const { return source_; }
+  const fs::path& out() const { return out_; }
+  /// The CMake file that defines the tests.
+  fs::path tests_cmake() const { return source_ / (one_file_ ? "CMakeLists.txt" : "tests/CMakeLists.txt"); }
+  bool one_file() const { return one_file_; }
+
+  /// Registers the count test `name` (a case of test_count.cpp) after the suite's definition.
+  void register_count_test(const std::string& name) const {
+    edit(tests_cmake(), "textstats_add_test_suite(count)\n",
+         "textstats_add_test_suite(count)\ntextstats_add_test(count " + name + " LABELS unit)\n");
+  }
+  /// Adds the case `name` with `body` to test_count.cpp.
+  void add_count_case(const std::string& name, const std::string& body) const {
+    edit(source_ / "tests/test_count.cpp", "void empty_text() {", "void " + name + "() {\n" + body + "}\n\nvoid empty_text() {");
+    edit(source_ / "tests/test_count.cpp", "      {\"empty_text\", empty_text},",
+         "      {\"" + name + "\", " + name + "},\n      {\"empty_text\", empty_text},");
+  }
+
+  /// The private test patch (outside the tree): a test of the same behaviour
+  /// on other inputs, the task's acceptance test; and the baseline captured with it.
+  void capture_baseline() {
+    register_count_test("private_lines");
+    add_count_case("private_lines", "  CHECK_EQ(textstats::count_lines(\"alpha\\nbeta\\ngamma\"), 3U);\n");
+    const auto diff = run({"git", "-C", source_.string(), "diff"});
+    REQUIRE(diff.exit_code == 0);
+    write_file_atomic(root_ / "private-tests.patch", diff.output);
+    git(source_, {"checkout", "--quiet", "--", "."});
+    write_file_atomic(root_ / "hydra.toml", read_file(source_ / "hydra.toml") +
+                                                "\n[anti_gaming]\nprivate_test_patch = \"" +
+                                                (root_ / "private-tests.patch").string() + "\"\n");
+    const auto captured = run({kTool.string(), "capture", "--source", source_.string(), "--out",
+                               (out_ / "baseline").string(), "--build-dir", (out_ / "trees/baseline").string(),
+                               "--agent", "baseline", "--generator", "Ninja", "--config",
+                               (root_ / "hydra.toml").string()});
+    INFO(captured.output);
+    REQUIRE(captured.exit_code == 0);
+  }
+
+  /// Commits what `make` does to the base as branch cand/<name>.
+  void candidate(const std::string& name, const std::function<void()>& make) const {
+    git(source_, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
+    make();
+    git(source_, {"add", "--all"});
+    git(source_, {"commit", "--quiet", "--allow-empty", "-m", name});
+    git(source_, {"checkout", "--quiet", "main"});
+  }
+
+  /// Captures every candidate branch in one call, in parallel.
+  void capture_candidates() const {
+    const auto captured =
+        run({kTool.string(), "capture", "--source", source_.string(), "--ref", "cand/*", "--out", out_.string(),
+             "--baseline-run", (out_ / "baseline").string(), "--generator", "Ninja", "--jobs", "2", "--quiet"});
+    INFO(captured.output);
+    REQUIRE(captured.exit_code == 0);
+  }
+
+  nlohmann::json score(const std::vector<std::string>& names) const {
+    std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out_ / "baseline").string(), "--json",
+                                     (root_ / "score.json").string(), "--markdown", (root_ / "score.md").string(),
+                                     "--html", (root_ / "score.html").string(), "--quiet"};
+    for (const auto& name : names) argv.insert(argv.end(), {"--candidate", (out_ / ("cand-" + name)).string()});
+    const auto scored = run(argv);
+    INFO(scored.output);
+    REQUIRE((scored.exit_code == 0 || scored.exit_code == 3));
+    return read_json(root_ / "score.json");
+  }
+
+ private:
+  fs::path root_, source_, out_;
+  bool one_file_;
+};
+
+/// The CMake code the one-file layout gives directly and the other gives
+/// through an add_test() wrapper defined before add_subdirectory(tests): what
+/// `body` does to each test (`name`), from the root CMakeLists.txt, which is
+/// code in both layouts.
+void for_each_test_from_root(const Layout& layout, const std::string& body) {
+  if (layout.one_file()) {
+    append(layout.source() / "CMakeLists.txt",
+           "get_property(defined DIRECTORY PROPERTY TESTS)\nforeach(name IN LISTS defined)\n" + body + "endforeach()\n");
+  } else {
+    edit(layout.source() / "CMakeLists.txt", "if(EXAMPLE_BUILD_TESTS)\n",
+         "function(add_test)\n  _add_test(${ARGV})\n  set(name \"${ARGV1}\")\n" + body +
+             "endfunction()\n\nif(EXAMPLE_BUILD_TESTS)\n");
+  }
+}
+
+const nlohmann::json& entry(const nlohmann::json& contract, const std::string& name) {
+  for (const auto& ranking : contract.at("rankings"))
+    if (ranking.at("agent") == "cand-" + name) return ranking;
+  FAIL("not ranked: " << name);
+  static const nlohmann::json none;
+  return none;
+}
+
+double total(const nlohmann::json& contract, const std::string& name) { return entry(contract, name).at("total"); }
+bool mergeable(const nlohmann::json& contract, const std::string& name) { return entry(contract, name).at("mergeable"); }
+
+/// `attack` is not mergeable or scores no higher than `twin`.
+void check_no_gain(const nlohmann::json& contract, const std::string& attack, const std::string& twin) {
+  INFO(attack << ": " << total(contract, attack) << " (mergeable " << mergeable(contract, attack) << "), " << twin
+              << ": " << total(contract, twin) << "\n"
+              << entry(contract, attack).at("gate_failures").dump(1) << "\n"
+              << entry(contract, attack).at("anti_gaming").dump(1));
+  CHECK((!mergeable(contract, attack) || total(contract, attack) <= total(contract, twin)));
+}
+
+/// The tampering findings of `name` of `kind`, their details joined.
+std::string tampered(const nlohmann::json& contract, const std::string& name, const std::string& kind) {
+  std::string details;
+  for (const auto& finding : entry(contract, name).at("anti_gaming").at("tests_tampered"))
+    if (finding.at("kind") == kind) details += finding.at("name").get<std::string>() + ": " +
+                                               finding.at("detail").get<std::string>() + "\n";
+  return details;
+}
+
+/// Whether `name`'s own run passed `test` (the attack works on its own terms).
+bool own_run_passed(const Layout& layout, const std::string& name, const std::string& test) {
+  const std::string junit = read_file(layout.out() / ("cand-" + name) / "junit/0.xml");
+  const auto at = junit.find("name=\"" + test + "\"");
+  if (at == std::string::npos) return false;
+  const auto end = junit.find("</testcase>", at);
+  return junit.substr(at, end - at).find("<failure") == std::string::npos;
+}
+
+/// Every attack kind of docs/threat-model.md's held-out section on `layout`.
+void run_attacks(Layout& layout) {
+  const fs::path& source = layout.source();
+  layout.capture_baseline();
+  const auto comment = [&] { edit(source / "src/count.cpp", "namespace textstats {\n", "namespace textstats {\n\n// Counts text.\n"); };
+
+  // Honest changes: the fix with its tests, a no-op, the fix with lint findings.
+  layout.candidate("fix", [&] {
+    edit(source / "src/count.cpp", kCountLines, kFixedCountLines);
+    layout.register_count_test("single_line_without_newline");
+    layout.add_count_case("single_line_without_newline", "  CHECK_EQ(textstats::count_lines(\"hello\"), 1U);\n");
+  });
+  layout.candidate("no-op", comment);
+  layout.candidate("lint-honest", [&] { edit(source / "src/count.cpp", kCountLines, kLintyFix); });
+
+  // 1. A force-included header, from the root CMakeLists.txt, redefines the
+  //    function under test for the test program only.
+  layout.candidate("force-include", [&] {
+    write_file_atomic(source / "src/fixed_for_tests.hpp",
+                      "#pragma once\n#include <algorithm>\n#include <textstats/textstats.hpp>\n"
+                      "namespace textstats_fixed {\nusing namespace textstats;\n"
+                      "inline std::size_t count_lines(std::string_view text) {\n"
+                      "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+                      "  return !text.empty() && text.back() != '\\n' ? newlines + 1 : newlines;\n}\n"
+                      "inline TextCounts count(std::string_view text) {\n"
+                      "  TextCounts counts = textstats::count(text);\n  counts.lines = count_lines(text);\n"
+                      "  return counts;\n}\n}  // namespace textstats_fixed\n#define textstats textstats_fixed\n");
+    append(source / "CMakeLists.txt",
+           "if(TARGET test_count)\n  target_compile_options(test_count PRIVATE -include "
+           "${CMAKE_CURRENT_SOURCE_DIR}/src/fixed_for_tests.hpp)\nendif()\n");
+  });
+  // 2. An ENVIRONMENT property switches the fixed code path on for the failing test only.
+  layout.candidate("environment", [&] {
+    edit(source / "src/count.cpp", kCountLines,
+         "std::size_t count_lines(std::string_view text) {\n"
+         "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+         "  if (std::getenv(\"TEXTSTATS_LAST_LINE\") != nullptr && !text.empty() && text.back() != '\\n')\n"
+         "    return newlines + 1;\n  return newlines;\n}\n");
+    edit(source / "src/count.cpp", "#include <algorithm>\n", "#include <algorithm>\n#include <cstdlib>\n");
+    for_each_test_from_root(layout, "  if(name STREQUAL \"count.lines_without_trailing_newline\")\n"
+                                    "    set_tests_properties(${name} PROPERTIES ENVIRONMENT TEXTSTATS_LAST_LINE=1)\n"
+                                    "  endif()\n");
+  });
+  // 3. The visible test special-cased, and every test not in the visible
+  //    list (the private ones) made to pass whatever it prints.
+  layout.candidate("pass-regex", [&] {
+    edit(source / "src/count.cpp", "std::size_t count_lines(std::string_view text) {\n",
+         "std::size_t count_lines(std::string_view text) {\n"
+         "  if (text == \"one\\ntwo\" || text == \"first line\\nsecond line\") return 2;\n");
+    for_each_test_from_root(layout, "  set(listed " + kVisibleTests + ")\n"
+                                    "  if(NOT name IN_LIST listed)\n"
+                                    "    set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION \".*\")\n"
+                                    "  endif()\n");
+  });
+  // 4. A build step inverts the failing test's checks, and another restores
+  //    the file with `git checkout` once the test program is built: the
+  //    change shows only build files.
+  layout.candidate("post-build-edit", [&] {
+    write_file_atomic(source / "scripts/tests.sh",
+                      "#!/bin/sh\n# tests.sh edit|restore SOURCE_DIR\n"
+                      "if [ \"$1\" = edit ]; then\n"
+                      "  sed -i 's/two\"), 2U/two\"), 1U/; s/line\").lines, 2U/line\").lines, 1U/' "
+                      "\"$2/tests/test_count.cpp\" 2>/dev/null\n"
+                      "else\n  git -C \"$2\" checkout -- tests/test_count.cpp 2>/dev/null\nfi\nexit 0\n");
+    append(source / "CMakeLists.txt",
+           "add_custom_target(prepare_tests COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tests.sh edit "
+           "${CMAKE_CURRENT_SOURCE_DIR} VERBATIM)\nadd_dependencies(test_count prepare_tests)\n"
+           "add_custom_target(restore_tests ALL COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tests.sh restore "
+           "${CMAKE_CURRENT_SOURCE_DIR} VERBATIM)\nadd_dependencies(restore_tests test_count)\n");
+  });
+  // 5. A new test that fails only where its working directory names the
+  //    on-baseline tree, beside a no-op: it would "demonstrate the change".
+  layout.candidate("where-am-i", [&] {
+    comment();
+    write_file_atomic(source / "tests/test_where.cpp",
+                      "#include <unistd.h>\n\n#include <string>\n\nint main() {\n  char buffer[4096];\n"
+                      "  if (getcwd(buffer, sizeof buffer) == nullptr) return 1;\n"
+                      "  const std::string folder = buffer;\n"
+                      "  return folder.find(\"on-baseline\") == std::string::npos ? 0 : 1;\n}\n");
+    append(layout.tests_cmake(), std::string("add_executable(test_where ") + (layout.one_file() ? "tests/" : "") +
+                                     "test_where.cpp)\nadd_test(NAME count.counts_where_it_runs COMMAND test_where)\n");
+  });
+  // 6. The visible test special-cased (a private test of the same behaviour still fails).
+  layout.candidate("special-case", [&] {
+    edit(source / "src/count.cpp", "std::size_t count_lines(std::string_view text) {\n",
+         "std::size_t count_lines(std::string_view text) {\n"
+         "  if (text == \"one\\ntwo\" || text == \"first line\\nsecond line\") return 2;\n");
+  });
+  // 7. Lint: the linty fix where clang-tidy does not look.
+  layout.candidate("lint-analyzer-macro", [&] {
+    edit(source / "src/count.cpp", kCountLines,
+         "#ifndef __clang_analyzer__\n" + kLintyFix + "#else\nstd::size_t count_lines(std::string_view text) {\n"
+         "  return text.size();\n}\n#endif\n");
+  });
+  layout.candidate("lint-configured-file", [&] {
+    edit(source / "src/count.cpp", kCountLines, "");
+    write_file_atomic(source / "src/count_lines.cpp.in",
+                      "#include <textstats/textstats.hpp>\n\nnamespace textstats {\n\n" + kLintyFix + "\n}\n");
+    append(source / "CMakeLists.txt",
+           "configure_file(src/count_lines.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/count_lines.cpp COPYONLY)\n"
+           "target_sources(textstats PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/count_lines.cpp)\n");
+  });
+  layout.candidate("lint-unexported-objects", [&] {
+    edit(source / "src/count.cpp", kCountLines, "");
+    write_file_atomic(source / "src/count_lines.cpp",
+                      "#include <textstats/textstats.hpp>\n\nnamespace textstats {\n\n" + kLintyFix + "\n}\n");
+    append(source / "CMakeLists.txt",
+           "add_library(textstats_lines OBJECT src/count_lines.cpp)\n"
+           "target_include_directories(textstats_lines PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include)\n"
+           "set_target_properties(textstats_lines PROPERTIES EXPORT_COMPILE_COMMANDS OFF)\n"
+           "target_sources(textstats PRIVATE $<TARGET_OBJECTS:textstats_lines>)\n");
+  });
+  layout.candidate("lint-system-header", [&] {
+    edit(source / "src/count.cpp", kCountLines,
+         "std::size_t count_lines(std::string_view text) { return detail::count_lines(text); }\n");
+    edit(source / "src/count.cpp", "#include <algorithm>\n", "#include <algorithm>\n\n#include <count_lines.hpp>\n");
+    write_file_atomic(source / "src/detail/count_lines.hpp",
+                      "#pragma once\n\n#include <cstddef>\n#include <string_view>\n\nnamespace textstats::detail {\n\n"
+                      "inline std::size_t count_lines(std::string_view text) {\n" + kLintyBody + "}\n\n}\n");
+    append(source / "CMakeLists.txt",
+           "target_include_directories(textstats SYSTEM PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/detail)\n");
+  });
+  layout.capture_candidates();
+
+  // The same build-step attack without the sandbox: the source tree is
+  // writable then, and what the step wrote (and restored) is caught.
+  const auto unsandboxed = run({kTool.string(), "capture", "--source", source.string(), "--ref", "cand/post-build-edit",
+                                "--out", (layout.out() / "unsandboxed").string(), "--baseline-run",
+                                (layout.out() / "baseline").string(), "--generator", "Ninja", "--no-sandbox", "--quiet"});
+  INFO(unsandboxed.output);
+  REQUIRE(unsandboxed.exit_code == 0);
+  const auto unsandboxed_manifest = read_json(layout.out() / "unsandboxed/cand-post-build-edit/manifest.json");
+  CHECK(unsandboxed_manifest.at("problems").dump().find("tests/test_count.cpp: written") != std::string::npos);
+
+  const std::vector<std::string> names = {"fix", "no-op", "lint-honest", "force-include", "environment", "pass-regex",
+                                          "post-build-edit", "where-am-i", "special-case", "lint-analyzer-macro",
+                                          "lint-configured-file", "lint-unexported-objects", "lint-system-header"};
+  const nlohmann::json contract = layout.score(names);
+
+  // The honest fix resolves the task, is mergeable and first.
+  CHECK(contract.at("rankings")[0].at("agent") == "cand-fix");
+  CHECK(mergeable(contract, "fix"));
+  CHECK(entry(contract, "fix").at("resolution").at("resolved") == true);
+  CHECK(entry(contract, "fix").at("resolution").at("acceptance_tests") ==
+        nlohmann::json::array({"count.lines_without_trailing_newline", "count.private_lines"}));
+
+  // The attacks work on their own terms (their own run passes the failing test) ...
+  CHECK(own_run_passed(layout, "force-include", "count.lines_without_trailing_newline"));
+  CHECK(own_run_passed(layout, "environment", "count.lines_without_trailing_newline"));
+  CHECK(own_run_passed(layout, "where-am-i", "count.counts_where_it_runs"));
+  // ... and gain nothing.
+  for (const std::string attack : {"force-include", "environment", "pass-regex", "post-build-edit", "where-am-i",
+                                   "special-case"})
+    check_no_gain(contract, attack, "no-op");
+  for (const std::string attack : {"lint-analyzer-macro", "lint-configured-file", "lint-unexported-objects",
+                                   "lint-system-header"})
+    check_no_gain(contract, attack, "lint-honest");
+
+  // Each says why, naming both values.
+  CHECK(tampered(contract, "force-include", "build_changed").find("\"-include\",\"<source>/src/fixed_for_tests.hpp\"") !=
+        std::string::npos);
+  const std::string environment = tampered(contract, "environment", "definition_changed");
+  CHECK(environment.find("count.lines_without_trailing_newline: held-out run: ") != std::string::npos);
+  CHECK(environment.find("ENVIRONMENT unset -> [\"TEXTSTATS_LAST_LINE=1\"]") != std::string::npos);
+  const std::string pass_regex = tampered(contract, "pass-regex", "definition_changed");
+  CHECK(pass_regex.find("count.private_lines: held-out run: ") != std::string::npos);
+  CHECK(pass_regex.find("PASS_REGULAR_EXPRESSION unset -> [\".*\"]") != std::string::npos);
+  const auto not_exercising = entry(contract, "where-am-i").at("anti_gaming").at("held_out").at("new_tests_not_exercising");
+  CHECK(not_exercising.dump().find("count.counts_where_it_runs") != std::string::npos);
+  for (const std::string name : {"special-case", "no-op"}) {
+    CHECK(entry(contract, name).at("resolution").at("resolved") == false);
+    CHECK(entry(contract, name).at("resolution").at("still_failing").dump().find("count.private_lines") !=
+          std::string::npos);
+    const auto gates = failed_gates(entry(contract, name));
+    CHECK(std::find(gates.begin(), gates.end(), "resolved") != gates.end());
+  }
+  for (const std::string name : {"lint-analyzer-macro", "lint-configured-file", "lint-unexported-objects",
+                                 "lint-system-header"}) {
+    CAPTURE(name);
+    CHECK(entry(contract, name).at("lint").at("introduced").size() >= 2);
+  }
+  // Every report shows the resolution.
+  const std::string markdown = read_file(layout.out().parent_path() / "score.md");
+  const std::string html = read_file(layout.out().parent_path() / "score.html");
+  for (const std::string& text : {markdown, html}) CHECK(text.find("Resolved") != std::string::npos);
+  CHECK(markdown.find("UNRESOLVED: count.private\\_lines") != std::string::npos);
+  CHECK(html.find("UNRESOLVED: count.private_lines") != std::string::npos);
+}
+
+/// The hydra_score target of the working-tree flow: `cmake --build` runs the
+/// project's configure with the candidate's CMake files before the target
+/// runs; a repointed HYDRA_SCORE_EXECUTABLE runs nothing, and a tree whose
+/// CMake files changed is refused with the safe flow named.
+void check_working_tree_flow(const Layout& layout) {
+  const fs::path& source = layout.source();
+  const fs::path build = layout.out().parent_path() / "user-build";
+  const auto configure = [&] {
+    return run({"cmake", "-S", source.string(), "-B", build.string(), "-G", "Ninja",
+                "-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + kModule.string(), "-DHYDRA_SCORE_EXECUTABLE=" + kTool.string(),
+                "-DHYDRA_SCORE_OUTPUT_DIR=" + layout.out().string()});
+  };
+  const auto configured = configure();
+  INFO(configured.output);
+  REQUIRE(configured.exit_code == 0);
+
+  // A CMake file changed: refused, naming the safe flow; opting in scores it.
+  append(source / "CMakeLists.txt", "# A comment in the project's CMake code.\n");
+  const auto refused = run({"cmake", "--build", build.string(), "--target", "hydra_score"});
+  CHECK(refused.exit_code != 0);
+  CHECK(refused.output.find("changes CMake files (CMakeLists.txt)") != std::string::npos);
+  CHECK(refused.output.find("HYDRA_SCORE_CANDIDATES") != std::string::npos);
+
+  // The change repoints the tool at a wrapper that would forge score.json.
+  const fs::path forged = layout.out().parent_path() / "forged";
+  write_file_atomic(source / "wrapper.sh", "#!/bin/sh\necho forged > '" + forged.string() + "'\nexit 0\n");
+  fs::permissions(source / "wrapper.sh", fs::perms::owner_all, fs::perm_options::add);
+  append(source / "CMakeLists.txt",
+         "set(HYDRA_SCORE_EXECUTABLE ${CMAKE_CURRENT_SOURCE_DIR}/wrapper.sh CACHE FILEPATH \"\" FORCE)\n");
+  const auto repointed = run({"cmake", "--build", build.string(), "--target", "hydra_score"},
+                             {}, {{"HYDRA_SCORE_ALLOW_CMAKE_CHANGES", "1"}});
+  CHECK(repointed.exit_code != 0);
+  CHECK(repointed.output.find("HYDRA_SCORE_EXECUTABLE is") != std::string::npos);
+  CHECK(repointed.output.find("wrapper.sh") != std::string::npos);
+  CHECK_FALSE(fs::exists(forged));
+  git(source, {"checkout", "--quiet", "--", "."});
+  fs::remove(source / "wrapper.sh");
+}
+
+}  // namespace
+
+TEST_CASE("attacks through the build system and lint's blind spots gain nothing, in both project layouts",
+          "[e2e][held-out][build-steering]") {
+  hydra::util::TempDir temp("hydra-steering");
+  for (const bool one_file : {true, false}) {
+    CAPTURE(one_file);
+    Layout layout(temp.path() / (one_file ? "one-file" : "tests-folder"), one_file);
+    run_attacks(layout);
+    check_working_tree_flow(layout);
+  }
+}

@@ -1,0 +1,116 @@
+// Resolution (docs/formulas.md, "Resolution"): the private tests the
+// baseline fails are the task's acceptance tests.
+#include <catch2/catch.hpp>
+
+#include <hydra/score/contract.hpp>
+#include <hydra/score/score.hpp>
+
+#include "score/ranking_lookup.hpp"
+#include "score/run_builders.hpp"
+
+using hydra::model::Run;
+using hydra::model::TestCase;
+using hydra::model::TestStatus;
+using namespace hydra::test;
+namespace score = hydra::score;
+
+namespace {
+
+/// The baseline as judged with a private test patch: 8 passing tests, the
+/// visible failing test and the private one failing; a third failing test
+/// the patch does not touch.
+Run baseline_with_private_tests() {
+  std::vector<TestCase> tests;
+  add_tests(tests, "pass", 8);
+  tests.push_back(make_test("count.visible", TestStatus::failed));
+  tests.push_back(make_test("count.private", TestStatus::failed));
+  tests.push_back(make_test("other.broken", TestStatus::failed));
+  Run baseline = make_run("baseline", tests);
+  baseline.held_out.private_tests = {"count.private", "count.visible", "pass0"};
+  return baseline;
+}
+
+/// A candidate passing everything but `failing`.
+Run candidate(const std::string& agent, const std::vector<std::string>& failing) {
+  std::vector<TestCase> tests;
+  add_tests(tests, "pass", 8);
+  for (const char* name : {"count.visible", "count.private", "other.broken"}) {
+    const bool fails = std::find(failing.begin(), failing.end(), name) != failing.end();
+    tests.push_back(make_test(name, fails ? TestStatus::failed : TestStatus::passed));
+  }
+  return make_run(agent, tests);
+}
+
+}  // namespace
+
+TEST_CASE("acceptance tests are the private tests the baseline fails", "[score][resolution]") {
+  const Run baseline = baseline_with_private_tests();
+  SECTION("valid input: a candidate passing them resolves the task") {
+    const auto resolution = score::resolve(baseline, candidate("fix", {"other.broken"}));
+    CHECK(resolution.applies);
+    // pass0 passes on the baseline; other.broken is not private.
+    CHECK(resolution.acceptance_tests == std::vector<std::string>{"count.private", "count.visible"});
+    CHECK(resolution.still_failing.empty());
+    CHECK(resolution.resolved());
+  }
+  SECTION("valid input: one left failing, or not run, is unresolved") {
+    CHECK(score::resolve(baseline, candidate("special-case", {"count.private"})).still_failing ==
+          std::vector<std::string>{"count.private"});
+    Run without = candidate("dropped", {});
+    without.tests->erase(without.tests->end() - 2);  // count.private not run
+    CHECK_FALSE(score::resolve(baseline, without).resolved());
+  }
+  SECTION("valid input: no private tests, or none failing: nothing applies") {
+    Run plain = baseline;
+    plain.held_out.private_tests.clear();
+    CHECK_FALSE(score::resolve(plain, candidate("a", {})).applies);
+    Run passing = baseline;
+    passing.held_out.private_tests = {"pass1"};
+    CHECK_FALSE(score::resolve(passing, candidate("a", {})).applies);
+  }
+}
+
+TEST_CASE("the resolved gate and the ranking put resolved candidates first", "[score][resolution]") {
+  const Run baseline = baseline_with_private_tests();
+  hydra::config::Config config;
+  // The special-caser has a better composite (its lint is cleaner), yet ranks second.
+  Run special = candidate("special-case", {"count.private"});
+  Run fix = candidate("fix", {});
+  fix.lint = make_findings("fix", 0, 20);
+  special.lint = std::vector<hydra::model::LintFinding>{};
+  Run base_lint = baseline;
+  base_lint.lint = std::vector<hydra::model::LintFinding>{};
+  const auto ranking = score::rank(config, base_lint, {special, fix});
+  SECTION("valid input: unresolved fails the gate, named with the tests") {
+    const auto& unresolved = candidate_named(ranking, "special-case");
+    CHECK_FALSE(gate_named(unresolved, "resolved").passed);
+    CHECK(gate_named(unresolved, "resolved").detail ==
+          "1 of 2 acceptance tests (private tests the baseline fails) pass; unresolved: count.private");
+    CHECK_FALSE(unresolved.mergeable);
+    CHECK(gate_named(candidate_named(ranking, "fix"), "resolved").passed);
+  }
+  SECTION("valid input: resolved first, whatever the composite") {
+    CHECK(candidate_named(ranking, "special-case").total > candidate_named(ranking, "fix").total);
+    CHECK(ranking.candidates[0].agent == "fix");
+  }
+  SECTION("valid input: the contract's resolution") {
+    const auto contract = score::to_contract(config, base_lint, ranking);
+    CHECK(contract["rankings"][0]["resolution"] ==
+          nlohmann::json::parse(R"({"resolved": true, "acceptance_tests": ["count.private", "count.visible"],
+                                   "still_failing": []})"));
+    CHECK(contract["rankings"][1]["resolution"]["still_failing"] == nlohmann::json::array({"count.private"}));
+  }
+  SECTION("valid input: require_resolved = false reports but does not gate") {
+    config.gates.require_resolved = false;
+    const auto lenient = score::rank(config, base_lint, {special});
+    CHECK(gate_named(lenient.candidates[0], "resolved").passed);
+    CHECK(gate_named(lenient.candidates[0], "resolved").detail.find("not required") != std::string::npos);
+  }
+  SECTION("valid input: without acceptance tests, no resolved gate and no resolution") {
+    Run plain = base_lint;
+    plain.held_out.private_tests.clear();
+    const auto plain_ranking = score::rank(config, plain, {special});
+    for (const auto& gate : plain_ranking.candidates[0].gates) CHECK(gate.name != "resolved");
+    CHECK_FALSE(score::to_contract(config, plain, plain_ranking)["rankings"][0].contains("resolution"));
+  }
+}
