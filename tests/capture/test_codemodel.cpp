@@ -92,5 +92,15 @@ target_precompile_headers(program PRIVATE <vector>)
     CHECK(target(targets, "lib").dependencies == std::vector<std::string>{"core"});
     CHECK(target(targets, "objects").sources.front().compile_group == 0);
     CHECK(target(targets, "lib").definition_files == std::vector<std::string>{(source / "CMakeLists.txt").string()});
+
+    // Ninja's commands: the program's own compile, then its link without the project's libraries.
+    auto with_commands = targets;
+    hydra::capture::add_build_commands(with_commands, build, "");
+    const auto& commands = target(with_commands, "program").build_commands;
+    REQUIRE(commands.size() >= 2);
+    CHECK(commands.front().find("-o CMakeFiles/program.dir/program.cpp.o") != std::string::npos);
+    CHECK(commands.back().find("-o program") != std::string::npos);
+    CHECK(commands.back().find("liblib.a") == std::string::npos);
+    CHECK(target(with_commands, "lib").build_commands.empty());  // executables only
   }
 }

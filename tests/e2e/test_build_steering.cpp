@@ -32,6 +32,12 @@ void edit(const fs::path& file, const std::string& from, const std::string& to) 
 
 void append(const fs::path& file, const std::string& text) { write_file_atomic(file, read_file(file) + text); }
 
+/// Writes `file`, making its folder first.
+void create(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  write_file_atomic(file, text);
+}
+
 const std::string kCountLines =
     "std::size_t count_lines(std::string_view text) {\n"
     "  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
@@ -59,6 +65,16 @@ const std::string kVisibleTests =
     "count.words_and_bytes count.lines_with_trailing_newline count.lines_without_trailing_newline "
     "count.empty_text frequency.most_frequent_first frequency.ties_in_alphabetical_order "
     "frequency.limit_larger_than_vocabulary";
+
+/// `run` with room for a capture of a dozen candidates on a loaded machine
+/// (a limit for a hung process, not a timing assertion).
+hydra::util::ProcessResult run_long(std::vector<std::string> argv) {
+  hydra::util::ProcessRequest request;
+  request.argv = std::move(argv);
+  request.environment["NO_COLOR"] = "1";
+  request.timeout = std::chrono::minutes(45);
+  return hydra::util::run_process(request);
+}
 
 /// One layout of example-project, its baseline with a private test patch,
 /// and the attacks as branches `cand/<name>`.
@@ -88,10 +104,16 @@ class Layout {
   fs::path tests_cmake() const { return source_ / (one_file_ ? "CMakeLists.txt" : "tests/CMakeLists.txt"); }
   bool one_file() const { return one_file_; }
 
-  /// Registers the count test `name` (a case of test_count.cpp) after the suite's definition.
-  void register_count_test(const std::string& name) const {
-    edit(tests_cmake(), "textstats_add_test_suite(count)\n",
-         "textstats_add_test_suite(count)\ntextstats_add_test(count " + name + " LABELS unit)\n");
+  /// Registers the count test `name` (a case of test_count.cpp) after the
+  /// suite's definition (`first`: the private patch's place) or before its
+  /// last test (a candidate's place, so that both apply together).
+  void register_count_test(const std::string& name, bool first = false) const {
+    if (first)
+      edit(tests_cmake(), "textstats_add_test_suite(count)\n",
+           "textstats_add_test_suite(count)\ntextstats_add_test(count " + name + " LABELS unit)\n");
+    else
+      edit(tests_cmake(), "textstats_add_test(count empty_text",
+           "textstats_add_test(count " + name + " LABELS unit)\ntextstats_add_test(count empty_text");
   }
   /// Adds the case `name` with `body` to test_count.cpp.
   void add_count_case(const std::string& name, const std::string& body) const {
@@ -103,7 +125,7 @@ class Layout {
   /// The private test patch (outside the tree): a test of the same behaviour
   /// on other inputs, the task's acceptance test; and the baseline captured with it.
   void capture_baseline() {
-    register_count_test("private_lines");
+    register_count_test("private_lines", true);
     add_count_case("private_lines", "  CHECK_EQ(textstats::count_lines(\"alpha\\nbeta\\ngamma\"), 3U);\n");
     const auto diff = run({"git", "-C", source_.string(), "diff"});
     REQUIRE(diff.exit_code == 0);
@@ -132,7 +154,7 @@ class Layout {
   /// Captures every candidate branch in one call, in parallel.
   void capture_candidates() const {
     const auto captured =
-        run({kTool.string(), "capture", "--source", source_.string(), "--ref", "cand/*", "--out", out_.string(),
+        run_long({kTool.string(), "capture", "--source", source_.string(), "--ref", "cand/*", "--out", out_.string(),
              "--baseline-run", (out_ / "baseline").string(), "--generator", "Ninja", "--jobs", "2", "--quiet"});
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
@@ -225,7 +247,7 @@ void run_attacks(Layout& layout) {
   // 1. A force-included header, from the root CMakeLists.txt, redefines the
   //    function under test for the test program only.
   layout.candidate("force-include", [&] {
-    write_file_atomic(source / "src/fixed_for_tests.hpp",
+    create(source / "src/line_counts.hpp",
                       "#pragma once\n#include <algorithm>\n#include <textstats/textstats.hpp>\n"
                       "namespace textstats_fixed {\nusing namespace textstats;\n"
                       "inline std::size_t count_lines(std::string_view text) {\n"
@@ -236,7 +258,7 @@ void run_attacks(Layout& layout) {
                       "  return counts;\n}\n}  // namespace textstats_fixed\n#define textstats textstats_fixed\n");
     append(source / "CMakeLists.txt",
            "if(TARGET test_count)\n  target_compile_options(test_count PRIVATE -include "
-           "${CMAKE_CURRENT_SOURCE_DIR}/src/fixed_for_tests.hpp)\nendif()\n");
+           "${CMAKE_CURRENT_SOURCE_DIR}/src/line_counts.hpp)\nendif()\n");
   });
   // 2. An ENVIRONMENT property switches the fixed code path on for the failing test only.
   layout.candidate("environment", [&] {
@@ -265,7 +287,7 @@ void run_attacks(Layout& layout) {
   //    the file with `git checkout` once the test program is built: the
   //    change shows only build files.
   layout.candidate("post-build-edit", [&] {
-    write_file_atomic(source / "scripts/tests.sh",
+    create(source / "scripts/tests.sh",
                       "#!/bin/sh\n# tests.sh edit|restore SOURCE_DIR\n"
                       "if [ \"$1\" = edit ]; then\n"
                       "  sed -i 's/two\"), 2U/two\"), 1U/; s/line\").lines, 2U/line\").lines, 1U/' "
@@ -281,7 +303,7 @@ void run_attacks(Layout& layout) {
   //    on-baseline tree, beside a no-op: it would "demonstrate the change".
   layout.candidate("where-am-i", [&] {
     comment();
-    write_file_atomic(source / "tests/test_where.cpp",
+    create(source / "tests/test_where.cpp",
                       "#include <unistd.h>\n\n#include <string>\n\nint main() {\n  char buffer[4096];\n"
                       "  if (getcwd(buffer, sizeof buffer) == nullptr) return 1;\n"
                       "  const std::string folder = buffer;\n"
@@ -303,7 +325,7 @@ void run_attacks(Layout& layout) {
   });
   layout.candidate("lint-configured-file", [&] {
     edit(source / "src/count.cpp", kCountLines, "");
-    write_file_atomic(source / "src/count_lines.cpp.in",
+    create(source / "src/count_lines.cpp.in",
                       "#include <textstats/textstats.hpp>\n\nnamespace textstats {\n\n" + kLintyFix + "\n}\n");
     append(source / "CMakeLists.txt",
            "configure_file(src/count_lines.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/count_lines.cpp COPYONLY)\n"
@@ -311,11 +333,12 @@ void run_attacks(Layout& layout) {
   });
   layout.candidate("lint-unexported-objects", [&] {
     edit(source / "src/count.cpp", kCountLines, "");
-    write_file_atomic(source / "src/count_lines.cpp",
+    create(source / "src/count_lines.cpp",
                       "#include <textstats/textstats.hpp>\n\nnamespace textstats {\n\n" + kLintyFix + "\n}\n");
     append(source / "CMakeLists.txt",
            "add_library(textstats_lines OBJECT src/count_lines.cpp)\n"
            "target_include_directories(textstats_lines PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include)\n"
+           "textstats_enable_warnings(textstats_lines)\n"
            "set_target_properties(textstats_lines PROPERTIES EXPORT_COMPILE_COMMANDS OFF)\n"
            "target_sources(textstats PRIVATE $<TARGET_OBJECTS:textstats_lines>)\n");
   });
@@ -323,7 +346,7 @@ void run_attacks(Layout& layout) {
     edit(source / "src/count.cpp", kCountLines,
          "std::size_t count_lines(std::string_view text) { return detail::count_lines(text); }\n");
     edit(source / "src/count.cpp", "#include <algorithm>\n", "#include <algorithm>\n\n#include <count_lines.hpp>\n");
-    write_file_atomic(source / "src/detail/count_lines.hpp",
+    create(source / "src/detail/count_lines.hpp",
                       "#pragma once\n\n#include <cstddef>\n#include <string_view>\n\nnamespace textstats::detail {\n\n"
                       "inline std::size_t count_lines(std::string_view text) {\n" + kLintyBody + "}\n\n}\n");
     append(source / "CMakeLists.txt",
@@ -331,15 +354,19 @@ void run_attacks(Layout& layout) {
   });
   layout.capture_candidates();
 
-  // The same build-step attack without the sandbox: the source tree is
-  // writable then, and what the step wrote (and restored) is caught.
-  const auto unsandboxed = run({kTool.string(), "capture", "--source", source.string(), "--ref", "cand/post-build-edit",
-                                "--out", (layout.out() / "unsandboxed").string(), "--baseline-run",
-                                (layout.out() / "baseline").string(), "--generator", "Ninja", "--no-sandbox", "--quiet"});
-  INFO(unsandboxed.output);
-  REQUIRE(unsandboxed.exit_code == 0);
-  const auto unsandboxed_manifest = read_json(layout.out() / "unsandboxed/cand-post-build-edit/manifest.json");
-  CHECK(unsandboxed_manifest.at("problems").dump().find("tests/test_count.cpp: written") != std::string::npos);
+  // The same build-step attack without the sandbox (in one layout: it is the
+  // same defence in both): the source tree is writable then, and what the
+  // step wrote (and restored) is caught.
+  if (!layout.one_file()) {
+    const auto unsandboxed =
+        run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "cand/post-build-edit", "--out",
+                  (layout.out() / "unsandboxed").string(), "--baseline-run", (layout.out() / "baseline").string(),
+                  "--generator", "Ninja", "--no-sandbox", "--quiet"});
+    INFO(unsandboxed.output);
+    REQUIRE(unsandboxed.exit_code == 0);
+    const auto manifest = read_json(layout.out() / "unsandboxed/cand-post-build-edit/manifest.json");
+    CHECK(manifest.at("problems").dump().find("tests/test_count.cpp: written") != std::string::npos);
+  }
 
   const std::vector<std::string> names = {"fix", "no-op", "lint-honest", "force-include", "environment", "pass-regex",
                                           "post-build-edit", "where-am-i", "special-case", "lint-analyzer-macro",
@@ -366,7 +393,7 @@ void run_attacks(Layout& layout) {
     check_no_gain(contract, attack, "lint-honest");
 
   // Each says why, naming both values.
-  CHECK(tampered(contract, "force-include", "build_changed").find("\"-include\",\"<source>/src/fixed_for_tests.hpp\"") !=
+  CHECK(tampered(contract, "force-include", "build_changed").find("\"-include\",\"<source>/src/line_counts.hpp\"") !=
         std::string::npos);
   const std::string environment = tampered(contract, "environment", "definition_changed");
   CHECK(environment.find("count.lines_without_trailing_newline: held-out run: ") != std::string::npos);
@@ -421,7 +448,7 @@ void check_working_tree_flow(const Layout& layout) {
 
   // The change repoints the tool at a wrapper that would forge score.json.
   const fs::path forged = layout.out().parent_path() / "forged";
-  write_file_atomic(source / "wrapper.sh", "#!/bin/sh\necho forged > '" + forged.string() + "'\nexit 0\n");
+  create(source / "wrapper.sh", "#!/bin/sh\necho forged > '" + forged.string() + "'\nexit 0\n");
   fs::permissions(source / "wrapper.sh", fs::perms::owner_all, fs::perm_options::add);
   append(source / "CMakeLists.txt",
          "set(HYDRA_SCORE_EXECUTABLE ${CMAKE_CURRENT_SOURCE_DIR}/wrapper.sh CACHE FILEPATH \"\" FORCE)\n");

@@ -100,6 +100,12 @@ TEST_CASE("suppression_kind recognises each suppression form", "[guard]") {
     CHECK(guard::suppression_kind("build.sh", "CXXFLAGS=\"-O2 -w\" make") == "-w");
     CHECK(guard::suppression_kind("CMakeLists.txt", "target_compile_options(t PRIVATE /wd4996)") == "MSVC /wd");
     CHECK(guard::suppression_kind("CMakeLists.txt", "target_compile_options(t PRIVATE /W0)") == "MSVC /W0");
+    CHECK(guard::suppression_kind("CMakeLists.txt", "target_include_directories(t SYSTEM PRIVATE src/detail)") ==
+          "SYSTEM include");
+    CHECK(guard::suppression_kind("cmake/deps.cmake", "include_directories(SYSTEM ${dir})") == "SYSTEM include");
+    CHECK(guard::suppression_kind("CMakeLists.txt", "  SYSTEM") == "SYSTEM include");  // a call over several lines
+    CHECK(guard::suppression_kind("CMakeLists.txt", "set(CMAKE_CXX_FLAGS \"${CMAKE_CXX_FLAGS} -isystem ${dir}\")") ==
+          "SYSTEM include");
   }
   SECTION("bad input") {
     CHECK_FALSE(guard::suppression_kind("docs/lint.md", "Add `// NOLINT` only with a reason."));
@@ -107,6 +113,9 @@ TEST_CASE("suppression_kind recognises each suppression form", "[guard]") {
     CHECK_FALSE(guard::suppression_kind("run.sh", "grep -w needle haystack.txt"));  // not a flags line
     CHECK_FALSE(guard::suppression_kind("a.cpp", "#pragma GCC diagnostic push"));
     CHECK_FALSE(guard::suppression_kind("CMakeLists.txt", "target_compile_options(t PRIVATE -Wall -Wextra)"));
+    CHECK_FALSE(guard::suppression_kind("CMakeLists.txt", "if(CMAKE_SYSTEM_NAME STREQUAL Linux)"));
+    CHECK_FALSE(guard::suppression_kind("src/a.cpp", "// The SYSTEM clock is used here."));
+    CHECK_FALSE(guard::suppression_kind("run.sh", "ls -isystem"));  // not a flags line
   }
 }
 

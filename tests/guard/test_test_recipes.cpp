@@ -117,6 +117,28 @@ TEST_CASE("compare_test_recipes finds every difference in how a test is defined 
     judged.program().link.push_back({"<target:core>", "libraries"});
     CHECK(compare_test_recipes(baseline.view(), judged.view(), tests, "run").empty());
   }
+  SECTION("valid input: a post-build step or a compiler launcher only the build commands show") {
+    baseline.program().build_commands = {"/usr/bin/c++ -Wall -o tests/CMakeFiles/test_count.dir/t.o -c " +
+                                             baseline.source + "/tests/test_count.cpp",
+                                         ": && /usr/bin/c++ tests/CMakeFiles/test_count.dir/t.o -o tests/test_count && :"};
+    judged.program().build_commands = {"/usr/bin/c++ -Wall -o tests/CMakeFiles/test_count.dir/t.o -c " + judged.source +
+                                           "/tests/test_count.cpp",
+                                       ": && /usr/bin/c++ tests/CMakeFiles/test_count.dir/t.o -o tests/test_count && cd " +
+                                           judged.build + "/tests && cp fake test_count"};
+    auto found = compare_test_recipes(baseline.view(), judged.view(), tests, "run");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].detail ==
+          "run: test_count: build commands (2 -> 2) lost [\":\"], gained [\"&&\",\"<build>/tests\",\"cd\",\"cp\","
+          "\"fake\",\"test_count\"]");
+    judged.program().build_commands[1] = baseline.program().build_commands[1];
+    judged.program().build_commands[0] = "env WRAP=1 " + judged.program().build_commands[0];
+    found = compare_test_recipes(baseline.view(), judged.view(), tests, "run");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].detail == "run: test_count: build commands (2 -> 2) lost [], gained [\"WRAP=1\",\"env\"]");
+    // Recorded on one side only (another generator): not compared.
+    judged.program().build_commands.clear();
+    CHECK(compare_test_recipes(baseline.view(), judged.view(), tests, "run").empty());
+  }
   SECTION("bad input: build settings the judged run did not record while the reference did") {
     judged.targets.targets.clear();
     judged.targets.problem = "no File API reply in /x";

@@ -118,7 +118,8 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     if (result.started && result.exit_code == 0 && !result.timed_out) {
       // Read now: the build steps that follow run the tree's code, which
       // may write anything in the build tree.
-      const model::BuildTargets targets = read_build_targets(build_dir, request.build_config);
+      model::BuildTargets targets = read_build_targets(build_dir, request.build_config);
+      add_build_commands(targets, build_dir, compiler_cache.used ? compiler_cache.program.string() : std::string());
       staging.write("build-targets.json", parse::to_json(targets).dump(1) + "\n", "build_targets");
     }
   }

@@ -1,6 +1,7 @@
 // The File API reply (codemodel.hpp).
 #include <hydra/capture/codemodel.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -8,6 +9,7 @@
 
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/process.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -215,6 +217,86 @@ model::BuildTargets read_build_targets(const fs::path& build_dir, const std::str
     targets.problem = std::string("the File API reply cannot be read: ") + error.what();
   }
   return targets;
+}
+
+namespace {
+
+/// `name`'s value in the CMakeCache.txt text `cache` (NAME:TYPE=value).
+std::string cache_entry(const std::string& cache, const std::string& name) {
+  const std::string text = "\n" + cache;
+  const std::size_t at = text.find("\n" + name + ":");
+  if (at == std::string::npos) return {};
+  const std::size_t equals = text.find('=', at);
+  const std::size_t end = text.find('\n', at + 1);
+  if (equals == std::string::npos || (end != std::string::npos && equals > end)) return {};
+  std::string value = text.substr(equals + 1, end == std::string::npos ? std::string::npos : end - equals - 1);
+  if (!value.empty() && value.back() == '\r') value.pop_back();
+  return value;
+}
+
+/// `command` without the whitespace-separated words of `words`.
+std::string without_words(const std::string& command, const std::set<std::string>& words) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < command.size()) {
+    std::size_t end = command.find(' ', start);
+    if (end == std::string::npos) end = command.size();
+    const std::string word = command.substr(start, end - start);
+    if (!word.empty() && !words.count(word)) out += (out.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_build_commands(model::BuildTargets& targets, const fs::path& build_dir, const std::string& launcher) {
+  std::error_code error;
+  if (!targets.problem.empty() || !fs::is_regular_file(build_dir / "CMakeCache.txt", error)) return;
+  const std::string cache = util::read_file(build_dir / "CMakeCache.txt");
+  const std::string ninja = cache_entry(cache, "CMAKE_MAKE_PROGRAM");
+  if (cache_entry(cache, "CMAKE_GENERATOR") != "Ninja" || ninja.empty()) return;
+  // The project's libraries, as link lines name them (the codemodel's
+  // comparison judges those).
+  std::set<std::string> libraries;
+  for (const auto& target : targets.targets) {
+    if (target.type == "EXECUTABLE") continue;
+    for (const auto& artifact : target.artifacts) {
+      libraries.insert(artifact);
+      libraries.insert(fs::path(artifact).lexically_relative(targets.build_root).generic_string());
+    }
+  }
+  for (auto& target : targets.targets) {
+    if (target.type != "EXECUTABLE" || target.artifacts.empty()) continue;
+    const std::string artifact = fs::path(target.artifacts.front()).lexically_relative(targets.build_root).generic_string();
+    const fs::path folder = fs::path(target.directory).lexically_relative(targets.source_root);
+    std::string objects = (folder.empty() || folder == "." ? fs::path() : folder).generic_string();
+    objects = (objects.empty() ? "" : objects + "/") + "CMakeFiles/" + target.name + ".dir/";
+    util::ProcessRequest request;
+    request.argv = {ninja, "-C", build_dir.string(), "-t", "commands", artifact};
+    request.separate_stderr = true;
+    request.keep_output_bytes = std::size_t(1) << 28;
+    request.timeout = std::chrono::seconds(60);
+    const auto listed = util::run_process(request);
+    if (!listed.started || listed.exit_code != 0) continue;
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < listed.output.size()) {
+      std::size_t end = listed.output.find('\n', start);
+      if (end == std::string::npos) end = listed.output.size();
+      std::string line = listed.output.substr(start, end - start);
+      start = end + 1;
+      if (!launcher.empty() && line.rfind(launcher + " ", 0) == 0) line.erase(0, launcher.size() + 1);
+      if (!line.empty()) lines.push_back(std::move(line));
+    }
+    if (lines.empty()) continue;
+    std::vector<std::string> own;
+    for (std::size_t index = 0; index + 1 < lines.size(); ++index)
+      if (lines[index].find(" -o " + objects) != std::string::npos) own.push_back(lines[index]);
+    std::sort(own.begin(), own.end());
+    own.push_back(without_words(lines.back(), libraries));  // the link
+    target.build_commands = std::move(own);
+  }
 }
 
 }  // namespace hydra::capture

@@ -23,4 +23,11 @@ bool write_file_api_queries(const std::filesystem::path& build_dir);
 /// for a missing or malformed reply: `problem` says why.
 model::BuildTargets read_build_targets(const std::filesystem::path& build_dir, const std::string& build_config);
 
+/// Fills each executable's `build_commands` from the Ninja build files of
+/// `build_dir` (`ninja -t commands`, which reads them and runs nothing),
+/// without a leading `launcher` (HydraScore's compiler cache; empty: none).
+/// Leaves them empty for other generators or when ninja cannot answer.
+void add_build_commands(model::BuildTargets& targets, const std::filesystem::path& build_dir,
+                        const std::string& launcher);
+
 }  // namespace hydra::capture

@@ -150,6 +150,9 @@ std::optional<std::string> suppression_kind(std::string_view path, std::string_v
   static const regex flags_context(R"(FLAGS|COMPILE_OPTIONS|add_compile|compile_options)", ignore_case);
   static const regex msvc_disable(R"((^|[\s"'(;,:>])[/-]wd[0-9]{4})", case_sensitive);
   static const regex msvc_level_zero(R"((^|[\s"'(;,:>])[/-]W0($|[\s"');,>]))", case_sensitive);
+  // A SYSTEM include directory: the compiler reports nothing in its headers.
+  static const regex system_keyword(R"((^|[\s(])SYSTEM($|[\s)]))", case_sensitive);
+  static const regex isystem_flag(R"((^|[\s"'(;,:>])-(isystem|idirafter|cxx-isystem))", case_sensitive);
 
   // A cheap filter first: most changed lines hold none of these.
   const bool candidate = text.find("NOLINT") != std::string_view::npos ||  // and its variants
@@ -157,7 +160,10 @@ std::optional<std::string> suppression_kind(std::string_view path, std::string_v
                          text.find("-W") != std::string_view::npos ||
                          text.find("-w") != std::string_view::npos ||
                          text.find("/w") != std::string_view::npos ||
-                         text.find("/W") != std::string_view::npos;
+                         text.find("/W") != std::string_view::npos ||
+                         text.find("SYSTEM") != std::string_view::npos ||
+                         text.find("system") != std::string_view::npos ||
+                         text.find("idirafter") != std::string_view::npos;
   if (!candidate) return std::nullopt;
   const std::string_view line = text;
   Groups match;
@@ -174,6 +180,9 @@ std::optional<std::string> suppression_kind(std::string_view path, std::string_v
     return std::string("-w");
   if (regex_search(line, msvc_disable)) return std::string("MSVC /wd");
   if (regex_search(line, msvc_level_zero)) return std::string("MSVC /W0");
+  if ((is_cmake_file(path) && regex_search(line, system_keyword)) ||
+      (regex_search(line, isystem_flag) && (is_cmake_file(path) || regex_search(line, flags_context))))
+    return std::string("SYSTEM include");
   return std::nullopt;
 }
 

@@ -38,7 +38,8 @@ struct Suppression {
   /// "NOLINT" (also followed by "NEXTLINE" or "BEGIN": clang-tidy's three
   /// suppression comments), "pragma diagnostic ignored",
   /// "pragma warning disable", "pragma system_header", "-Wno-*", "-w",
-  /// "MSVC /wd", "MSVC /W0".
+  /// "MSVC /wd", "MSVC /W0", "SYSTEM include" (a `SYSTEM` keyword in a CMake
+  /// file, or `-isystem`/`-idirafter` in a flags line).
   std::string kind;
 };
 

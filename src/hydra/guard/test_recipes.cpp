@@ -3,6 +3,7 @@
 #include <hydra/guard/test_recipes.hpp>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -189,9 +190,48 @@ void compare_links(const model::BuildTarget& before, const Relative& relative_be
                             ", which it did not link and no library it links depends on");
 }
 
+/// The words of `command` (split at spaces) as a multiset.
+std::multiset<std::string> words_of(const std::string& command) {
+  std::multiset<std::string> words;
+  std::size_t start = 0;
+  while (start < command.size()) {
+    std::size_t end = command.find(' ', start);
+    if (end == std::string::npos) end = command.size();
+    if (end > start) words.insert(command.substr(start, end - start));
+    start = end + 1;
+  }
+  return words;
+}
+
+/// The generator's commands for the program (compiler launchers, rule
+/// overrides, pre-link and post-build steps): the words each differing
+/// command lost and gained.
+void compare_build_commands(const model::BuildTarget& before, const Relative& relative_before,
+                            const model::BuildTarget& after, const Relative& relative_after,
+                            std::vector<std::string>& differences) {
+  if (before.build_commands.empty() || after.build_commands.empty()) return;  // not known on both sides
+  const auto was = relative_before(before.build_commands);
+  const auto is = relative_after(after.build_commands);
+  if (was == is) return;
+  std::multiset<std::string> lost, gained;
+  for (std::size_t index = 0; index < std::max(was.size(), is.size()); ++index) {
+    const auto old_words = index < was.size() ? words_of(was[index]) : std::multiset<std::string>{};
+    const auto new_words = index < is.size() ? words_of(is[index]) : std::multiset<std::string>{};
+    std::set_difference(old_words.begin(), old_words.end(), new_words.begin(), new_words.end(),
+                        std::inserter(lost, lost.end()));
+    std::set_difference(new_words.begin(), new_words.end(), old_words.begin(), old_words.end(),
+                        std::inserter(gained, gained.end()));
+  }
+  differences.push_back(before.name + ": build commands (" + std::to_string(was.size()) + " -> " +
+                        std::to_string(is.size()) + ") lost " +
+                        shown(std::vector<std::string>(lost.begin(), lost.end())) + ", gained " +
+                        shown(std::vector<std::string>(gained.begin(), gained.end())));
+}
+
 void compare_target(const model::BuildTarget& before, const Relative& relative_before, const model::BuildTarget& after,
                     const Relative& relative_after, const model::BuildTargets& after_targets,
                     std::vector<std::string>& differences) {
+  const std::size_t known = differences.size();
   if (before.type != after.type) differences.push_back(before.name + ": type " + before.type + " -> " + after.type);
   const auto sources_before = sources_of(before, relative_before);
   const auto sources_after = sources_of(after, relative_after);
@@ -222,6 +262,9 @@ void compare_target(const model::BuildTarget& before, const Relative& relative_b
                           (where.second > 1 ? " and " + std::to_string(where.second - 1) + " more" : std::string()) +
                           ")");
   compare_links(before, relative_before, after, relative_after, after_targets, differences);
+  // What the codemodel does not show (a compiler launcher, a link rule of
+  // the project's own, a post-build step), when it showed nothing else.
+  if (differences.size() == known) compare_build_commands(before, relative_before, after, relative_after, differences);
 }
 
 std::string joined(const std::string& where, const std::vector<std::string>& differences) {

@@ -38,8 +38,11 @@ std::string replace_root_in(std::string text, std::string_view root, std::string
 /// source's compile group (language, flags, defines, include directories
 /// with their SYSTEM flag, precompiled headers, sysroot) and the link line
 /// (flags and libraries in order; a project library the reference did not
-/// link counts unless a library it links depends on it). Build settings the
-/// judged run did not record while the reference did are a difference.
+/// link counts unless a library it links depends on it); when those agree,
+/// the generator's build commands of the program (a compiler launcher, the
+/// project's own rule variables, pre-link and post-build steps), where both
+/// runs recorded them. Build settings the judged run did not record while
+/// the reference did are a difference.
 std::vector<TamperedTest> compare_test_recipes(const TreeTests& reference, const TreeTests& judged,
                                                const std::vector<std::string>& tests, std::string_view where);
 

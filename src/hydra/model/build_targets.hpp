@@ -53,6 +53,12 @@ struct BuildTarget {
   std::string link_sysroot;
   std::vector<std::string> dependencies;      ///< names of the targets it depends on (direct and through links)
   std::vector<std::string> definition_files;  ///< absolute: the CMake files of its definition's backtrace
+  /// An executable's commands as the Ninja generator's build files hold them
+  /// (compiler launchers, rule variables, pre-link and post-build steps
+  /// included): those that compile its own objects, then the one that links
+  /// it, without HydraScore's compiler cache and the project's own
+  /// libraries; empty when unknown (another generator).
+  std::vector<std::string> build_commands;
 };
 
 /// The targets of one configuration of a build tree.

@@ -39,7 +39,8 @@ json to_json(const model::BuildTargets& targets) {
                     {"link", std::move(link)},
                     {"link_sysroot", target.link_sysroot},
                     {"dependencies", target.dependencies},
-                    {"definition_files", target.definition_files}});
+                    {"definition_files", target.definition_files},
+                    {"build_commands", target.build_commands}});
   }
   json value = {{"source_root", targets.source_root},
                 {"build_root", targets.build_root},
@@ -158,6 +159,7 @@ model::BuildTargets parse_build_targets(std::string_view text, const std::string
     target.link_sysroot = read.text(entry, "link_sysroot", at);
     target.dependencies = read.texts(entry, "dependencies", at);
     target.definition_files = read.texts(entry, "definition_files", at);
+    target.build_commands = read.texts(entry, "build_commands", at);
     for (const auto& source : target.sources)
       if (source.compile_group < -1 || source.compile_group >= static_cast<int>(target.compile_groups.size()))
         read.fail(at + "/sources", "compile_group out of range");
