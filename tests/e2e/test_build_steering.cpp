@@ -403,7 +403,9 @@ void run_attacks(Layout& layout) {
   CHECK(pass_regex.find("PASS_REGULAR_EXPRESSION unset -> [\".*\"]") != std::string::npos);
   const auto not_exercising = entry(contract, "where-am-i").at("anti_gaming").at("held_out").at("new_tests_not_exercising");
   CHECK(not_exercising.dump().find("count.counts_where_it_runs") != std::string::npos);
-  for (const std::string name : {"special-case", "no-op"}) {
+  // Unresolved: the private test still fails, or passes only as the candidate redefined or rebuilt it.
+  for (const std::string name : {"special-case", "no-op", "pass-regex", "force-include"}) {
+    CAPTURE(name);
     CHECK(entry(contract, name).at("resolution").at("resolved") == false);
     CHECK(entry(contract, name).at("resolution").at("still_failing").dump().find("count.private_lines") !=
           std::string::npos);

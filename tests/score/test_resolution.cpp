@@ -60,6 +60,13 @@ TEST_CASE("acceptance tests are the private tests the baseline fails", "[score][
     without.tests->erase(without.tests->end() - 2);  // count.private not run
     CHECK_FALSE(score::resolve(baseline, without).resolved());
   }
+  SECTION("valid input: one passing only because its definition or build changed is unresolved") {
+    Run tampered = candidate("pass-regex", {});
+    tampered.tampering.tampered_test_names = {"count.private"};
+    CHECK(score::resolve(baseline, tampered).still_failing == std::vector<std::string>{"count.private"});
+    tampered.tampering.tampered_test_names = {"pass3"};  // not an acceptance test
+    CHECK(score::resolve(baseline, tampered).resolved());
+  }
   SECTION("valid input: no private tests, or none failing: nothing applies") {
     Run plain = baseline;
     plain.held_out.private_tests.clear();

@@ -53,6 +53,7 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   for (const auto& test : report.tests_tampered)
     if (test.kind != guard::TamperKind::dropped) tampered.insert(test.name);
   tampering.tampered_tests = tampered.size();
+  tampering.tampered_test_names.assign(tampered.begin(), tampered.end());
   if (config.anti_gaming.fail_gate_on_tampering && guard::has_tampering(report)) {
     for (const auto& edit : report.config_edits)
       tampering.gate_reasons.push_back("edits protected configuration " + edit.path + " (" + edit.change + ")");

@@ -24,10 +24,14 @@ Resolution resolve(const model::Run& baseline, const model::Run& candidate) {
   if (acceptance.empty()) return resolution;
   resolution.applies = true;
   resolution.acceptance_tests.assign(acceptance.begin(), acceptance.end());
+  // A test whose definition or build the candidate changed passed on its
+  // terms, not the task's.
+  const std::set<std::string> tampered(candidate.tampering.tampered_test_names.begin(),
+                                       candidate.tampering.tampered_test_names.end());
   std::set<std::string> passing;
   if (candidate.tests)
     for (const auto& test : *candidate.tests)
-      if (test.status == model::TestStatus::passed) passing.insert(label(test));
+      if (test.status == model::TestStatus::passed && !tampered.count(label(test))) passing.insert(label(test));
   for (const auto& name : resolution.acceptance_tests)
     if (!passing.count(name)) resolution.still_failing.push_back(name);
   return resolution;

@@ -24,7 +24,8 @@ struct Resolution {
 /// The acceptance tests: the tests of `baseline.held_out.private_tests` that
 /// do not pass in `baseline.tests` (the baseline's tests as judged, with the
 /// private ones). The candidate's `tests` (as judged by its held-out runs)
-/// decide which still fail; one it did not run still fails.
+/// decide which still fail; one it did not run, or whose definition or build
+/// it changed (`candidate.tampering.tampered_test_names`), still fails.
 Resolution resolve(const model::Run& baseline, const model::Run& candidate);
 
 }  // namespace hydra::score
