@@ -28,6 +28,12 @@ struct BuildTreeOptions {
   /// hydra.toml's; empty: hydra.toml's, or for a candidate its baseline's.
   /// A candidate captured with another profile than its baseline is an error.
   std::string profile;
+  /// The command that runs a test program with its framework's report
+  /// options (hydra-score and its hidden `test-launcher` word;
+  /// test_frameworks.hpp), installed by the configure step as the tree's
+  /// test launcher. Empty: tests run as the project defines them and every
+  /// test program keeps its program-level result.
+  std::vector<std::string> test_launcher;
 };
 
 struct CaptureRequest : BuildTreeOptions {

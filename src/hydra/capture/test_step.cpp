@@ -3,6 +3,7 @@
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/test_files.hpp>
+#include <hydra/capture/case_reports.hpp>
 
 #include <cctype>
 #include <map>
@@ -116,6 +117,8 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
     staging.write("test-files.json", find_test_files(plan.source, build_dir, top, listed_json).to_json().dump(1) + "\n",
                   "test_files");
+    // Which programs write their framework's report, before any of them runs.
+    write_test_program_plan(listed.output, request, staging);
   } else {
     const std::string said = listed.error_output + listed.error;
     staging.problem("ctest --show-only=json-v1 failed: " + said.substr(0, said.find('\n')));
@@ -134,9 +137,15 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     if (!request.build_config.empty()) argv.insert(argv.end(), {"-C", request.build_config});
     argv.insert(argv.end(), selection.begin(), selection.end());
     util::ProcessRequest process;
-    process.argv = sandbox.wrap(
-        tree_step_policy(plan, "test", {plan.source, build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp"),
-        argv);
+    StepPolicy policy =
+        tree_step_policy(plan, "test", {plan.source, build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp");
+    // The framework reports of this run go beside its JUnit file.
+    const fs::path reports = junit_file.parent_path() / kCaseReportsFolder;
+    for (const auto& [variable, value] : case_report_environment(staging, reports)) {
+      policy.environment[variable] = value;
+      process.environment[variable] = value;
+    }
+    process.argv = sandbox.wrap(policy, argv);
     process.output_file = log;
     process.timeout = std::chrono::duration<double>(budget);
     process.on_line = [&](std::string_view line) {
@@ -144,6 +153,7 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     };
     const auto ran = util::run_process(process);
     staging.step(step_record(step, argv, ran, budget));
+    add_case_reports(staging, reports);
     return ran;
   };
   const fs::path junit = staging.directory / "junit" / "0.xml";

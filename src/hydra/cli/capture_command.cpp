@@ -6,6 +6,7 @@
 #include <thread>
 
 #include <hydra/capture/capture.hpp>
+#include <hydra/capture/test_frameworks.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
@@ -28,6 +29,11 @@ void add_build_tree_options(CLI::App& command, capture::BuildTreeOptions& option
       ->check(CLI::IsMember({"cmake", "js-node", "rust", "python"}));
   command.add_flag("--no-cache{false}", options.cache,
                    "No lint cache and no compiler cache (ccache) for this capture, whatever hydra.toml's [cache] says");
+  // This program is the test launcher of the trees it captures (its hidden
+  // test-launcher subcommand; capture/test_launcher.hpp).
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) options.test_launcher = {self.string(), capture::kLauncherSubcommand};
 }
 
 std::optional<std::filesystem::path> clang_tidy_program() {

@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <hydra/capture/test_frameworks.hpp>
+#include <hydra/capture/test_launcher.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/version.hpp>
@@ -27,6 +29,9 @@ constexpr const char* kExitCodes = R"(Exit codes:
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The test launcher of capture trees takes its arguments as they are.
+  if (argc >= 2 && std::string(argv[1]) == capture::kLauncherSubcommand)
+    return capture::run_test_launcher(std::vector<std::string>(argv + 2, argv + argc));
   CLI::App app{"hydra-score: reproducible scores for code changes in CMake projects"};
   app.set_version_flag("--version", std::string(engine_version));
   app.footer(kExitCodes);

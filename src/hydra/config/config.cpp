@@ -113,6 +113,11 @@ void read_scoring(TableReader& scoring, Config& config) {
     // Flaky tests: reruns of failing tests, repeats of the baseline's suite.
     tests->integer("attempts", config.tests.attempts, 1, 100);
     tests->integer("baseline_repeat", config.tests.baseline_repeat, 1, 100);
+    // Test cases of framework programs; new tests' weight.
+    tests->choice<Tests::Granularity>("granularity", config.tests.granularity,
+                                      {{"case", Tests::Granularity::test_case},
+                                       {"program", Tests::Granularity::program}});
+    tests->boolean("dilution_guard", config.tests.dilution_guard);
     tests->reject_unknown_keys();
   }
 
@@ -251,7 +256,9 @@ nlohmann::json to_json(const Config& config) {
       {"tests",
        {{"regression", regression_name(config.tests.regression)},
         {"attempts", config.tests.attempts},
-        {"baseline_repeat", config.tests.baseline_repeat}}},
+        {"baseline_repeat", config.tests.baseline_repeat},
+        {"granularity", config.tests.granularity == Tests::Granularity::program ? "program" : "case"},
+        {"dilution_guard", config.tests.dilution_guard}}},
       {"lint",
        {{"match", match_name(config.lint.match)},
         {"compiler_warnings", config.lint.compiler_warnings},

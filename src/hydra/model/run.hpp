@@ -60,6 +60,15 @@ struct Run {
   /// nullopt: no test results were recorded (tests dimension inactive, unless
   /// the baseline has tests, in which case the candidate scores 0).
   std::optional<std::vector<TestCase>> tests;
+  /// The same tests at program level (docs/formulas.md, "Test cases"): each
+  /// CTest test one result, its framework report deciding over its exit
+  /// code; set when some test program's framework report was expected
+  /// (`tests` then holds its cases), nullopt when `tests` is program level
+  /// already. pipeline::load puts it in `tests` for `granularity = "program"`.
+  std::optional<std::vector<TestCase>> program_tests;
+  /// The test programs of known frameworks and how their reports were read
+  /// (the first attempt's); empty when no program had a framework report.
+  std::vector<TestProgram> test_programs;
   std::vector<TestDefinition> test_definitions;  ///< from ctest --show-only=json-v1; may be empty
   /// Test name -> the files it depends on (test-files.json; relative to the
   /// work tree's top level); empty when not recorded.

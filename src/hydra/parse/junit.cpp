@@ -116,8 +116,8 @@ void read_generic_status(const pugi::xml_node& testcase, TestCase& test) {
 
 class JunitReader {
  public:
-  JunitReader(std::string_view xml, const std::string& source_name)
-      : xml_(xml), source_name_(source_name) {}
+  JunitReader(std::string_view xml, const std::string& source_name, JunitDialect dialect)
+      : xml_(xml), source_name_(source_name), dialect_(dialect) {}
 
   /// Invalid UTF-8 sequences replaced by U+FFFD in what was read.
   std::uint64_t replaced() const { return replaced_; }
@@ -140,7 +140,7 @@ class JunitReader {
       // CTest writes one bare <testsuite> whose testcases carry `status`;
       // its name is the build name or host name, so it is replaced by "ctest".
       const pugi::xml_node first = root.child("testcase");
-      is_ctest_ = first && first.attribute("status");
+      is_ctest_ = dialect_ == JunitDialect::generic && first && first.attribute("status");
       walk(root);
     } else {
       fail_at(root, std::string("not a JUnit XML document: the root element is <") + root.name() +
@@ -211,6 +211,11 @@ class JunitReader {
     test.duration_seconds = seconds_of(testcase);
     if (is_ctest_) read_ctest_status(testcase, test);
     else read_generic_status(testcase, test);
+    if (dialect_ != JunitDialect::generic)
+      apply_dialect(dialect_,
+                    {suite_name, classname, testcase.attribute("value_param").value(),
+                     testcase.attribute("type_param").value()},
+                    test);
     // A candidate names its tests: bytes that are not UTF-8 become U+FFFD
     // (counted, so the run notes it) rather than failing every report.
     replaced_ += util::replace_invalid_utf8(test.name) + util::replace_invalid_utf8(test.suite) +
@@ -219,6 +224,7 @@ class JunitReader {
 
   std::string_view xml_;
   const std::string& source_name_;
+  JunitDialect dialect_ = JunitDialect::generic;
   bool is_ctest_ = false;
   std::vector<TestCase> tests_;
   std::uint64_t replaced_ = 0;
@@ -228,9 +234,14 @@ class JunitReader {
 
 std::vector<model::TestCase> parse_junit(std::string_view xml, const std::string& source_name,
                                          std::uint64_t* invalid_utf8_replaced) {
+  return parse_junit(xml, source_name, JunitDialect::generic, invalid_utf8_replaced);
+}
+
+std::vector<model::TestCase> parse_junit(std::string_view xml, const std::string& source_name, JunitDialect dialect,
+                                         std::uint64_t* invalid_utf8_replaced) {
   if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw InputError(source_name, "empty file, expected JUnit XML");
-  JunitReader reader(xml, source_name);
+  JunitReader reader(xml, source_name, dialect);
   std::vector<model::TestCase> tests = reader.read();
   if (invalid_utf8_replaced) *invalid_utf8_replaced = reader.replaced();
   return tests;
@@ -239,6 +250,11 @@ std::vector<model::TestCase> parse_junit(std::string_view xml, const std::string
 std::vector<model::TestCase> parse_junit_file(const std::filesystem::path& file,
                                               std::uint64_t* invalid_utf8_replaced) {
   return parse_junit(util::read_file(file), file.string(), invalid_utf8_replaced);
+}
+
+std::vector<model::TestCase> parse_junit_file(const std::filesystem::path& file, JunitDialect dialect,
+                                              std::uint64_t* invalid_utf8_replaced) {
+  return parse_junit(util::read_file(file), file.string(), dialect, invalid_utf8_replaced);
 }
 
 }  // namespace hydra::parse

@@ -24,6 +24,7 @@
 #include <hydra/parse/test_files.hpp>
 #include <hydra/parse/lint_log.hpp>
 #include <hydra/pipeline/artifacts.hpp>
+#include <hydra/pipeline/case_results.hpp>
 #include <hydra/parse/metrics.hpp>
 #include <hydra/pipeline/held_out_record.hpp>
 #include <hydra/pipeline/signals.hpp>
@@ -73,6 +74,13 @@ std::string held_out_result_role(const std::string& role) {
   for (const std::string prefix : {"held_out_", "on_baseline_"})
     if (role.rfind(prefix, 0) == 0 && is_test_role(role.substr(prefix.size()))) return role.substr(prefix.size());
   return {};
+}
+
+/// The artifacts' roles by path.
+std::map<std::string, std::string> artifact_roles(const std::vector<Artifact>& artifacts) {
+  std::map<std::string, std::string> roles;
+  for (const auto& artifact : artifacts) roles[artifact.path] = artifact.role;
+  return roles;
 }
 
 std::string manifest_seal(json manifest) {
@@ -286,6 +294,10 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     run.build.no_step = typed.build_inactive_reason->empty() ? "no build step" : *typed.build_inactive_reason;
 
   std::vector<model::TestCase> tests;
+  std::vector<model::TestCase> program_tests;  // the same at program level (case_results.hpp)
+  bool planned = false;                        // some program's framework report was expected
+  std::pair<std::vector<model::TestCase>, bool> held_out_programs, on_baseline_programs;  // (tests, planned)
+  const CaseReports cases(run_dir, artifact_roles(artifacts), run);
   AttemptArtifacts attempts;  // reruns and repeats of the tests, merged below
   bool have_junit = false;
   std::vector<Artifact> lint_logs;
@@ -296,7 +308,10 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     if (is_test_role(artifact.role)) {
       TestArtifact parsed = parse_test_artifact(artifact.role, file);
       note_replacements(run, artifact.path, parsed.replaced_bytes);
-      tests.insert(tests.end(), parsed.tests.begin(), parsed.tests.end());
+      TestLevels levels = cases.expand(artifact.path, std::move(parsed.tests), &run.test_programs);
+      planned = planned || levels.planned;
+      tests.insert(tests.end(), levels.cases.begin(), levels.cases.end());
+      program_tests.insert(program_tests.end(), levels.programs.begin(), levels.programs.end());
       run.integrity_problems.insert(run.integrity_problems.end(), parsed.problems.begin(), parsed.problems.end());
       have_junit = true;
     } else if (artifact.role == "ctest_json") {
@@ -305,13 +320,19 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       auto& into = artifact.role.rfind("held_out_", 0) == 0 ? run.held_out.tests : run.held_out.tests_on_baseline;
       try {
         auto parsed = parse_test_artifact(inner, file);
+        auto& programs = artifact.role.rfind("held_out_", 0) == 0 ? held_out_programs : on_baseline_programs;
+        TestLevels levels = cases.expand(artifact.path, std::move(parsed.tests));
         if (!into) into.emplace();
-        into->insert(into->end(), parsed.tests.begin(), parsed.tests.end());
+        into->insert(into->end(), levels.cases.begin(), levels.cases.end());
+        programs.second = programs.second || levels.planned;
+        programs.first.insert(programs.first.end(), levels.programs.begin(), levels.programs.end());
         for (const auto& problem : parsed.problems) run.integrity_problems.push_back(artifact.path + ": " + problem);
       } catch (const InputError& error) {
         run.integrity_problems.push_back(error.what());
       }
-    } else if (attempts.collect(artifact.role, artifact.path, file, run)) {
+    } else if (CaseReports::is_case_role(artifact.role)) {
+      // Read with the ctest run they belong to.
+    } else if (attempts.collect(artifact.role, artifact.path, file, run, cases)) {
     } else if (artifact.role == "test_files") {
       try {
         run.test_files = parse::parse_test_files_file(file).by_test;
@@ -343,12 +364,17 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   }
   if (have_junit) {
     parse::apply_labels(tests, run.test_definitions);
+    parse::apply_labels(program_tests, run.test_definitions);
+    label_cases(tests, run.test_definitions);
     run.tests = std::move(tests);
+    if (planned) run.program_tests = std::move(program_tests);
   } else if (typed.tests_expected) {
     // The test step ran but left no usable results (timeout, crash): zero
     // tests ran, which scores and gates fail-closed.
     run.tests = std::vector<model::TestCase>{};
   }
+  if (held_out_programs.second) run.held_out.program_tests = std::move(held_out_programs.first);
+  if (on_baseline_programs.second) run.held_out.program_tests_on_baseline = std::move(on_baseline_programs.first);
   attempts.merge_into(run);
 
   // Lint is active when clang-tidy ran (a lint log exists); compiler warnings
@@ -422,6 +448,7 @@ model::Run load(const fs::path& run_dir, const config::Config& config) {
   verify_seal(run_dir);
   const json manifest = read_manifest(run_dir);
   model::Run run = parse_artifacts(run_dir, manifest, json::object(), config.lint.compiler_warnings);
+  select_test_level(run, config.tests.granularity);
   run.digest = util::sha256_file(run_dir / kManifest);
   return run;
 }
