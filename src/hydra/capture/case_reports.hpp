@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <hydra/capture/steps.hpp>
 
@@ -35,5 +36,10 @@ std::map<std::string, std::string> case_report_environment(const Staging& stagin
 /// ("case_launch"); a later attempt's as "rerun_case_report",
 /// "rerun_case_launch". Anything else there is kept with role "other".
 void add_case_reports(Staging& staging, const std::filesystem::path& reports);
+
+/// The tests of the run being staged whose framework reports list a case
+/// that the same test's report in `baseline_run` does not: new tests as much
+/// as a new CTest test is (the held-out runs run them on the baseline's code).
+std::vector<std::string> tests_with_new_cases(const Staging& staging, const std::filesystem::path& baseline_run);
 
 }  // namespace hydra::capture

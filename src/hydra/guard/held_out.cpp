@@ -17,6 +17,8 @@ namespace {
 std::string key(const TestCase& test) { return test.id(); }
 /// How evidence names a test: ctest's by its name, others by suite::name.
 std::string label(const TestCase& test) { return test.suite == "ctest" ? test.name : test.id(); }
+/// The CTest test whose files hold `test`: a case's program, else itself.
+const std::string& ctest_name(const TestCase& test) { return test.program.empty() ? test.name : test.program; }
 
 std::map<std::string, const TestCase*> by_key(const std::vector<TestCase>& tests) {
   std::map<std::string, const TestCase*> index;
@@ -90,9 +92,9 @@ HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<Te
       } else if (held.mode == "built") {
         const auto found = held_out.find(key(test));
         // A result is a verdict unless the program was not built.
-        if (found != held_out.end() && !(not_built(*found->second) && touched(test.name))) {
+        if (found != held_out.end() && !(not_built(*found->second) && touched(ctest_name(test)))) {
           source = found->second;
-        } else if (found == held_out.end() && !touched(test.name) && held.build_passed) {
+        } else if (found == held_out.end() && !touched(ctest_name(test)) && held.build_passed) {
           source = &test;  // not defined in the held-out tree; its files are unchanged
         } else {
           source = in_baseline->second;
