@@ -37,7 +37,14 @@ void apply_dialect(JunitDialect dialect, const DialectFields& fields, model::Tes
         test.suite = std::string(fields.classname.substr(prefix.size()));
       break;
     }
-    case JunitDialect::doctest:
+    case JunitDialect::doctest: {
+      // doctest's classname is the source file as the compiler was given it
+      // (an absolute path in most builds): its name only, so the same case
+      // has the same identity in every tree.
+      const auto slash = test.suite.find_last_of("/\\");
+      if (slash != std::string::npos && slash + 1 < test.suite.size()) test.suite.erase(0, slash + 1);
+      break;
+    }
     case JunitDialect::generic:
       break;
   }

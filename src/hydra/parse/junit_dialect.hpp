@@ -40,7 +40,9 @@ struct DialectFields {
 ///  - catch2: the classname without the report's "<program>." prefix
 ///    ("global" for a TEST_CASE, the fixture for a TEST_CASE_METHOD); names
 ///    keep their sections ("case/section") and template types ("case - int");
-///  - doctest, generic: unchanged (doctest's classname is the source file).
+///  - doctest: the classname (the source file as compiled, often an
+///    absolute path) without its folders ("calc_test.cpp");
+///  - generic: unchanged.
 void apply_dialect(JunitDialect dialect, const DialectFields& fields, model::TestCase& test);
 
 }  // namespace hydra::parse

@@ -122,6 +122,11 @@ std::optional<BaselineView> read_baseline(const json& baseline) {
     view.tests_failed = count_at(tests, "failed");
     view.tests_skipped = count_at(tests, "skipped");
     view.tests_flaky = count_at(tests, "flaky");
+    if (const json& programs = object_at(tests, "programs"); programs.is_object()) {
+      view.programs_total = count_at(programs, "total");
+      view.programs_passed = count_at(programs, "passed");
+      view.programs_with_cases = count_at(programs, "with_cases");
+    }
   }
   const json& lint = summary.is_object() && summary.contains("lint") ? summary["lint"] : json();
   if (lint.is_object()) {
@@ -317,6 +322,16 @@ ContractView read_contract(const json& contract) {
   return view;
 }
 
+std::string baseline_test_counts(const BaselineView& baseline) {
+  std::string text = std::to_string(baseline.tests_passed) + "/" + std::to_string(baseline.tests_total) + " passed";
+  if (baseline.tests_flaky > 0) text += " (" + std::to_string(baseline.tests_flaky) + " flaky)";
+  if (baseline.programs_total)
+    text += " (cases of " + std::to_string(baseline.programs_with_cases) + " framework program" +
+            (baseline.programs_with_cases == 1 ? "" : "s") + "; programs " + std::to_string(baseline.programs_passed) +
+            "/" + std::to_string(*baseline.programs_total) + " passed)";
+  return text;
+}
+
 std::string baseline_sentence(const BaselineView& baseline) {
   std::string text = "Baseline: ";
   if (!baseline.build_passed) {
@@ -326,10 +341,7 @@ std::string baseline_sentence(const BaselineView& baseline) {
     if (baseline.build_seconds) text += " in " + format_number(*baseline.build_seconds, 1) + " s";
   }
   const std::string no_test_ran = baseline_no_test_ran(baseline);
-  text += !no_test_ran.empty() ? ", " + no_test_ran
-                               : ", tests " + std::to_string(baseline.tests_passed) + "/" +
-                                     std::to_string(baseline.tests_total) + " passed" +
-                                     (baseline.tests_flaky > 0 ? " (" + std::to_string(baseline.tests_flaky) + " flaky)" : "");
+  text += !no_test_ran.empty() ? ", " + no_test_ran : ", tests " + baseline_test_counts(baseline);
   const std::string linted_nothing = baseline_linted_nothing(baseline);
   text += !linted_nothing.empty() ? ", lint " + linted_nothing
           : baseline.has_lint     ? ", lint " + std::to_string(baseline.lint_errors) + " errors and " +

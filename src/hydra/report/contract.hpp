@@ -102,6 +102,11 @@ struct BaselineView {
   std::uint64_t tests_failed = 0;
   std::uint64_t tests_skipped = 0;
   std::uint64_t tests_flaky = 0;          ///< failed and passed on the baseline's code
+  /// When the tests are cases of framework programs: the CTest tests they
+  /// come from, how many passed, and how many gave cases.
+  std::optional<std::uint64_t> programs_total;
+  std::uint64_t programs_passed = 0;
+  std::uint64_t programs_with_cases = 0;
   bool has_lint = false;                  ///< false when lint did not run
   std::uint64_t lint_errors = 0;
   std::uint64_t lint_warnings = 0;
@@ -145,6 +150,10 @@ const nlohmann::json& array_at(const nlohmann::json& object, const char* key);
 
 /// Object at `object[key]`, an empty object when absent or not an object.
 const nlohmann::json& object_at(const nlohmann::json& object, const char* key);
+
+/// The baseline's test counts: "9/10 passed", "(2 flaky)", and for cases of
+/// framework programs "(cases of 3 framework programs; programs 4/4 passed)".
+std::string baseline_test_counts(const BaselineView& baseline);
 
 /// One sentence about the baseline for people ("Baseline: build passed in
 /// 2.2 s, tests 9/10 passed, lint 0 errors and 2 warnings."), unescaped.

@@ -80,10 +80,7 @@ std::string build_summary(const BaselineView& baseline) {
 std::string baseline_line(const BaselineView& baseline) {
   std::string line = "Baseline: " + build_summary(baseline) + "; ";
   const std::string no_test_ran = baseline_no_test_ran(baseline);
-  line += !no_test_ran.empty() ? no_test_ran
-                               : "tests " + std::to_string(baseline.tests_passed) + "/" +
-                                     std::to_string(baseline.tests_total) + " passed" +
-                                     (baseline.tests_flaky > 0 ? " (" + std::to_string(baseline.tests_flaky) + " flaky)" : "");
+  line += !no_test_ran.empty() ? no_test_ran : "tests " + baseline_test_counts(baseline);
   line += "; ";
   const std::string linted_nothing = baseline_linted_nothing(baseline);
   line += !linted_nothing.empty() ? "lint " + linted_nothing

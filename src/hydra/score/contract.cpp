@@ -1,4 +1,5 @@
 #include <hydra/score/contract.hpp>
+#include <hydra/score/test_comparison.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -48,6 +49,15 @@ json baseline_summary(const config::Config& config, const model::Run& baseline) 
                         {"failed", failed},
                         {"skipped", skipped},
                         {"flaky", std::count_if(baseline.tests->begin(), baseline.tests->end(), parse::is_flaky)}};
+    // Cases of framework programs: the same tests at program level.
+    if (baseline.program_tests) {
+      const TestCounts programs = count_tests(baseline.program_tests);
+      std::uint64_t with_cases = 0;
+      for (const auto& program : baseline.test_programs) with_cases += program.report == "read" ? 1 : 0;
+      summary["tests"]["programs"] = {{"total", baseline.program_tests->size()},
+                                      {"passed", programs.passed},
+                                      {"with_cases", with_cases}};
+    }
   } else {
     summary["tests"] = nullptr;
   }

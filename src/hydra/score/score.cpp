@@ -413,13 +413,15 @@ nlohmann::json to_json(const model::LintFinding& finding) {
 }
 
 nlohmann::json to_json(const model::TestCase& test) {
-  return {{"id", test.id()},
-          {"suite", test.suite},
-          {"name", test.name},
-          {"status", model::to_string(test.status)},
-          {"message", test.message},
-          {"labels", test.labels},
-          {"duration_seconds", test.duration_seconds}};
+  nlohmann::json out = {{"id", test.id()},
+                        {"suite", test.suite},
+                        {"name", test.name},
+                        {"status", model::to_string(test.status)},
+                        {"message", test.message},
+                        {"labels", test.labels},
+                        {"duration_seconds", test.duration_seconds}};
+  if (!test.program.empty()) out["program"] = test.program;  // a framework program's case
+  return out;
 }
 
 }  // namespace hydra::score
