@@ -32,7 +32,7 @@ std::map<std::string, TestStatus> statuses(const std::vector<TestCase>& tests) {
 
 TEST_CASE("GoogleTest's XML report names cases with their parameters", "[parse][dialect]") {
   SECTION("every case passed") {
-    const auto tests = parse_junit_file(report("googletest.xml"), JunitDialect::googletest);
+    const auto tests = parse_junit_file(report("baseline/googletest.xml"), JunitDialect::googletest);
     const std::map<std::string, TestStatus> expected = {
         {"Calc::Adds", TestStatus::passed},
         {"Calc::Subtracts", TestStatus::passed},
@@ -48,7 +48,7 @@ TEST_CASE("GoogleTest's XML report names cases with their parameters", "[parse][
     CHECK(statuses(tests) == expected);
   }
   SECTION("one case failed") {
-    const auto tests = parse_junit_file(report("googletest_failed.xml"), JunitDialect::googletest);
+    const auto tests = parse_junit_file(report("break-multiply/googletest.xml"), JunitDialect::googletest);
     const auto by_id = statuses(tests);
     REQUIRE(by_id.size() == 8);
     CHECK(by_id.at("Calc::Multiplies") == TestStatus::failed);
@@ -57,14 +57,14 @@ TEST_CASE("GoogleTest's XML report names cases with their parameters", "[parse][
           }) == 7);
   }
   SECTION("the generic reading keeps GoogleTest's names as written") {
-    const auto tests = parse_junit_file(report("googletest.xml"));
+    const auto tests = parse_junit_file(report("baseline/googletest.xml"));
     CHECK(statuses(tests).count("Identity/0::AddsZero") == 1);
   }
 }
 
 TEST_CASE("Catch2's JUnit report names cases by class, section and template type", "[parse][dialect]") {
   SECTION("every case passed") {
-    const auto tests = parse_junit_file(report("catch2.xml"), JunitDialect::catch2);
+    const auto tests = parse_junit_file(report("baseline/catch2.xml"), JunitDialect::catch2);
     // tests="..." in the file counts assertions; the testcases are the cases:
     // a TEST_CASE's leaf sections each, a TEMPLATE_TEST_CASE's types each.
     const std::map<std::string, TestStatus> expected = {
@@ -79,7 +79,7 @@ TEST_CASE("Catch2's JUnit report names cases by class, section and template type
     CHECK(statuses(tests) == expected);
   }
   SECTION("one section failed, its sibling passed") {
-    const auto by_id = statuses(parse_junit_file(report("catch2_failed.xml"), JunitDialect::catch2));
+    const auto by_id = statuses(parse_junit_file(report("break-multiply/catch2.xml"), JunitDialect::catch2));
     CHECK(by_id.at("global::multiplies/small") == TestStatus::failed);
     CHECK(by_id.at("global::multiplies/by zero") == TestStatus::passed);
   }
@@ -99,7 +99,7 @@ TEST_CASE("Catch2's JUnit report names cases by class, section and template type
 }
 
 TEST_CASE("doctest's JUnit report names cases by source file, not its folders", "[parse][dialect]") {
-  const auto tests = parse_junit_file(report("doctest_failed.xml"), JunitDialect::doctest);
+  const auto tests = parse_junit_file(report("break-multiply/doctest.xml"), JunitDialect::doctest);
   // The report's classname is the source file as compiled
   // (/tmp/hydra-frameworks-record/source/tests/doctest_calc.cpp).
   const std::map<std::string, TestStatus> expected = {

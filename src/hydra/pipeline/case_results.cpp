@@ -124,7 +124,11 @@ TestLevels CaseReports::expand(const std::string& junit_path, std::vector<TestCa
     program.exit_passed = test.status == TestStatus::passed;
     const std::string report = reports + planned->second.key + ".xml";
     std::vector<TestCase> cases;
-    if (!listed(report, "case_report")) {
+    // A report its program opened and never wrote (Catch2 and doctest open
+    // theirs first) is no report.
+    const std::string text = listed(report, "case_report") ? util::read_file(run_dir_ / report) : std::string();
+    const bool written = text.find_first_not_of(" \t\r\n") != std::string::npos;
+    if (!written) {
       program.report = "missing";
       program.detail = listed(reports + planned->second.key + ".launch", "case_launch")
                            ? "the program wrote no " + name + " report (it exited before its reporter ran); ctest: " +
@@ -134,7 +138,7 @@ TestLevels CaseReports::expand(const std::string& junit_path, std::vector<TestCa
     } else {
       try {
         const auto dialect = parse::junit_dialect_from_string(framework).value_or(parse::JunitDialect::generic);
-        cases = parse::parse_junit_file(run_dir_ / report, dialect);
+        cases = parse::parse_junit(text, report, dialect);
         program.cases = cases.size();
         program.failed_cases = static_cast<std::uint64_t>(std::count_if(
             cases.begin(), cases.end(), [](const TestCase& one) { return parse::failed_attempt(one.status); }));
