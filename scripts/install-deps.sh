@@ -15,6 +15,7 @@ packages=(
   bubblewrap                              # read-only sandbox for candidate steps
   ccache                                  # capture trees share compiled objects
   cargo rustc rust-clippy                 # the rust profile (tests capture a small crate)
+  libgtest-dev doctest-dev               # test programs of known frameworks (with catch2: cases per program)
   python3-pytest flake8                   # the python profile
 )
 # Node.js and npm run Microsoft's SARIF Multitool (the tests validate SARIF

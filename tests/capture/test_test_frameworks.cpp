@@ -1,12 +1,17 @@
 // Test programs of known frameworks: recognition, the report options the
-// launcher adds, the configure arguments that install it and the plan
-// (capture/test_frameworks.hpp, capture/test_launcher.hpp).
+// launcher adds, the hook that puts the launcher in front of every test and the plan
+// (capture/test_frameworks.hpp, test_launch_hook.hpp, test_launcher.hpp).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
 
 #include <hydra/capture/test_frameworks.hpp>
+#include <hydra/capture/test_launch_hook.hpp>
+#include <hydra/util/process.hpp>
 #include <hydra/capture/test_launcher.hpp>
 #include <hydra/util/files.hpp>
 
@@ -99,31 +104,82 @@ TEST_CASE("frameworks: the report options of each framework", "[capture][framewo
   }
 }
 
-TEST_CASE("frameworks: the configure step installs the launcher", "[capture][frameworks]") {
-  const std::vector<std::string> launcher = {"/opt/hydra-score", "test-launcher"};
-  SECTION("before CMake 3.29: the emulator") {
-    CHECK(test_launch_configure_arguments(launcher, "cmake version 3.25.1", "", {}) ==
-          std::vector<std::string>{"-DCMAKE_CROSSCOMPILING_EMULATOR=/opt/hydra-score;test-launcher;--"});
+TEST_CASE("frameworks: the configure step includes the launch hook first, the user's includes after it",
+          "[capture][frameworks]") {
+  const fs::path include = "/build/.hydra-test-launch/top-level.cmake";
+  CHECK(test_launch_configure_arguments(include, "", {}) ==
+        std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + include.string()});
+  CHECK(test_launch_configure_arguments(include, "", {"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES:FILEPATH=/a.cmake;/b.cmake"}) ==
+        std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + include.string() + ";/a.cmake;/b.cmake"});
+  CHECK(test_launch_configure_arguments(
+            include, "set(CMAKE_PROJECT_TOP_LEVEL_INCLUDES \"/c.cmake\" CACHE FILEPATH \"\" FORCE)\n", {}) ==
+        std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + include.string() + ";/c.cmake"});
+  // HydraScore's own module is never included into a capture's tree.
+  CHECK(test_launch_configure_arguments(include, "", {"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=/x/HydraScore.cmake"}) ==
+        std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + include.string()});
+  SECTION("a launcher that CMake code cannot hold as it is is not installed") {
+    CHECK(hydra::capture::launcher_is_writable({"/opt/hydra-score", "test-launcher"}));
+    CHECK_FALSE(hydra::capture::launcher_is_writable({"/opt/a;b/hydra-score", "test-launcher"}));
+    CHECK_FALSE(hydra::capture::launcher_is_writable({"/opt/${x}/hydra-score", "test-launcher"}));
+    CHECK_FALSE(hydra::capture::launcher_is_writable({}));
+    hydra::util::TempDir temp("hydra-launch");
+    CHECK(hydra::capture::install_test_launch({"/opt/a\"b", "test-launcher"}, temp.path(), "", {}).empty());
+    CHECK_FALSE(fs::exists(temp.path() / hydra::capture::kTestLaunchFolder / "add-test.cmake"));
   }
-  SECTION("from CMake 3.29: the test launcher (add_test honours the emulator only when cross-compiling)") {
-    CHECK(test_launch_configure_arguments(launcher, "cmake version 3.31.6", "", {}) ==
-          std::vector<std::string>{"-DCMAKE_TEST_LAUNCHER=/opt/hydra-score;test-launcher;--"});
-  }
-  SECTION("the project's own emulator runs the program after it") {
-    CHECK(test_launch_configure_arguments(launcher, "3.25", "",
-                                          {"-DCMAKE_CROSSCOMPILING_EMULATOR:STRING=qemu-arm;-L;/sysroot"}) ==
-          std::vector<std::string>{
-              "-DCMAKE_CROSSCOMPILING_EMULATOR=/opt/hydra-score;test-launcher;qemu-arm;-L;/sysroot;--"});
-    CHECK(test_launch_configure_arguments(
-              launcher, "3.25", "set(CMAKE_CROSSCOMPILING_EMULATOR \"wine\" CACHE FILEPATH \"\" FORCE)\n", {}) ==
-          std::vector<std::string>{"-DCMAKE_CROSSCOMPILING_EMULATOR=/opt/hydra-score;test-launcher;wine;--"});
-  }
-  SECTION("never itself twice, and nothing without a launcher") {
-    CHECK(test_launch_configure_arguments(launcher, "3.25", "",
-                                          {"-DCMAKE_CROSSCOMPILING_EMULATOR=/x/hydra-score;test-launcher;--"}) ==
-          std::vector<std::string>{"-DCMAKE_CROSSCOMPILING_EMULATOR=/opt/hydra-score;test-launcher;--"});
-    CHECK(test_launch_configure_arguments({}, "3.25", "", {}).empty());
-  }
+}
+
+TEST_CASE("frameworks: ctest runs every existing program through the launcher, arguments as they are",
+          "[capture][frameworks]") {
+  // A real configure and ctest: both add_test() signatures, arguments that
+  // are empty, hold a ';' or a bracket's end, a program that does not exist.
+  hydra::util::TempDir temp("hydra-launch-hook");
+  const fs::path source = temp.path() / "source", build = temp.path() / "build";
+  fs::create_directories(source / "sub");
+  // The launcher here is `sh -c 'printf "[%s]" "$@"' launcher`: it prints its arguments.
+  const std::string printer = "#!/bin/sh\nprintf '[%s]' \"$@\"\n";
+  hydra::util::write_file_atomic(source / "print.sh", printer);
+  fs::permissions(source / "print.sh", fs::perms::owner_exec, fs::perm_options::add);
+  hydra::util::write_file_atomic(source / "CMakeLists.txt",
+                                 "cmake_minimum_required(VERSION 3.20)\nproject(Hook NONE)\nenable_testing()\n"
+                                 "add_subdirectory(sub)\n");
+  hydra::util::write_file_atomic(
+      source / "sub" / "CMakeLists.txt",
+      "file(COPY ${PROJECT_SOURCE_DIR}/print.sh DESTINATION ${CMAKE_CURRENT_BINARY_DIR})\n"
+      "add_test(old print.sh one)\n"
+      "add_test(NAME new COMMAND ${PROJECT_SOURCE_DIR}/print.sh \"\" \"a;b\" \"x]=]y\")\n"
+      "add_test(NAME missing COMMAND ${CMAKE_CURRENT_BINARY_DIR}/not-built)\n");
+  const std::vector<std::string> launcher = {(source / "print.sh").string(), "test-launcher"};
+  const auto arguments = hydra::capture::install_test_launch(launcher, build, "", {});
+  REQUIRE(arguments.size() == 1);
+  std::vector<std::string> configure = {"cmake", "-S", source.string(), "-B", build.string()};
+  configure.insert(configure.end(), arguments.begin(), arguments.end());
+  hydra::util::ProcessRequest request;
+  request.argv = configure;
+  auto configured = hydra::util::run_process(request);
+  INFO(configured.output);
+  REQUIRE(configured.exit_code == 0);
+
+  request.argv = {"ctest", "--test-dir", build.string(), "--show-only=json-v1"};
+  const auto listed = hydra::util::run_process(request);
+  REQUIRE(listed.exit_code == 0);
+  std::map<std::string, std::vector<std::string>> commands;
+  const auto listing = nlohmann::json::parse(listed.output);
+  for (const auto& test : listing.at("tests"))
+    commands[test.at("name").get<std::string>()] =
+        test.contains("command") ? test.at("command").get<std::vector<std::string>>() : std::vector<std::string>{};
+  const std::string copied = (build / "sub" / "print.sh").string();
+  CHECK(commands["old"] == std::vector<std::string>{launcher[0], "test-launcher", "--", copied, "one"});
+  CHECK(commands["new"] == std::vector<std::string>{launcher[0], "test-launcher", "--", (source / "print.sh").string(),
+                                                    "", "a;b", "x]=]y"});
+  CHECK(commands["missing"].empty());  // ctest's own "not found", as without the hook
+
+  request.argv = {"ctest", "--test-dir", build.string(), "-R", "^(old|new)$", "-V"};
+  const auto ran = hydra::util::run_process(request);
+  INFO(ran.output);
+  CHECK(ran.exit_code == 0);
+  CHECK(ran.output.find("[test-launcher][--][" + copied + "][one]") != std::string::npos);
+  CHECK(ran.output.find("[test-launcher][--][" + (source / "print.sh").string() + "][][a;b][x]=]y]") !=
+        std::string::npos);
 }
 
 TEST_CASE("frameworks: the plan names the launches that write a report", "[capture][frameworks]") {

@@ -2,7 +2,7 @@
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/compiler_cache.hpp>
 #include <hydra/capture/test_files.hpp>
-#include <hydra/capture/test_frameworks.hpp>
+#include <hydra/capture/test_launch_hook.hpp>
 
 #include <chrono>
 #include <iostream>
@@ -78,11 +78,10 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     std::error_code ignored;
     fs::remove(compiler_cache.stats_log, ignored);
   }
-  // HydraScore's test launcher (test_frameworks.hpp): test programs write
+  // HydraScore's test launcher (test_launch_hook.hpp): test programs write
   // their framework's report without an edit of the project's test commands.
-  const std::vector<std::string> test_launch = test_launch_configure_arguments(
-      request.test_launcher, request.test_launcher.empty() ? std::string() : tool_version(plan.cmake.string()),
-      plan.initial_cache_text, request.cmake_arguments);
+  const std::vector<std::string> test_launch =
+      install_test_launch(request.test_launcher, build_dir, plan.initial_cache_text, request.cmake_arguments);
   const std::string configure_settings = util::sha256_hex(
       json{{"initial_cache", plan.initial_cache_text}, {"generator", request.generator},
            {"cmake_arguments", request.cmake_arguments}, {"source", plan.source.string()},
@@ -112,8 +111,8 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     configure.push_back("-DHYDRA_SCORE_NESTED=ON");
     configure.insert(configure.end(), compiler_cache.configure_arguments.begin(),
                      compiler_cache.configure_arguments.end());
-    configure.insert(configure.end(), test_launch.begin(), test_launch.end());
     configure.insert(configure.end(), request.cmake_arguments.begin(), request.cmake_arguments.end());
+    configure.insert(configure.end(), test_launch.begin(), test_launch.end());  // after the user's: kept
     util::ProcessRequest process;
     process.argv = sandbox.wrap(tree_step_policy(plan, "configure", writable, sandbox_tmp), configure);
     process.environment = compiler_cache.environment;

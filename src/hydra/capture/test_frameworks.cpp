@@ -3,7 +3,6 @@
 #include <hydra/capture/test_frameworks.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -69,58 +68,6 @@ std::vector<std::string> launched_program(const std::vector<std::string>& comman
   const auto separator = std::find(command.begin() + 2, command.end(), kLauncherSeparator);
   if (separator == command.end() || separator + 1 == command.end()) return {};
   return {separator + 1, command.end()};
-}
-
-/// A -D option's or cache line's value for `name` ("-DNAME=v", "-DNAME:STRING=v",
-/// `set(NAME "v" CACHE ...)`); nullopt when not set there.
-std::optional<std::string> user_setting(const std::string& name, const std::string& initial_cache_text,
-                                        const std::vector<std::string>& cmake_arguments) {
-  std::optional<std::string> value;
-  for (const auto& argument : cmake_arguments) {
-    if (!starts_with(argument, "-D")) continue;
-    const std::string rest = argument.substr(2);
-    const auto equals = rest.find('=');
-    if (equals == std::string::npos) continue;
-    std::string key = rest.substr(0, equals);
-    key = key.substr(0, key.find(':'));
-    if (key == name) value = rest.substr(equals + 1);
-  }
-  if (value) return value;
-  // The initial cache script: `set(NAME "value" CACHE TYPE "doc" [FORCE])`.
-  const std::string marker = "set(" + name + " ";
-  for (std::size_t at = initial_cache_text.find(marker); at != std::string::npos;
-       at = initial_cache_text.find(marker, at + 1)) {
-    std::size_t begin = at + marker.size();
-    while (begin < initial_cache_text.size() && initial_cache_text[begin] == ' ') ++begin;
-    if (begin >= initial_cache_text.size()) break;
-    if (initial_cache_text[begin] == '"') {
-      const std::size_t end = initial_cache_text.find('"', begin + 1);
-      if (end != std::string::npos) value = initial_cache_text.substr(begin + 1, end - begin - 1);
-    } else {
-      const std::size_t end = initial_cache_text.find_first_of(" )", begin);
-      value = initial_cache_text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-    }
-  }
-  return value;
-}
-
-std::vector<std::string> split_list(const std::string& list) {
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t end = std::min(list.find(';', start), list.size());
-    if (end > start) items.push_back(list.substr(start, end - start));
-    start = end + 1;
-  }
-  return items;
-}
-
-/// "cmake version 3.25.1" -> true when at least 3.29.
-bool has_test_launcher_variable(const std::string& version) {
-  int major = 0, minor = 0;
-  const auto digit = version.find_first_of("0123456789");
-  if (digit == std::string::npos || std::sscanf(version.c_str() + digit, "%d.%d", &major, &minor) != 2) return false;
-  return major > 3 || (major == 3 && minor >= 29);
 }
 
 }  // namespace
@@ -203,25 +150,6 @@ std::optional<ReportOptions> report_options(JunitDialect framework, const std::v
       break;
   }
   return std::nullopt;
-}
-
-std::vector<std::string> test_launch_configure_arguments(const std::vector<std::string>& launcher,
-                                                         const std::string& cmake_version,
-                                                         const std::string& initial_cache_text,
-                                                         const std::vector<std::string>& cmake_arguments) {
-  if (launcher.empty()) return {};
-  const std::string variable =
-      has_test_launcher_variable(cmake_version) ? "CMAKE_TEST_LAUNCHER" : "CMAKE_CROSSCOMPILING_EMULATOR";
-  std::vector<std::string> words = launcher;
-  // The user's own launcher or emulator runs the program after ours.
-  // (Not when it is HydraScore's launcher already: no launcher runs itself.)
-  if (const auto own = user_setting(variable, initial_cache_text, cmake_arguments))
-    if (own->find(std::string(";") + kLauncherSubcommand + ";") == std::string::npos)
-      for (const auto& word : split_list(*own)) words.push_back(word);
-  words.push_back(kLauncherSeparator);
-  std::string list;
-  for (const auto& word : words) list += (list.empty() ? "" : ";") + word;
-  return {"-D" + variable + "=" + list};
 }
 
 json plan_test_programs(const std::vector<model::TestDefinition>& definitions,

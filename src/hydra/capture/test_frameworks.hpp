@@ -2,11 +2,9 @@
 // they are made to write their own report (docs/formulas.md, "Test cases";
 // docs/run-directory.md, "Framework reports"):
 //
-//  - the capture's configure installs HydraScore's test launcher as the
-//    tree's test launcher (test_launch_configure_arguments), so CMake runs
-//    every add_test() command that names an executable target as
-//    `<hydra-score> test-launcher [EMULATOR...] -- PROGRAM [ARGUMENTS...]`
-//    without any edit of the project's test commands;
+//  - the capture's configure makes ctest run every test whose program
+//    exists as `<hydra-score> test-launcher -- PROGRAM [ARGUMENTS...]`
+//    without any edit of the project's test commands (test_launch_hook.hpp);
 //  - before ctest runs, the capture recognises each such program's framework
 //    from the program file itself (framework signatures: its runner's option
 //    text, its reporter's type name, the symbols it imports; header-only and
@@ -16,7 +14,7 @@
 //  - the launcher adds them (GTEST_OUTPUT=xml:FILE; Catch2's `--reporter
 //    junit --out FILE`; doctest's `--reporters=junit --out=FILE`) with FILE in
 //    the report folder HydraScore chose for that ctest run, then runs the
-//    program (through the project's own emulator or launcher, when it has one).
+//    program.
 #pragma once
 
 #include <filesystem>
@@ -63,19 +61,6 @@ struct ReportOptions {
 /// program then keeps its program-level result).
 std::optional<ReportOptions> report_options(parse::JunitDialect framework, const std::vector<std::string>& arguments,
                                             const std::filesystem::path& report);
-
-/// The configure arguments that install `launcher` (hydra-score and its
-/// `test-launcher` word) as the tree's test launcher for CMake
-/// `cmake_version` ("3.25.1"): CMAKE_TEST_LAUNCHER from CMake 3.29 on (its
-/// add_test() honours the emulator only when cross-compiling),
-/// CMAKE_CROSSCOMPILING_EMULATOR before. A launcher or emulator the user's
-/// cache entries (`initial_cache_text`, the `cmake_arguments`' -D options)
-/// already name is chained after the separator word. Empty when `launcher`
-/// is empty.
-std::vector<std::string> test_launch_configure_arguments(const std::vector<std::string>& launcher,
-                                                         const std::string& cmake_version,
-                                                         const std::string& initial_cache_text,
-                                                         const std::vector<std::string>& cmake_arguments);
 
 /// The plan of one tree's test programs (test-programs.json): for each ctest
 /// test (`definitions`) whose command runs through `launcher`, its program's

@@ -41,7 +41,7 @@ Launch plan_launch(const std::vector<std::string>& arguments, const std::string&
   Launch launch;
   const auto separator = std::find(arguments.begin(), arguments.end(), kLauncherSeparator);
   if (separator == arguments.end() || separator + 1 == arguments.end()) {
-    launch.error = std::string("usage: hydra-score ") + kLauncherSubcommand + " [EMULATOR...] " +
+    launch.error = std::string("usage: hydra-score ") + kLauncherSubcommand + " [WRAPPER...] " +
                    kLauncherSeparator + " PROGRAM [ARGUMENTS...]";
     return launch;
   }

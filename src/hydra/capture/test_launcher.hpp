@@ -1,11 +1,11 @@
 // HydraScore's test launcher (test_frameworks.hpp): the hidden subcommand
-// `hydra-score test-launcher [EMULATOR...] -- PROGRAM [ARGUMENTS...]` that
-// CMake puts in front of every test command naming an executable target of
-// a capture's tree. It runs the program (through EMULATOR, the project's own
-// emulator or launcher, when there is one) with its framework's report
-// options when the capture's plan (HYDRA_SCORE_TEST_PROGRAMS) names its
-// launch and a report folder is set (HYDRA_SCORE_TEST_REPORTS); otherwise
-// (a build step's custom command, ctest run by hand) exactly as it is.
+// `hydra-score test-launcher [WRAPPER...] -- PROGRAM [ARGUMENTS...]` that a
+// capture's tree puts in front of every test whose program exists
+// (test_launch_hook.hpp). It runs the program (after WRAPPER's words, when
+// given) with its framework's report options when the capture's plan
+// (HYDRA_SCORE_TEST_PROGRAMS) names its launch and a report folder is set
+// (HYDRA_SCORE_TEST_REPORTS); otherwise (ctest run by hand in the tree)
+// exactly as it is.
 #pragma once
 
 #include <string>
@@ -16,7 +16,7 @@ namespace hydra::capture {
 /// What the launcher runs for `arguments` (the words after the subcommand)
 /// with `plan_file` and `reports` (the variables' values; empty: unset).
 struct Launch {
-  std::vector<std::string> argv;                               ///< emulator words, program, arguments, report options
+  std::vector<std::string> argv;                               ///< wrapper words, program, arguments, report options
   std::vector<std::pair<std::string, std::string>> environment;  ///< variables to set
   std::string report;  ///< the report file the program is asked to write; empty: none
   std::string framework;
