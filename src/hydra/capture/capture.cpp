@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include <hydra/capture/network_use.hpp>
 #include <hydra/capture/run_summary.hpp>
 #include <hydra/capture/steps.hpp>
 #include <hydra/error.hpp>
@@ -31,6 +32,37 @@ void apply_profile(config::Config& config, const CaptureRequest& request) {
   if (profile.empty() || profile == config.profile) return;
   config.profile = profile;
   config.steps = config::find_profile(profile);
+}
+
+/// A build that failed for want of the network it does not have says what
+/// to do about it: an error for a baseline (exit 8: no candidate could
+/// build either), a problem of a candidate (its new dependency).
+void report_network_need(const CaptureRequest& request, const Sandbox& sandbox, Staging& staging, bool build_passed) {
+  if (build_passed || !sandbox.confined() || sandbox.network) return;
+  for (const char* log : {"configure.log", "build.log"}) {
+    const fs::path file = staging.directory / log;
+    if (!fs::is_regular_file(file)) continue;
+    const std::string line = network_failure_line(util::read_file(file));
+    if (line.empty()) continue;
+    const std::string message = network_needed_message("the build", std::string(log) + ": " + line);
+    if (!request.baseline_run) throw Error(message, ExitCode::step_failed);
+    staging.problem(message);
+    return;
+  }
+}
+
+/// What no step of `plan` may read besides the evidence (Plan::hidden).
+std::vector<fs::path> hidden_from_steps(const Plan& plan, const CaptureRequest& request) {
+  std::vector<fs::path> hidden = plan.hidden;
+  // The private tests (the held-out runs apply the patch; the steps never see it).
+  if (const std::string& patch = plan.config.anti_gaming.private_test_patch; !patch.empty()) {
+    const fs::path path = fs::path(patch).is_relative() ? plan.source / patch : fs::path(patch);
+    hidden.push_back(util::absolute_clean(path));
+  }
+  // This capture's held-out trees: compiled private tests stay there.
+  hidden.push_back(plan.build_dir / ".hydra");
+  for (const auto& tree : request.hidden_trees) hidden.push_back(util::absolute_clean(tree));
+  return hidden;
 }
 
 }  // namespace
@@ -80,7 +112,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   fs::create_directories(plan.build_dir);
   util::write_file_atomic(plan.build_dir / util::kBuildTreeMarker, "HydraScore capture tree\n");
 
-  Sandbox sandbox = find_sandbox(request.sandbox);
+  Sandbox sandbox = find_sandbox(request.sandbox, plan.config.sandbox, request.step_runner);
   // The staging directory is removed with `staging` unless it was published.
   Staging staging = start_staging(plan, request, sandbox);
   plan.excluded.push_back(staging.directory);
@@ -91,19 +123,25 @@ CaptureOutcome capture(const CaptureRequest& request) {
     const fs::path baseline = util::absolute_clean(*request.baseline_run);
     plan.evidence.push_back(baseline);
     plan.evidence.push_back(baseline.parent_path());
+    // The baseline's build tree holds its held-out tree (the private tests).
+    const std::string baseline_build = pipeline::read_run_manifest(baseline).build_dir;
+    if (!baseline_build.empty()) plan.hidden.push_back(util::absolute_clean(baseline_build));
   }
+  plan.hidden = hidden_from_steps(plan, request);
   bool build_passed = false;
   if (plan.config.profile == "cmake") {
     const BuildResult build = run_build(plan, request, sandbox, staging, progress);
     build_passed = build.passed;
+    report_network_need(request, sandbox, staging, build.passed);
     if (build.passed) run_tests(plan, request, sandbox, staging, progress);
     run_held_out(plan, request, sandbox, staging, progress);
-    run_lint(plan, request, build.passed, staging, progress);
+    run_lint(plan, request, sandbox, build.passed, staging, progress);
   } else {
     run_profile_steps(plan, request, sandbox, staging, progress);
     run_held_out(plan, request, sandbox, staging, progress);
     const auto& built = staging.manifest.value("build", json::object());
     build_passed = !built.contains("exit_code") || (built["exit_code"] == 0 && !built.value("timed_out", false));
+    report_network_need(request, sandbox, staging, build_passed);
   }
   run_security(plan, sandbox, staging, progress);
   record_change(plan, request, staging, progress);

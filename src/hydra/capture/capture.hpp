@@ -24,6 +24,10 @@ struct BuildTreeOptions {
   /// false (`--no-cache`): no lint cache and no compiler cache, whatever
   /// hydra.toml's [cache] says (docs/run-directory.md, "Caches").
   bool cache = true;
+  /// hydra-score itself: every step that runs the tree's code runs under its
+  /// `run-step` reaper (util/reaper.hpp). The command line sets it; nullopt:
+  /// the steps run without the reaper.
+  std::optional<std::filesystem::path> step_runner;
   /// The profile whose steps run (docs/config.md, "Profiles"), instead of
   /// hydra.toml's; empty: hydra.toml's, or for a candidate its baseline's.
   /// A candidate captured with another profile than its baseline is an error.
@@ -66,13 +70,16 @@ struct CaptureRequest : BuildTreeOptions {
   /// loop's pass-rate metric, which never reads lint.
   bool lint = true;
   /// Run the steps that execute the tree's code (configure, build, test,
-  /// security) under bubblewrap when it is available: everything outside the
-  /// source tree, the build tree and ctest's JUnit directory is read-only,
-  /// and TMPDIR points into the build tree. The run records which protection was in force.
+  /// lint, held-out runs, security) under bubblewrap when it is available, as
+  /// their step policies say (step_policy.hpp) and hydra.toml's [sandbox]
+  /// allows. The run records which protection was in force.
   bool sandbox = true;
   /// The clang-tidy to lint with; nullopt: lint is inactive ("clang-tidy was
   /// not found"). The command line fills it from HYDRA_SCORE_CLANG_TIDY or PATH.
   std::optional<std::filesystem::path> clang_tidy;
+  /// Trees of the other captures made beside this one (their sources, build
+  /// trees and run directories): hidden from this capture's steps.
+  std::vector<std::filesystem::path> hidden_trees;
   /// Where the caches live when hydra.toml's `[cache] directory` names no
   /// folder; empty: `.cache` beside `out` (the loop shares one across its
   /// iterations' folders).

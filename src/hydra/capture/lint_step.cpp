@@ -42,8 +42,8 @@ std::vector<fs::path> lint_units(const json& compile_commands, const fs::path& s
   return {files.begin(), files.end()};
 }
 
-LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_passed, Staging& staging,
-                    Progress& progress) {
+LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, bool build_passed,
+                    Staging& staging, Progress& progress) {
   LintResult lint;
   const fs::path database = plan.build_dir / "compile_commands.json";
   // Not requested or no clang-tidy: nothing the tree did, so lint is inactive
@@ -114,6 +114,12 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
     key_context.digests = &digests;
   }
 
+  // clang-tidy and the units' own compilers (preprocessing for the cache
+  // key) read the trees and write nothing of them.
+  const fs::path temporary = plan.build_dir / ".hydra-tmp";
+  const StepPolicy policy = tree_step_policy(plan, "lint", {temporary, home_folder_of(temporary)}, temporary, {plan.source, plan.build_dir});
+  key_context.prepare = [&](const std::vector<std::string>& argv) { return sandbox.request(policy, argv); };
+
   std::vector<util::ProcessResult> results(units.size());
   std::atomic<std::size_t> done{0}, cached{0}, linted{0}, uncacheable{0};
   std::atomic<bool> timed_out{false};
@@ -154,10 +160,10 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
         return;
       }
     }
-    util::ProcessRequest process;
-    process.argv = {clang_tidy.string(), "-p", view.database_dir.string(), "--quiet"};
-    process.argv.insert(process.argv.end(), view.options.begin(), view.options.end());
-    process.argv.push_back(units[index].string());
+    std::vector<std::string> argv = {clang_tidy.string(), "-p", view.database_dir.string(), "--quiet"};
+    argv.insert(argv.end(), view.options.begin(), view.options.end());
+    argv.push_back(units[index].string());
+    util::ProcessRequest process = sandbox.request(policy, argv);
     process.working_directory = plan.build_dir;
     process.timeout = remaining;
     process.keep_output_bytes = std::size_t(1) << 30;
@@ -212,6 +218,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
     cache_record["reason"] = plan.cache_dir ? "[cache] lint = false" : "caches are off (--no-cache or [cache] enabled = false)";
   }
   record.extra["cache"] = cache_record;
+  record.extra["policy"] = policy.to_json();
   staging.manifest["caches"]["lint"] = cache_record;
   staging.step(record);
   lint.ran = true;

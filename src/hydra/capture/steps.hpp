@@ -56,6 +56,11 @@ struct Plan {
   /// tree is shown at another path than its own (a held-out tree at the
   /// candidate's paths). Empty for a capture's own trees.
   std::vector<Mount> tree_mounts;
+  /// What no step of this plan may read (step_policy.hpp), besides the
+  /// evidence: the private test patch, the baseline's build tree, the
+  /// held-out trees (.hydra/ of the build tree), the other trees captured
+  /// beside this one. A step's own trees inside them stay visible.
+  std::vector<std::filesystem::path> hidden;
 };
 
 /// Sets `plan.cache_dir` from the request and `plan.config`'s [cache].
@@ -93,6 +98,9 @@ struct StepRecord {
 /// The record of `result`, which ran `argv` under `timeout_seconds`.
 StepRecord step_record(const std::string& name, const std::vector<std::string>& argv,
                        const util::ProcessResult& result, double timeout_seconds);
+/// As above, for a step that ran under `policy`: recorded with it ("policy").
+StepRecord step_record(const std::string& name, const std::vector<std::string>& argv,
+                       const util::ProcessResult& result, double timeout_seconds, const StepPolicy& policy);
 
 /// The run directory being written: its staging folder, the manifest so far
 /// and the role of every artifact in it.
@@ -119,6 +127,8 @@ Staging start_staging(const Plan& plan, const CaptureRequest& request, const San
 
 /// The first line of `--version` output naming the version, or "unavailable".
 std::string tool_version(const std::string& program);
+/// The same for a prepared request (Sandbox::request: a program of the tree's).
+std::string tool_version(util::ProcessRequest request);
 
 struct BuildResult {
   bool passed = false;
@@ -159,8 +169,8 @@ struct LintResult {
 };
 /// Runs clang-tidy over the lint units in parallel under the lint timeout;
 /// writes lint/0.log, or lint-partial.log and the reason when incomplete.
-LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_passed, Staging& staging,
-                    Progress& progress);
+LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, bool build_passed,
+                    Staging& staging, Progress& progress);
 
 /// The held-out runs of a capture (docs/threat-model.md, "Held-out
 /// evaluation"): the baseline's tests (and the private test patch) on the

@@ -97,8 +97,11 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
 
   std::vector<std::string> list_argv = {plan.ctest.string(), "--test-dir", build_dir.string(), "--show-only=json-v1"};
   if (!request.build_config.empty()) list_argv.insert(list_argv.end(), {"-C", request.build_config});
-  util::ProcessRequest list;
-  list.argv = list_argv;
+  // Listing runs the tree's code too: CTest includes the scripts test
+  // properties name (TEST_INCLUDE_FILES; gtest_discover_tests runs the test
+  // programs from one).
+  const StepPolicy list_policy = tree_step_policy(plan, "test list", {build_dir}, build_dir / ".hydra-tmp", {plan.source});
+  util::ProcessRequest list = sandbox.request(list_policy, list_argv);
   list.separate_stderr = true;
   list.keep_output_bytes = std::size_t(1) << 30;
   list.timeout = std::chrono::seconds(120);
@@ -133,17 +136,16 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
                                      "--timeout", std::to_string(std::max(1, int(budget * 0.9)))};
     if (!request.build_config.empty()) argv.insert(argv.end(), {"-C", request.build_config});
     argv.insert(argv.end(), selection.begin(), selection.end());
-    util::ProcessRequest process;
-    process.argv = sandbox.wrap(
-        tree_step_policy(plan, "test", {plan.source, build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp"),
-        argv);
+    const StepPolicy policy =
+        tree_step_policy(plan, "test", {plan.source, build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp");
+    util::ProcessRequest process = sandbox.request(policy, argv);
     process.output_file = log;
     process.timeout = std::chrono::duration<double>(budget);
     process.on_line = [&](std::string_view line) {
       if (auto text = ctest_progress(line)) progress.detail(*text);
     };
     const auto ran = util::run_process(process);
-    staging.step(step_record(step, argv, ran, budget));
+    staging.step(step_record(step, argv, ran, budget, policy));
     return ran;
   };
   const fs::path junit = staging.directory / "junit" / "0.xml";

@@ -189,7 +189,24 @@ void register_capture(CLI::App& app, int& exit_code) {
       request.progress = !options->quiet;
       request.sandbox = !options->no_sandbox;
       request.clang_tidy = clang_tidy_program();
+      request.step_runner = util::current_executable();
       requests.push_back(std::move(request));
+    }
+    // No capture's code reads the trees of the captures beside it.
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto& own = targets[i];
+      for (std::size_t j = 0; j < count; ++j) {
+        if (j == i) continue;
+        std::vector<std::string> theirs = {targets[j].out, targets[j].build_dir};
+        if (!by_ref) theirs.push_back(targets[j].source);  // with --ref they share the repository
+        for (const auto& path : theirs) {
+          const auto tree = util::absolute_clean(path);
+          bool holds_own = false;
+          for (const auto& mine : {own.source, own.out, own.build_dir})
+            holds_own = holds_own || util::is_within(util::absolute_clean(mine), tree);
+          if (!holds_own) requests[i].hidden_trees.push_back(tree);
+        }
+      }
     }
     // Every target is attempted; one that cannot be captured (its worktree
     // cannot be made, a step cannot start) is reported, never skipped silently.

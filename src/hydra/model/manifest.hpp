@@ -65,6 +65,11 @@ struct RunManifest {
   /// captured before profiles were recorded, and recorded runs).
   std::string profile = "cmake";
   std::string sandbox;  ///< the protection in force while the tree's code ran; empty for recorded runs
+  /// "confinement": whether the tree's code ran inside the sandbox (nullopt:
+  /// not recorded; a capture before it was, or a recorded run) and whether
+  /// it could reach the network.
+  std::optional<bool> sandboxed;
+  bool network = false;
   std::map<std::string, std::string> tools;
   std::optional<double> agent_seconds;
   std::optional<ManifestBuild> build;

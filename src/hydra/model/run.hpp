@@ -44,6 +44,12 @@ struct Run {
   /// Which protection was in force while the tree's code ran ("bubblewrap:
   /// ..." or "none: ..."); empty for recorded runs, which ran nothing.
   std::string sandbox;
+  /// Whether the tree's code ran confined (bubblewrap): nullopt for a
+  /// recorded run (HydraScore ran nothing); see report lines of
+  /// score::sandbox_warnings.
+  std::optional<bool> sandboxed;
+  /// Its code could reach the network ([sandbox] network = true).
+  bool network = false;
   /// What the capture's caches did ("ccache: 12 of 12 compilations from the
   /// cache; lint: 23 of 24 translation units from the cache"); empty when
   /// not recorded.

@@ -122,6 +122,13 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
   top.text("cache_key", manifest.cache_key);
   top.text("config_digest", manifest.config_digest);
   top.text("sandbox", manifest.sandbox);
+  if (const json* confinement = top.object("confinement")) {
+    const Fields fields = top.in("confinement", *confinement);
+    bool sandboxed = false;
+    fields.flag("sandboxed", sandboxed);
+    if (confinement->contains("sandboxed")) manifest.sandboxed = sandboxed;
+    fields.flag("network", manifest.network);
+  }
   top.text("profile", manifest.profile);
   top.text("seal", manifest.seal);
   if (const json* tools = top.object("tools")) {

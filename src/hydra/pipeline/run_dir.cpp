@@ -245,6 +245,10 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   run.agent = typed.agent;
   run.path = run_dir.string();
   run.sandbox = typed.sandbox;
+  // Captures before "confinement" was recorded: their description says.
+  if (typed.sandboxed) run.sandboxed = typed.sandboxed;
+  else if (!typed.sandbox.empty()) run.sandboxed = typed.sandbox.rfind("bubblewrap", 0) == 0;
+  run.network = typed.network;
   run.recaptured = typed.recaptured.value_or(std::string());
   run.tools = typed.tools;
   run.caches = caches_summary(typed);

@@ -275,6 +275,8 @@ ContractView read_contract(const json& contract) {
   view.dimension_names = choose_dimensions(rankings, weights);
   for (const auto& line : array_at(contract, "nothing_measured"))
     if (line.is_string()) view.nothing_measured.push_back(line.get<std::string>());
+  for (const auto& line : array_at(contract, "alerts"))
+    if (line.is_string()) view.alerts.push_back(line.get<std::string>());
   std::uint64_t position = 0;
   for (const auto& ranking : rankings) {
     ++position;

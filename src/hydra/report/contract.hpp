@@ -121,6 +121,8 @@ struct ContractView {
   std::vector<CandidateView> candidates;  ///< in ranking order
   /// What measured nothing, one line each (the contract's `nothing_measured`).
   std::vector<std::string> nothing_measured;
+  /// Runs whose code ran unconfined or with network (the contract's `alerts`).
+  std::vector<std::string> alerts;
 };
 
 /// Reads `contract`. Throws hydra::Error when it is not a JSON object; any

@@ -2,6 +2,7 @@
 #include <hydra/report/report.hpp>
 
 #include <hydra/report/contract.hpp>
+#include <hydra/report/alerts.hpp>
 #include <hydra/report/measured.hpp>
 #include <hydra/report/flaky.hpp>
 #include <hydra/report/text.hpp>
@@ -106,7 +107,7 @@ void append_candidate(std::string& out, const CandidateView& candidate) {
 
 std::string render_markdown(const nlohmann::json& contract) {
   const ContractView view = read_contract(contract);
-  std::string out = "## HydraScore ranking\n\n";
+  std::string out = "## HydraScore ranking\n\n" + alerts_markdown(view);
   std::vector<std::string> facts;
   if (!view.run_id.empty()) facts.push_back("Run " + escape_markdown(view.run_id));
   if (!view.engine_version.empty()) facts.push_back("HydraScore " + escape_markdown(view.engine_version));

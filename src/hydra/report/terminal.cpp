@@ -109,6 +109,12 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
   std::string out = paint("HydraScore ranking", ansi_bold, color);
   if (!view.run_id.empty()) out += "  (run " + sanitize_terminal(view.run_id) + ")";
   out += "\n";
+  // Alerts first (alerts.hpp): code that ran unconfined or with network.
+  for (const auto& line : view.alerts) {
+    const auto wrapped = wrap_words(sanitize_terminal(line), kLineWidth - 10);
+    for (std::size_t i = 0; i < wrapped.size(); ++i)
+      out += (i == 0 ? paint("WARNING:", ansi_red, color) + "  " : std::string(10, ' ')) + wrapped[i] + "\n";
+  }
   if (view.baseline) out += sanitize_terminal(baseline_line(*view.baseline)) + "\n";
   if (!view.nothing_measured.empty()) {
     out += paint("Nothing measured:", ansi_red, color) + "\n";

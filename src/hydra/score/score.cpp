@@ -291,6 +291,8 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.run_path = candidate.path;
   result.run_digest = candidate.digest;
   result.sandbox = candidate.sandbox;
+  result.sandboxed = candidate.sandboxed;
+  result.network = candidate.network;
   result.caches = candidate.caches;
   result.tools = candidate.tools;
   result.input_notes = candidate.input_notes;

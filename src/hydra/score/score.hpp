@@ -64,6 +64,8 @@ struct Candidate {
   std::string run_path;
   std::string run_digest;
   std::string sandbox;  ///< protection in force while the candidate's code ran (model::Run::sandbox)
+  std::optional<bool> sandboxed;  ///< model::Run::sandboxed
+  bool network = false;           ///< model::Run::network
   std::string caches;   ///< what the capture's caches did (model::Run::caches)
   std::map<std::string, std::string> tools;  ///< versions of the tools that made the run (model::Run::tools)
   std::vector<std::string> input_notes;      ///< repairs made to the run's inputs (model::Run::input_notes)
