@@ -1,0 +1,448 @@
+// End to end: what candidate code can reach (docs/threat-model.md, "What
+// candidate code can reach"). Real cmake, ctest, git and bubblewrap.
+//
+// One baseline; three candidates captured in parallel through `capture --ref`:
+//  - agent/honest: a real change with its test;
+//  - agent/probe: a program that, from the candidate's build (a custom
+//    command) and from its test, tries to read an environment secret, a file
+//    under $HOME, another candidate's build tree, other runs, the private test
+//    patch; to connect to a listener on 127.0.0.1 this test runs; to resolve a
+//    host name and see a network interface; to write outside its trees;
+//  - agent/spinner: a test program that forks four children which call
+//    setsid() and spin forever, holding ctest's output pipe open.
+// Every probe is blocked, the spinner's test ends when its program does, and
+// the honest candidate scores exactly as it does alone. Then the same
+// candidate captured without the sandbox: every report says so first, and
+// `[sandbox] require = true` refuses.
+#include <catch2/catch.hpp>
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include <hydra/config/config.hpp>
+#include <hydra/pipeline/run_dir.hpp>
+
+#include "capture/process_table.hpp"
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+namespace {
+
+/// A TCP listener on 127.0.0.1 (outside any sandbox) that counts the
+/// connections it accepts.
+class Listener {
+ public:
+  Listener() {
+    socket_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (socket_ < 0 || ::bind(socket_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        ::listen(socket_, 16) != 0)
+      throw std::runtime_error("cannot listen on 127.0.0.1");
+    socklen_t length = sizeof address;
+    ::getsockname(socket_, reinterpret_cast<sockaddr*>(&address), &length);
+    port_ = ntohs(address.sin_port);
+    thread_ = std::thread([this] {
+      while (!stop_) {
+        pollfd entry{socket_, POLLIN, 0};
+        if (::poll(&entry, 1, 100) <= 0) continue;
+        const int accepted = ::accept(socket_, nullptr, nullptr);
+        if (accepted >= 0) {
+          ++connections_;
+          ::close(accepted);
+        }
+      }
+    });
+  }
+  ~Listener() {
+    stop_ = true;
+    thread_.join();
+    ::close(socket_);
+  }
+  int port() const { return port_; }
+  int connections() const { return connections_; }
+
+ private:
+  int socket_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> connections_{0};
+  std::thread thread_;
+};
+
+/// A folder outside the temporary folders (beside the tool, in the build
+/// tree), so only the mechanism under test hides it: the fake home, the
+/// private test patch, the place a probe tries to write.
+class OutsideFolder {
+ public:
+  OutsideFolder() : path_(kTool.parent_path() / ("e2e-sandbox-" + std::to_string(::getpid()))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~OutsideFolder() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string quoted(const fs::path& path) { return "\"" + path.string() + "\""; }
+
+void commit_all(const fs::path& repository, const std::string& message) {
+  git(repository, {"add", "--all"});
+  git(repository, {"commit", "--quiet", "-m", message});
+}
+
+/// The probe program (see the file comment); `files` are (name, path) pairs
+/// it tries to read.
+std::string probe_source(const std::vector<std::pair<std::string, fs::path>>& files, int port,
+                         const fs::path& outside) {
+  std::string file_list;
+  for (const auto& [name, path] : files) file_list += "      {\"" + name + "\", " + quoted(path) + "},\n";
+  return R"(#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+static std::string read_file(const char* path) {
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream) return {};
+  std::ostringstream text;
+  text << stream.rdbuf();
+  return text.str();
+}
+
+int main(int argc, char** argv) {
+  if (argc < 3) return 2;
+  std::ofstream out(argv[2]);
+  const auto report = [&](const std::string& probe, bool leaked, const std::string& detail) {
+    out << probe << ": " << (leaked ? "LEAKED" : "blocked") << " (" << detail << ")\n";
+  };
+  const std::string phase = argv[1];
+  const char* secret = std::getenv("HYDRA_PROBE_SECRET");
+  report(phase + ": environment secret", secret != nullptr, secret ? "HYDRA_PROBE_SECRET=" + std::string(secret) : "HYDRA_PROBE_SECRET unset");
+  const std::vector<std::pair<std::string, std::string>> files = {
+)" + file_list + R"(  };
+  for (const auto& [name, path] : files) {
+    const std::string text = read_file(path.c_str());
+    report(phase + ": read " + name, !text.empty(), text.empty() ? "nothing read from " + path : "read " + std::to_string(text.size()) + " bytes of " + path);
+  }
+  const int socket = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons()" + std::to_string(port) + R"();
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const bool connected = ::connect(socket, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  report(phase + ": connect to the listener on 127.0.0.1:)" + std::to_string(port) + R"(", connected, connected ? "connected" : std::strerror(errno));
+  addrinfo* found = nullptr;
+  const int resolved = ::getaddrinfo("example.com", "80", nullptr, &found);
+  report(phase + ": resolve example.com", resolved == 0, resolved == 0 ? "resolved" : ::gai_strerror(resolved));
+  std::istringstream devices(read_file("/proc/net/dev"));
+  std::string line, interfaces;
+  while (std::getline(devices, line)) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string name = line.substr(0, colon);
+    name.erase(0, name.find_first_not_of(' '));
+    if (name != "lo") interfaces += (interfaces.empty() ? "" : ", ") + name;
+  }
+  report(phase + ": a network interface besides loopback", !interfaces.empty(), interfaces.empty() ? "only lo" : interfaces);
+  const std::string outside = )" + quoted(outside / "written-by-candidate") + R"( + std::string("-") + phase;
+  std::FILE* written = std::fopen(outside.c_str(), "w");
+  report(phase + ": write outside its trees", written != nullptr, written ? "wrote " + outside : std::strerror(errno));
+  if (written) std::fclose(written);
+  return 0;
+}
+)";
+}
+
+/// The test step's record of agent's run (the first attempt).
+nlohmann::json test_step(const fs::path& run) {
+  const auto manifest = read_json(run / "manifest.json");
+  for (const auto& step : manifest.at("steps"))
+    if (step.at("name") == "test") return step;
+  throw std::runtime_error("no test step in " + run.string() + ": " + manifest.at("steps").dump().substr(0, 3000));
+}
+
+/// What must be equal between two rankings for one candidate: everything
+/// scored (the tests' durations are measurements, not scores).
+nlohmann::json scored(const nlohmann::json& entry) {
+  nlohmann::json tests = entry.at("tests");
+  for (auto& [list, items] : tests.items())
+    if (items.is_array())
+      for (auto& item : items) item.erase("duration_seconds");
+  return {{"total", entry.at("total")}, {"breakdown", entry.at("breakdown")}, {"mergeable", entry.at("mergeable")},
+          {"gate_failures", entry.at("gate_failures")}, {"tests", tests}, {"lint", entry.at("lint")}};
+}
+
+}  // namespace
+
+TEST_CASE("candidate code reaches no secret, no network, no other tree; a spinning candidate ends with its "
+          "programs; an unconfined capture is said first",
+          "[e2e][sandbox]") {
+  hydra::util::TempDir temp("hydra-sandbox-e2e");
+  const OutsideFolder outside;
+  const fs::path repository = temp.path() / "project", runs = temp.path() / "runs";
+  const fs::path home = outside.path() / "home", patch = outside.path() / "private.patch";
+  fs::create_directories(home / ".ssh");
+  hydra::util::write_file_atomic(home / ".ssh" / "id_probe", "PRIVATE KEY of the user\n");
+  Listener listener;
+
+  // The baseline: a library, its test in tests/, a private test file the
+  // held-out runs add there.
+  fs::create_directories(repository / "tests");
+  hydra::util::write_file_atomic(repository / "CMakeLists.txt", R"(cmake_minimum_required(VERSION 3.16)
+project(probed LANGUAGES CXX)
+enable_testing()
+add_library(calc calc.cpp)
+target_include_directories(calc PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+add_subdirectory(tests)
+)");
+  hydra::util::write_file_atomic(repository / "tests" / "CMakeLists.txt", R"(add_executable(calc_test calc_test.cpp)
+target_link_libraries(calc_test calc)
+add_test(NAME calc.adds COMMAND calc_test)
+include(${CMAKE_CURRENT_SOURCE_DIR}/private_tests.cmake OPTIONAL)
+)");
+  hydra::util::write_file_atomic(repository / "calc.hpp", "int add(int a, int b);\n");
+  hydra::util::write_file_atomic(repository / "calc.cpp", "#include \"calc.hpp\"\nint add(int a, int b) { return a + b; }\n");
+  hydra::util::write_file_atomic(repository / "tests" / "calc_test.cpp",
+                                 "#include \"calc.hpp\"\nint main() { return add(2, 2) == 4 ? 0 : 1; }\n");
+  git(repository, {"init", "--quiet", "--initial-branch=main"});
+  commit_all(repository, "baseline");
+  // The private test patch, as `git diff` prints it.
+  hydra::util::write_file_atomic(repository / "tests" / "private_tests.cmake",
+                                 "add_executable(private_test private_test.cpp)\ntarget_link_libraries(private_test calc)\n"
+                                 "add_test(NAME calc.private COMMAND private_test)\n");
+  hydra::util::write_file_atomic(repository / "tests" / "private_test.cpp",
+                                 "#include \"calc.hpp\"\nint main() { return add(-1, 1) == 0 ? 0 : 1; }\n");
+  git(repository, {"add", "--all"});
+  const auto diff = run({"git", "-C", repository.string(), "diff", "--cached", "--binary"});
+  REQUIRE(diff.exit_code == 0);
+  hydra::util::write_file_atomic(patch, diff.output);
+  git(repository, {"reset", "--quiet", "--hard"});
+  hydra::util::write_file_atomic(repository / "hydra.toml",
+                                 "[anti_gaming]\nprivate_test_patch = " + quoted(patch) + "\n");
+  commit_all(repository, "config");
+
+  // agent/honest: multiply, with its test.
+  git(repository, {"checkout", "--quiet", "-b", "agent/honest", "main"});
+  hydra::util::write_file_atomic(repository / "calc.hpp", "int add(int a, int b);\nint multiply(int a, int b);\n");
+  hydra::util::write_file_atomic(repository / "calc.cpp", "#include \"calc.hpp\"\nint add(int a, int b) { return a + b; }\n"
+                                                          "int multiply(int a, int b) { return a * b; }\n");
+  hydra::util::write_file_atomic(repository / "tests" / "multiply_test.cpp",
+                                 "#include \"calc.hpp\"\nint main() { return multiply(3, 4) == 12 ? 0 : 1; }\n");
+  hydra::util::write_file_atomic(repository / "tests" / "CMakeLists.txt",
+                                 hydra::util::read_file(repository / "tests" / "CMakeLists.txt") +
+                                     "add_executable(multiply_test multiply_test.cpp)\n"
+                                     "target_link_libraries(multiply_test calc)\nadd_test(NAME calc.multiplies COMMAND multiply_test)\n");
+  commit_all(repository, "multiply");
+
+  // agent/probe: the probes, from a custom command of its build and from its test.
+  git(repository, {"checkout", "--quiet", "-b", "agent/probe", "main"});
+  const std::vector<std::pair<std::string, fs::path>> files = {
+      {"a file under $HOME", home / ".ssh" / "id_probe"},
+      {"the private test patch", patch},
+      {"another candidate's build tree", runs / "trees" / "agent-honest" / "CMakeCache.txt"},
+      {"another candidate's run", runs / "agent-honest" / "manifest.json"},
+      {"the baseline's run", runs / "baseline" / "manifest.json"},
+      {"the baseline's build tree", runs / "trees" / "baseline" / "CMakeCache.txt"}};
+  hydra::util::write_file_atomic(repository / "probe.cpp", probe_source(files, listener.port(), outside.path()));
+  hydra::util::write_file_atomic(repository / "CMakeLists.txt",
+                                 hydra::util::read_file(repository / "CMakeLists.txt") +
+                                     "add_executable(probe probe.cpp)\n"
+                                     "add_custom_command(OUTPUT probe-build.stamp\n"
+                                     "  COMMAND probe build ${CMAKE_BINARY_DIR}/probe-build.txt\n"
+                                     "  COMMAND ${CMAKE_COMMAND} -E touch probe-build.stamp DEPENDS probe VERBATIM)\n"
+                                     "add_custom_target(probe_at_build ALL DEPENDS probe-build.stamp)\n"
+                                     "add_test(NAME probe.runs COMMAND probe test ${CMAKE_BINARY_DIR}/probe-test.txt)\n");
+  commit_all(repository, "probe");
+
+  // agent/spinner: four children in sessions of their own, spinning forever.
+  git(repository, {"checkout", "--quiet", "-b", "agent/spinner", "main"});
+  hydra::util::write_file_atomic(repository / "tests" / "spinner_test.cpp", R"(#include <unistd.h>
+int main() {
+  for (int child = 0; child < 4; ++child) {
+    if (::fork() == 0) {
+      ::setsid();
+      volatile unsigned long spins = 0;
+      for (;;) ++spins;
+    }
+  }
+  return 0;
+}
+)");
+  hydra::util::write_file_atomic(repository / "tests" / "CMakeLists.txt",
+                                 hydra::util::read_file(repository / "tests" / "CMakeLists.txt") +
+                                     "add_executable(spinner_test spinner_test.cpp)\n"
+                                     "add_test(NAME spin.leaves_children COMMAND spinner_test)\n");
+  commit_all(repository, "spinner");
+  git(repository, {"checkout", "--quiet", "main"});
+
+  // The capture's environment: a secret, as a CI token would be, and the fake home.
+  const std::map<std::string, std::string> environment = {{"HYDRA_PROBE_SECRET", "s3cret-token"},
+                                                          {"HOME", home.string()}};
+  const auto capture = [&](std::vector<std::string> arguments) {
+    std::vector<std::string> argv = {kTool.string(), "capture", "--source", repository.string(), "--generator", "Ninja"};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    return run(argv, {}, environment);
+  };
+  const auto score = [&](const std::vector<std::string>& agents, const fs::path& json) {
+    std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (runs / "baseline").string(), "--json",
+                                     json.string()};
+    for (const auto& agent : agents) argv.insert(argv.end(), {"--candidate", (runs / agent).string()});
+    return run(argv, {}, environment);
+  };
+  const auto baseline = capture({"--out", (runs / "baseline").string(), "--build-dir",
+                                 (runs / "trees" / "baseline").string(), "--jobs", "2"});
+  INFO(baseline.output);
+  REQUIRE(baseline.exit_code == 0);
+  const std::string sandbox = read_json(runs / "baseline" / "manifest.json").at("sandbox");
+  const bool confined = sandbox.rfind("bubblewrap", 0) == 0;
+
+  // The honest candidate alone, then all three in parallel.
+  const auto alone = capture({"--ref", "agent/honest", "--out", runs.string(), "--baseline-run",
+                              (runs / "baseline").string(), "--jobs", "2"});
+  INFO(alone.output);
+  REQUIRE(alone.exit_code == 0);
+  REQUIRE(score({"agent-honest"}, temp.path() / "alone.json").exit_code == 0);
+  const auto started = std::chrono::steady_clock::now();
+  const auto all = capture({"--ref", "agent/*", "--out", runs.string(), "--baseline-run", (runs / "baseline").string(),
+                            "--jobs", "3"});
+  INFO(all.output);
+  REQUIRE(all.exit_code == 0);
+  const auto ranked = score({"agent-honest", "agent-probe", "agent-spinner"}, temp.path() / "all.json");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  INFO(ranked.output);
+  REQUIRE((ranked.exit_code == 0 || ranked.exit_code == 3));
+  WARN("three candidates captured in parallel and ranked in " << seconds << " s (" << sandbox << ")");
+
+  // The honest candidate scores exactly as it does alone.
+  const auto contract = read_json(temp.path() / "all.json");
+  CHECK(scored(ranking_of(contract, "agent-honest")) ==
+        scored(ranking_of(read_json(temp.path() / "alone.json"), "agent-honest")));
+  CHECK(ranking_of(contract, "agent-honest").at("mergeable") == true);
+
+  // The spinner's test ended when its program did: passed, not timed out,
+  // and none of its children is left.
+  const auto spinner_step = test_step(runs / "agent-spinner");
+  CHECK(spinner_step.at("timed_out") == false);
+  const auto spinner_run = hydra::pipeline::load(runs / "agent-spinner", hydra::config::Config{});
+  REQUIRE(spinner_run.tests.has_value());
+  bool spinner_passed = false;
+  for (const auto& test : *spinner_run.tests)
+    spinner_passed = spinner_passed || (test.name == "spin.leaves_children" && test.status == hydra::model::TestStatus::passed);
+  CHECK(spinner_passed);
+  const auto spinners = process_table::live_processes_where([&](const process_table::Entry& entry) {
+    return entry.command.find(temp.path().string()) != std::string::npos;
+  });
+  for (const auto& left : spinners) ::kill(left.pid, SIGKILL);
+  CHECK(process_table::describe(spinners).empty());
+
+  // Every probe, from the build and from the test.
+  const fs::path probe_tree = runs / "trees" / "agent-probe";
+  const std::string probes = hydra::util::read_file(probe_tree / "probe-build.txt") +
+                             hydra::util::read_file(probe_tree / "probe-test.txt");
+  WARN("probes:\n" << probes);
+  std::istringstream lines(probes);
+  std::string line;
+  std::size_t count = 0;
+  while (std::getline(lines, line)) {
+    ++count;
+    CAPTURE(line);
+    if (confined) CHECK(line.find(": blocked (") != std::string::npos);
+  }
+  CHECK(count == 2 * (files.size() + 5));  // each phase: the secret, the files, connect, resolve, interfaces, write
+  if (confined) {
+    CHECK(listener.connections() == 0);
+    CHECK_FALSE(fs::exists(outside.path() / "written-by-candidate-build"));
+    CHECK_FALSE(fs::exists(outside.path() / "written-by-candidate-test"));
+    CHECK(contract.count("alerts") == 0);
+    // What each step could reach is on record.
+    const auto policy = spinner_step.at("policy");
+    CHECK(policy.at("network") == false);
+    CHECK(policy.at("environment").dump().find("HYDRA_PROBE_SECRET") == std::string::npos);
+  } else {
+    WARN("no sandbox here (" << sandbox << "): the probes above are not contained; the reports say so");
+    CHECK(contract.at("alerts").size() == 4);
+  }
+
+  // Without the sandbox: captured, and every report says so in its first lines.
+  const fs::path loose = runs / "unconfined";
+  const auto unconfined = capture({"--ref", "agent/honest", "--out", loose.string(), "--baseline-run",
+                                   (runs / "baseline").string(), "--jobs", "2", "--no-sandbox"});
+  INFO(unconfined.output);
+  REQUIRE(unconfined.exit_code == 0);
+  const fs::path json = temp.path() / "loose.json", markdown = temp.path() / "loose.md", html = temp.path() / "loose.html",
+                 sarif = temp.path() / "loose.sarif", junit = temp.path() / "loose.xml";
+  const auto loose_score = run({kTool.string(), "score", "--baseline", (runs / "baseline").string(), "--candidate",
+                                (loose / "agent-honest").string(), "--json", json.string(), "--markdown",
+                                markdown.string(), "--html", html.string(), "--sarif", sarif.string(), "--junit",
+                                junit.string()});
+  INFO(loose_score.output);
+  REQUIRE(loose_score.exit_code == 0);
+  const std::string alert =
+      "candidate agent-honest's code ran UNCONFINED (disabled (--no-sandbox)): it could read the user's files and "
+      "secrets, reach the network and write outside its trees";
+  const auto loose_contract = read_json(json);
+  CHECK(loose_contract.at("alerts").back() == alert);
+  CHECK(loose_contract.at("alerts").size() == (confined ? 1u : 2u));
+  CHECK(ranking_of(loose_contract, "agent-honest").at("run").at("unconfined") == true);
+  CHECK(loose_contract.begin().key() == "alerts");  // the first key of the JSON
+  // The terminal: right under the title.
+  std::istringstream terminal(loose_score.output);
+  std::string title, first;
+  std::getline(terminal, title);
+  std::getline(terminal, first);
+  CHECK(title.rfind("HydraScore ranking", 0) == 0);
+  CHECK(first.rfind("WARNING:", 0) == 0);
+  CHECK(first.find("UNCONFINED") != std::string::npos);
+  // Markdown: the block right under the heading; HTML: under the title.
+  const std::string markdown_text = hydra::util::read_file(markdown);
+  CHECK(markdown_text.rfind("## HydraScore ranking\n\n> [!WARNING]\n> **Candidate code was not confined**", 0) == 0);
+  const std::string html_text = hydra::util::read_file(html);
+  CHECK(html_text.find("<h1>HydraScore report</h1>\n<section class=\"alert\" id=\"alerts\">") != std::string::npos);
+  CHECK((html_text.find("agent-honest&#39;s code ran UNCONFINED") != std::string::npos ||
+         html_text.find("agent-honest's code ran UNCONFINED") != std::string::npos));
+  // SARIF: the top-level properties (before the runs) and each run's notifications.
+  const auto sarif_json = read_json(sarif);
+  CHECK(sarif_json.at("properties").at("hydraAlerts").back() == alert);
+  CHECK(sarif_json.at("runs").at(0).at("invocations").at(0).at("toolExecutionNotifications").at(0).at("level") ==
+        "error");
+  CHECK(hydra::util::read_file(junit).find("name=\"alert\"") != std::string::npos);
+
+  // `[sandbox] require = true`: refused, exit 8, nothing captured.
+  hydra::util::write_file_atomic(temp.path() / "strict.toml", "[sandbox]\nrequire = true\n");
+  const auto refused = capture({"--ref", "agent/honest", "--out", (runs / "strict").string(), "--baseline-run",
+                                (runs / "baseline").string(), "--config", (temp.path() / "strict.toml").string(),
+                                "--no-sandbox"});
+  CHECK(refused.exit_code == 8);
+  CHECK(refused.output.find("[sandbox] require = true, but candidate code cannot be confined here") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(runs / "strict" / "agent-honest" / "manifest.json"));
+}
