@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -293,6 +294,19 @@ TEST_CASE("without bubblewrap, or where it cannot work, a sandbox can be require
     CHECK_FALSE(none.confined());
     CHECK(none.description == "none: disabled (--no-sandbox)");
     CHECK(none.step_runner == kTool);
+  }
+  SECTION("bubblewrap that cannot make its namespaces here (a container): unconfined, saying what it said") {
+    hydra::util::TempDir temp("hydra-sandbox");
+    hydra::util::write_file_atomic(temp.path() / "bwrap",
+                                   "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n");
+    fs::permissions(temp.path() / "bwrap", fs::perms::owner_all);
+    const std::string path = std::getenv("PATH");
+    ::setenv("PATH", (temp.path().string() + ":" + path).c_str(), 1);
+    const Sandbox none = hydra::capture::find_sandbox(true, settings, kTool);
+    ::setenv("PATH", path.c_str(), 1);
+    CHECK_FALSE(none.confined());
+    CHECK(none.description ==
+          "none: bubblewrap cannot create its namespaces here (bwrap: No permissions to create new namespace)");
   }
   SECTION("required: refused with exit 8") {
     settings.require = true;

@@ -29,6 +29,7 @@
 #include <sstream>
 #include <thread>
 
+#include <hydra/capture/sandbox.hpp>
 #include <hydra/config/config.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 
@@ -203,8 +204,8 @@ nlohmann::json scored(const nlohmann::json& entry) {
 
 }  // namespace
 
-TEST_CASE("candidate code reaches no secret, no network, no other tree; a spinning candidate ends with its "
-          "programs; an unconfined capture is said first",
+TEST_CASE("candidate code reaches no secret, no network, no other tree, a spinning candidate ends with its "
+          "programs, an unconfined capture is said first",
           "[e2e][sandbox]") {
   hydra::util::TempDir temp("hydra-sandbox-e2e");
   const OutsideFolder outside;
@@ -445,4 +446,72 @@ int main() {
   CHECK(refused.output.find("[sandbox] require = true, but candidate code cannot be confined here") !=
         std::string::npos);
   CHECK_FALSE(fs::exists(runs / "strict" / "agent-honest" / "manifest.json"));
+}
+
+TEST_CASE("a build that must fetch fails naming the opt-in, and a capture with network says so",
+          "[e2e][sandbox]") {
+  hydra::util::TempDir temp("hydra-sandbox-fetch");
+  const fs::path project = temp.path() / "fetches";
+  fs::create_directories(project);
+  // A configure step that downloads a dependency, as FetchContent would.
+  hydra::util::write_file_atomic(project / "CMakeLists.txt", R"(cmake_minimum_required(VERSION 3.16)
+project(fetches NONE)
+file(DOWNLOAD https://example.com/dependency.tar.gz ${CMAKE_BINARY_DIR}/dependency.tar.gz STATUS status)
+list(GET status 0 code)
+if(code)
+  message(FATAL_ERROR "download failed: ${status}")
+endif()
+)");
+  const auto capture = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> argv = {kTool.string(), "capture", "--source", project.string(), "--out",
+                                     (temp.path() / name).string(), "--build-dir", (temp.path() / (name + ".build")).string()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return run(argv);
+  };
+  const bool confined =
+      hydra::capture::find_sandbox(true, hydra::config::SandboxSettings{}, kTool).confined();
+  if (!confined) {
+    WARN("no sandbox here: the network is not cut, nothing to refuse");
+    return;
+  }
+  SECTION("no network: the baseline's capture stops with exit 8 and says what to do") {
+    const auto refused = capture("baseline", {});
+    INFO(refused.output);
+    CHECK(refused.exit_code == 8);
+    CHECK(refused.output.find("the build needs the network (configure.log: download failed: 6;\"Couldn't resolve host "
+                              "name\")") != std::string::npos);
+    CHECK(refused.output.find("set `[sandbox] network = true` in hydra.toml") != std::string::npos);
+    CHECK_FALSE(fs::exists(temp.path() / "baseline" / "manifest.json"));
+  }
+  SECTION("npm with packages to fetch and no node_modules: said before npm runs") {
+    const fs::path node_project = temp.path() / "node";
+    fs::create_directories(node_project);
+    hydra::util::write_file_atomic(node_project / "package.json",
+                                   R"({"name": "calc", "version": "1.0.0", "scripts": {"test": "jest"},
+ "devDependencies": {"jest": "29.7.0", "jest-junit": "16.0.0"}, "dependencies": {"left-pad": "1.3.0"}})");
+    const auto refused = run({kTool.string(), "capture", "--source", node_project.string(), "--out",
+                              (temp.path() / "node-run").string(), "--profile", "js-node"});
+    INFO(refused.output);
+    CHECK(refused.exit_code == 8);
+    CHECK(refused.output.find("package.json needs the network (3 package(s) (jest, jest-junit, left-pad) and no "
+                              "node_modules to take them from; run `npm ci` in the tree first)") != std::string::npos);
+    CHECK(refused.output.find("`[sandbox] network = true`") != std::string::npos);
+  }
+  SECTION("network = true: captured, the run and its steps say the code had network") {
+    hydra::util::write_file_atomic(project / "hydra.toml", "[sandbox]\nnetwork = true\n");
+    const auto captured = capture("networked", {});
+    INFO(captured.output);
+    REQUIRE(captured.exit_code == 0);
+    const auto manifest = read_json(temp.path() / "networked" / "manifest.json");
+    CHECK(manifest.at("confinement") == nlohmann::json({{"sandboxed", true}, {"network", true}}));
+    CHECK(manifest.at("sandbox").get<std::string>().find("network allowed ([sandbox] network = true)") !=
+          std::string::npos);
+    for (const auto& step : manifest.at("steps")) {
+      CAPTURE(step.at("name"));
+      if (step.contains("policy")) CHECK(step.at("policy").at("network") == true);
+    }
+    const auto loaded = hydra::pipeline::load(temp.path() / "networked", hydra::config::Config{});
+    CHECK(loaded.network);
+    CHECK(loaded.sandboxed == std::optional<bool>(true));
+  }
 }

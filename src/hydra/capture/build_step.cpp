@@ -66,7 +66,10 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   // setting; its directory is writable in the sandbox only for a baseline.
   const CompilerCache compiler_cache = prepare_compiler_cache(plan, request, build_dir);
   std::vector<fs::path> writable = {plan.source, build_dir};
+  // What configure reads besides the trees: the user's cache entries (beside
+  // the run directories, which are hidden).
   std::vector<fs::path> readable;
+  if (request.initial_cache) readable.push_back(util::absolute_clean(*request.initial_cache));
   if (compiler_cache.used) {
     fs::create_directories(compiler_cache.directory);
     if (compiler_cache.read_only) fs::create_directories(build_dir / ".hydra-ccache-tmp");

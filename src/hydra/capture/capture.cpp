@@ -112,7 +112,9 @@ CaptureOutcome capture(const CaptureRequest& request) {
   fs::create_directories(plan.build_dir);
   util::write_file_atomic(plan.build_dir / util::kBuildTreeMarker, "HydraScore capture tree\n");
 
-  Sandbox sandbox = find_sandbox(request.sandbox, plan.config.sandbox, request.step_runner);
+  config::SandboxSettings sandbox_settings = plan.config.sandbox;
+  sandbox_settings.require = sandbox_settings.require || request.require_sandbox;
+  Sandbox sandbox = find_sandbox(request.sandbox, sandbox_settings, request.step_runner);
   // The staging directory is removed with `staging` unless it was published.
   Staging staging = start_staging(plan, request, sandbox);
   plan.excluded.push_back(staging.directory);

@@ -74,6 +74,9 @@ struct CaptureRequest : BuildTreeOptions {
   /// their step policies say (step_policy.hpp) and hydra.toml's [sandbox]
   /// allows. The run records which protection was in force.
   bool sandbox = true;
+  /// Refuse to capture (exit 8) where the steps cannot be sandboxed, as
+  /// `[sandbox] require = true` does (`--require-sandbox`, for CI).
+  bool require_sandbox = false;
   /// The clang-tidy to lint with; nullopt: lint is inactive ("clang-tidy was
   /// not found"). The command line fills it from HYDRA_SCORE_CLANG_TIDY or PATH.
   std::optional<std::filesystem::path> clang_tidy;

@@ -117,7 +117,10 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   // clang-tidy and the units' own compilers (preprocessing for the cache
   // key) read the trees and write nothing of them.
   const fs::path temporary = plan.build_dir / ".hydra-tmp";
-  const StepPolicy policy = tree_step_policy(plan, "lint", {temporary, home_folder_of(temporary)}, temporary, {plan.source, plan.build_dir});
+  // The trees, and the .clang-tidy lint uses (the baseline's, in its hidden run directory).
+  std::vector<fs::path> lint_readable = {plan.source, plan.build_dir};
+  if (plan.tidy_config) lint_readable.push_back(*plan.tidy_config);
+  const StepPolicy policy = tree_step_policy(plan, "lint", {temporary, home_folder_of(temporary)}, temporary, lint_readable);
   key_context.prepare = [&](const std::vector<std::string>& argv) { return sandbox.request(policy, argv); };
 
   std::vector<util::ProcessResult> results(units.size());

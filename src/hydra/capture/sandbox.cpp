@@ -105,17 +105,15 @@ Sandbox find_sandbox(bool wanted, const config::SandboxSettings& settings,
   if (!settings.network) probe.argv.push_back("--unshare-net");
   probe.argv.insert(probe.argv.end(), {"--tmpfs", "/tmp", "--remount-ro", "/tmp", "--", "true"});
   probe.timeout = std::chrono::seconds(20);
-  auto result = util::run_process(probe);
-  sandbox.pid_namespace = result.started && result.exit_code == 0;
-  if (!sandbox.pid_namespace) {
-    for (const char* flag : {"--unshare-pid", "--new-session"})
-      probe.argv.erase(std::find(probe.argv.begin(), probe.argv.end(), flag));
-    result = util::run_process(probe);
-  }
+  // Every namespace or none: without a PID namespace of its own a step
+  // would see every process of the machine in /proc, the environment of
+  // HydraScore's own (with its secrets) among them.
+  const auto result = util::run_process(probe);
   if (!result.started || result.exit_code != 0) {
     const std::string said = result.output + result.error;
-    return unconfined("bubblewrap cannot create a sandbox here (" + said.substr(0, said.find('\n')) + ")");
+    return unconfined("bubblewrap cannot create its namespaces here (" + said.substr(0, said.find('\n')) + ")");
   }
+  sandbox.pid_namespace = true;
   sandbox.bwrap = bwrap;
   sandbox.description =
       "bubblewrap: each step writes only its trees and reads neither the user's home, temporary and runtime "
@@ -123,7 +121,7 @@ Sandbox find_sandbox(bool wanted, const config::SandboxSettings& settings,
       "from an allowlist";
   sandbox.description += settings.network ? "; network allowed ([sandbox] network = true)"
                                           : "; no network (loopback only)";
-  if (sandbox.pid_namespace) sandbox.description += "; no process outlives its step (PID namespace)";
+  sandbox.description += "; no process outlives its step (PID namespace)";
   return sandbox;
 }
 

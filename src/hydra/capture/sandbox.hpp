@@ -45,8 +45,8 @@ struct Sandbox {
 };
 
 /// Bubblewrap when `wanted`, installed and able to make a sandbox here with
-/// the namespaces `settings` needs (a probe runs `true` in one); otherwise no
-/// sandbox and the reason. Throws hydra::Error (exit 8) when there is none and
+/// its PID, IPC and (unless `settings.network`) network namespaces (a probe
+/// runs `true` in one); otherwise no sandbox and the reason. Throws hydra::Error (exit 8) when there is none and
 /// `settings.require` is set. `step_runner`: Sandbox::step_runner.
 Sandbox find_sandbox(bool wanted, const config::SandboxSettings& settings,
                      const std::optional<std::filesystem::path>& step_runner);

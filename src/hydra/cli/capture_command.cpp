@@ -63,7 +63,7 @@ void register_capture(CLI::App& app, int& exit_code) {
     std::vector<double> agent_seconds;
     std::string config, baseline_run, base_ref, checkout, metrics, metrics_dir, task, list;
     capture::BuildTreeOptions tree;
-    bool reuse = false, quiet = false, no_sandbox = false, if_changed = false;
+    bool reuse = false, quiet = false, no_sandbox = false, require_sandbox = false, if_changed = false;
   };
   auto options = std::make_shared<Options>();
   command->add_option("--source", options->sources,
@@ -97,6 +97,8 @@ void register_capture(CLI::App& app, int& exit_code) {
   command->add_flag("--quiet", options->quiet, "No progress output");
   command->add_flag("--no-sandbox", options->no_sandbox,
                     "Do not run the tree's build and tests under bubblewrap (the run records it)");
+  command->add_flag("--require-sandbox", options->require_sandbox,
+                    "Refuse (exit 8) where the tree's code cannot run under bubblewrap, as [sandbox] require = true");
   command->callback([options, &exit_code] {
     const bool by_ref = !options->refs.empty();
     if (by_ref) {
@@ -188,6 +190,7 @@ void register_capture(CLI::App& app, int& exit_code) {
       request.reuse = options->reuse;
       request.progress = !options->quiet;
       request.sandbox = !options->no_sandbox;
+      request.require_sandbox = options->require_sandbox;
       request.clang_tidy = clang_tidy_program();
       request.step_runner = util::current_executable();
       requests.push_back(std::move(request));
