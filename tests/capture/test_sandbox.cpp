@@ -106,7 +106,11 @@ TEST_CASE("the user's home, temporary and runtime folders are hidden; the tools 
   const auto hidden = hydra::capture::hidden_system_paths(settings, inherited);
   CHECK(hidden.front() == home);
   CHECK(std::find(hidden.begin(), hidden.end(), temp.path() / "extra") != hidden.end());
-  CHECK(std::find(hidden.begin(), hidden.end(), fs::path("/tmp")) != hidden.end());
+  // Other programs' files and sockets (an SSH agent's, a container engine's, D-Bus's).
+  for (const char* folder : {"/tmp", "/run"}) {
+    CAPTURE(folder);
+    if (fs::is_directory(folder)) CHECK(std::find(hidden.begin(), hidden.end(), fs::path(folder)) != hidden.end());
+  }
   CHECK(std::find(hidden.begin(), hidden.end(), fs::path("/")) == hidden.end());
 
   const fs::path step_home = "/build/.hydra-home";
@@ -192,6 +196,18 @@ TEST_CASE("a step policy hides the evidence and what the plan hides, with the st
     REQUIRE(end + 4 < argv.size());
     CHECK(std::vector<std::string>(argv.begin() + end + 1, argv.begin() + end + 5) ==
           std::vector<std::string>{kTool.string(), "run-step", "--", "cmake"});
+  }
+  SECTION("the reaper stays runnable inside a hidden folder") {
+    Sandbox sandbox;
+    sandbox.bwrap = "/usr/bin/bwrap";
+    const fs::path runner = runs / "hydra-score";
+    hydra::util::write_file_atomic(runner, "");
+    sandbox.step_runner = runner;
+    const auto argv = sandbox.wrap(policy, {"true"});
+    const auto read_only = pairs_of(argv, "--ro-bind");
+    CHECK(std::find(read_only.begin(), read_only.end(), std::make_pair(runner.string(), runner.string())) !=
+          read_only.end());
+    CHECK(position(argv, runner.string()) > position(argv, runs.string()));
   }
   SECTION("with network allowed, no network namespace") {
     StepPolicy online = policy;

@@ -22,9 +22,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstddef>
+#include <cstring>
 #include <chrono>
 #include <sstream>
 #include <thread>
@@ -83,6 +86,37 @@ class Listener {
   std::thread thread_;
 };
 
+/// Unix sockets listening outside any sandbox: one in the abstract namespace
+/// (it belongs to the network namespace) and one at a path in /tmp (as an SSH
+/// agent's is); connecting needs no accept.
+class UnixListeners {
+ public:
+  UnixListeners(const std::string& abstract_name, const fs::path& path) : path_(path) {
+    abstract_ = listen_on(abstract_name, true);
+    at_path_ = listen_on(path.string(), false);
+  }
+  ~UnixListeners() {
+    ::close(abstract_);
+    ::close(at_path_);
+    ::unlink(path_.c_str());
+  }
+
+ private:
+  static int listen_on(const std::string& name, bool abstract) {
+    const int socket = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path + (abstract ? 1 : 0), name.data(), name.size());
+    const socklen_t length = offsetof(sockaddr_un, sun_path) + (abstract ? 1 : 0) + name.size();
+    if (socket < 0 || ::bind(socket, reinterpret_cast<sockaddr*>(&address), length) != 0 || ::listen(socket, 16) != 0)
+      throw std::runtime_error("cannot listen on the Unix socket " + name);
+    return socket;
+  }
+  fs::path path_;
+  int abstract_ = -1;
+  int at_path_ = -1;
+};
+
 /// A folder outside the temporary folders (beside the tool, in the build
 /// tree), so only the mechanism under test hides it: the fake home, the
 /// private test patch, the place a probe tries to write.
@@ -112,16 +146,18 @@ void commit_all(const fs::path& repository, const std::string& message) {
 /// The probe program (see the file comment); `files` are (name, path) pairs
 /// it tries to read.
 std::string probe_source(const std::vector<std::pair<std::string, fs::path>>& files, int port,
-                         const fs::path& outside) {
+                         const fs::path& outside, const std::string& abstract_socket, const fs::path& path_socket) {
   std::string file_list;
   for (const auto& [name, path] : files) file_list += "      {\"" + name + "\", " + quoted(path) + "},\n";
   return R"(#include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -161,6 +197,19 @@ int main(int argc, char** argv) {
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   const bool connected = ::connect(socket, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
   report(phase + ": connect to the listener on 127.0.0.1:)" + std::to_string(port) + R"(", connected, connected ? "connected" : std::strerror(errno));
+  const auto connect_unix = [](const std::string& name, bool abstract) {
+    const int socket = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path + (abstract ? 1 : 0), name.data(), name.size());
+    const socklen_t length = offsetof(sockaddr_un, sun_path) + (abstract ? 1 : 0) + name.size();
+    const bool connected = ::connect(socket, reinterpret_cast<sockaddr*>(&address), length) == 0;
+    return connected ? std::string() : std::string(std::strerror(errno));
+  };
+  const std::string abstract_failed = connect_unix(")" + abstract_socket + R"(", true);
+  report(phase + ": connect to an abstract Unix socket", abstract_failed.empty(), abstract_failed.empty() ? "connected" : abstract_failed);
+  const std::string path_failed = connect_unix()" + quoted(path_socket) + R"(, false);
+  report(phase + ": connect to a Unix socket in /tmp, as an SSH agent's", path_failed.empty(), path_failed.empty() ? "connected" : path_failed);
   addrinfo* found = nullptr;
   const int resolved = ::getaddrinfo("example.com", "80", nullptr, &found);
   report(phase + ": resolve example.com", resolved == 0, resolved == 0 ? "resolved" : ::gai_strerror(resolved));
@@ -214,6 +263,9 @@ TEST_CASE("candidate code reaches no secret, no network, no other tree, a spinni
   fs::create_directories(home / ".ssh");
   hydra::util::write_file_atomic(home / ".ssh" / "id_probe", "PRIVATE KEY of the user\n");
   Listener listener;
+  const std::string abstract_socket = "hydra-probe-" + std::to_string(::getpid());
+  const fs::path agent_socket = temp.path() / "agent.sock";
+  UnixListeners unix_listeners(abstract_socket, agent_socket);
 
   // The baseline: a library, its test in tests/, a private test file the
   // held-out runs add there.
@@ -273,7 +325,7 @@ include(${CMAKE_CURRENT_SOURCE_DIR}/private_tests.cmake OPTIONAL)
       {"another candidate's run", runs / "agent-honest" / "manifest.json"},
       {"the baseline's run", runs / "baseline" / "manifest.json"},
       {"the baseline's build tree", runs / "trees" / "baseline" / "CMakeCache.txt"}};
-  hydra::util::write_file_atomic(repository / "probe.cpp", probe_source(files, listener.port(), outside.path()));
+  hydra::util::write_file_atomic(repository / "probe.cpp", probe_source(files, listener.port(), outside.path(), abstract_socket, agent_socket));
   hydra::util::write_file_atomic(repository / "CMakeLists.txt",
                                  hydra::util::read_file(repository / "CMakeLists.txt") +
                                      "add_executable(probe probe.cpp)\n"
@@ -378,7 +430,8 @@ int main() {
     CAPTURE(line);
     if (confined) CHECK(line.find(": blocked (") != std::string::npos);
   }
-  CHECK(count == 2 * (files.size() + 5));  // each phase: the secret, the files, connect, resolve, interfaces, write
+  // Each phase: the secret, the files, TCP, the two Unix sockets, resolve, interfaces, write.
+  CHECK(count == 2 * (files.size() + 7));
   if (confined) {
     CHECK(listener.connections() == 0);
     CHECK_FALSE(fs::exists(outside.path() / "written-by-candidate-build"));
@@ -394,25 +447,42 @@ int main() {
   }
 
   // Without the sandbox: captured, and every report says so in its first lines.
+  // The probe candidate too: the same probes, unconfined, do reach what the
+  // sandbox kept from them (so the probes above are live).
   const fs::path loose = runs / "unconfined";
-  const auto unconfined = capture({"--ref", "agent/honest", "--out", loose.string(), "--baseline-run",
-                                   (runs / "baseline").string(), "--jobs", "2", "--no-sandbox"});
+  const auto unconfined = capture({"--ref", "agent/honest", "--ref", "agent/probe", "--out", loose.string(),
+                                   "--baseline-run", (runs / "baseline").string(), "--jobs", "2", "--no-sandbox"});
   INFO(unconfined.output);
   REQUIRE(unconfined.exit_code == 0);
+  const std::string loose_probes = hydra::util::read_file(loose / "trees" / "agent-probe" / "probe-test.txt");
+  for (const char* leak : {"test: read a file under $HOME: LEAKED", "test: read the private test patch: LEAKED",
+                           "test: connect to the listener on 127.0.0.1:", "test: connect to an abstract Unix socket: LEAKED",
+                           "test: connect to a Unix socket in /tmp, as an SSH agent's: LEAKED",
+                           "test: write outside its trees: LEAKED"}) {
+    CAPTURE(leak, loose_probes);
+    CHECK(loose_probes.find(leak) != std::string::npos);
+  }
+  CHECK(listener.connections() > 0);
+  // The environment is the allowlist's with or without bubblewrap.
+  CHECK(loose_probes.find("test: environment secret: blocked (HYDRA_PROBE_SECRET unset)") != std::string::npos);
   const fs::path json = temp.path() / "loose.json", markdown = temp.path() / "loose.md", html = temp.path() / "loose.html",
                  sarif = temp.path() / "loose.sarif", junit = temp.path() / "loose.xml";
   const auto loose_score = run({kTool.string(), "score", "--baseline", (runs / "baseline").string(), "--candidate",
-                                (loose / "agent-honest").string(), "--json", json.string(), "--markdown",
+                                (loose / "agent-honest").string(), "--candidate", (loose / "agent-probe").string(),
+                                "--json", json.string(), "--markdown",
                                 markdown.string(), "--html", html.string(), "--sarif", sarif.string(), "--junit",
                                 junit.string()});
   INFO(loose_score.output);
-  REQUIRE(loose_score.exit_code == 0);
+  REQUIRE(loose_score.exit_code == 0);  // the top candidate, agent-honest, is mergeable
   const std::string alert =
       "candidate agent-honest's code ran UNCONFINED (disabled (--no-sandbox)): it could read the user's files and "
       "secrets, reach the network and write outside its trees";
   const auto loose_contract = read_json(json);
-  CHECK(loose_contract.at("alerts").back() == alert);
-  CHECK(loose_contract.at("alerts").size() == (confined ? 1u : 2u));
+  // The baseline's line when it ran unconfined too, then the candidates in ranking order.
+  const auto& alerts = loose_contract.at("alerts");
+  REQUIRE(alerts.size() == (confined ? 2u : 3u));
+  CHECK(alerts[alerts.size() - 2] == alert);
+  CHECK(alerts.back().get<std::string>().rfind("candidate agent-probe's code ran UNCONFINED", 0) == 0);
   CHECK(ranking_of(loose_contract, "agent-honest").at("run").at("unconfined") == true);
   CHECK(loose_contract.begin().key() == "alerts");  // the first key of the JSON
   // The terminal: right under the title.
@@ -432,7 +502,7 @@ int main() {
          html_text.find("agent-honest's code ran UNCONFINED") != std::string::npos));
   // SARIF: the top-level properties (before the runs) and each run's notifications.
   const auto sarif_json = read_json(sarif);
-  CHECK(sarif_json.at("properties").at("hydraAlerts").back() == alert);
+  CHECK(sarif_json.at("properties").at("hydraAlerts") == alerts);
   CHECK(sarif_json.at("runs").at(0).at("invocations").at(0).at("toolExecutionNotifications").at(0).at("level") ==
         "error");
   CHECK(hydra::util::read_file(junit).find("name=\"alert\"") != std::string::npos);
