@@ -27,8 +27,10 @@ std::vector<std::string> Sandbox::wrap(const StepPolicy& policy, const std::vect
   command.insert(command.end(), argv.begin(), argv.end());
   if (!bwrap) return command;
 
+  // No capability, also for a capture run as root: with CAP_SYS_ADMIN a step
+  // could unmount what hides a folder or remount / writable.
   std::vector<std::string> wrapped = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                                      "--die-with-parent", "--unshare-ipc"};
+                                      "--die-with-parent", "--unshare-ipc", "--cap-drop", "ALL"};
   if (pid_namespace) wrapped.insert(wrapped.end(), {"--unshare-pid", "--new-session"});
   if (!policy.network) wrapped.push_back("--unshare-net");
   // Shallowest first, so a deeper path goes over the one holding it; at one
@@ -101,7 +103,7 @@ Sandbox find_sandbox(bool wanted, const config::SandboxSettings& settings,
   if (!bwrap) return unconfined("bubblewrap (bwrap) is not installed");
   util::ProcessRequest probe;
   probe.argv = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-ipc",
-                "--unshare-pid", "--new-session"};
+                "--cap-drop", "ALL", "--unshare-pid", "--new-session"};
   if (!settings.network) probe.argv.push_back("--unshare-net");
   probe.argv.insert(probe.argv.end(), {"--tmpfs", "/tmp", "--remount-ro", "/tmp", "--", "true"});
   probe.timeout = std::chrono::seconds(20);

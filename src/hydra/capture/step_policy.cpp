@@ -192,24 +192,29 @@ std::vector<Mount> tool_mounts(const config::SandboxSettings& settings,
     if (only_when_hidden && !inside_any(path, hidden)) return;
     if (seen.insert(path).second) mounts.push_back({Mount::Access::read_only, path, {}});
   };
-  // The folders on PATH (a `lib` beside a `bin`: what its programs load).
-  const std::string search_path = value_of(inherited, "PATH");
-  std::size_t start = 0;
-  while (start <= search_path.size()) {
-    std::size_t end = search_path.find(':', start);
-    if (end == std::string::npos) end = search_path.size();
-    const fs::path entry = search_path.substr(start, end - start);
-    start = end + 1;
-    if (entry.empty() || !entry.is_absolute()) continue;
-    const fs::path clean = util::absolute_clean(entry);
-    readable(clean);
-    if (clean.filename() == "bin" && is_folder(clean.parent_path() / "lib")) readable(clean.parent_path() / "lib");
+  // What the step's environment points at: the folders on PATH (a `lib`
+  // beside a `bin`: what its programs load), CMAKE_PREFIX_PATH, the
+  // compilers' and loaders' search paths, the tool homes (RUSTUP_HOME,
+  // PYENV_ROOT), the variables hydra.toml adds. Not the step's own HOME,
+  // TMPDIR and CARGO_HOME, and of the Python user base only its `lib`.
+  const std::map<std::string, std::string> environment =
+      step_environment(settings, inherited, home, home.parent_path() / ".hydra-tmp");
+  for (const auto& [name, value] : environment) {
+    if (name == "HOME" || name == "TMPDIR" || name == "CARGO_HOME" || name == "PYTHONUSERBASE") continue;
+    std::size_t start = 0;
+    while (start <= value.size()) {
+      std::size_t end = value.find(':', start);
+      if (end == std::string::npos) end = value.size();
+      const fs::path entry = value.substr(start, end - start);
+      start = end + 1;
+      if (entry.empty() || !entry.is_absolute()) continue;
+      const fs::path clean = util::absolute_clean(entry);
+      readable(clean);
+      if (clean.filename() == "bin" && is_folder(clean.parent_path() / "lib")) readable(clean.parent_path() / "lib");
+    }
   }
-  // The tool homes the step's environment names (step_environment).
-  readable(tool_home(inherited, "RUSTUP_HOME", ".rustup"));
-  readable(tool_home(inherited, "PYENV_ROOT", ".pyenv"));
-  if (const fs::path user_base = tool_home(inherited, "PYTHONUSERBASE", ".local"); is_folder(user_base / "lib"))
-    readable(user_base / "lib");
+  if (const auto user_base = environment.find("PYTHONUSERBASE"); user_base != environment.end())
+    readable(fs::path(user_base->second) / "lib");
   // cargo's downloaded crates, read-only in the step's own CARGO_HOME; its
   // configuration too, never its credentials.
   const fs::path cargo = tool_home(inherited, "CARGO_HOME", ".cargo");
@@ -221,6 +226,45 @@ std::vector<Mount> tool_mounts(const config::SandboxSettings& settings,
   for (const auto& path : settings.read_only) readable(path, false);
   for (const auto& path : extra) readable(path);
   return mounts;
+}
+
+std::vector<fs::path> initial_cache_paths(std::string_view script) {
+  std::vector<fs::path> paths;
+  std::size_t start = 0;
+  while (start < script.size()) {
+    std::size_t end = script.find('\n', start);
+    if (end == std::string_view::npos) end = script.size();
+    const std::string_view line = script.substr(start, end - start);
+    start = end + 1;
+    // set(NAME "VALUE" CACHE TYPE "doc" FORCE), as cmake/HydraScore.cmake writes it.
+    if (line.rfind("set(", 0) != 0) continue;
+    const auto name_end = line.find(' ');
+    const auto open = line.find('"');
+    if (name_end == std::string_view::npos || open == std::string_view::npos || open != name_end + 1) continue;
+    std::string value;
+    std::size_t at = open + 1;
+    for (; at < line.size() && line[at] != '"'; ++at) {
+      if (line[at] == '\\' && at + 1 < line.size()) ++at;
+      value.push_back(line[at]);
+    }
+    const std::string_view name = line.substr(4, name_end - 4);
+    const std::string_view rest = at < line.size() ? line.substr(at + 1) : std::string_view();
+    const bool path_type = rest.find(" CACHE PATH ") == 0 || rest.find(" CACHE FILEPATH ") == 0;
+    const auto ends_with = [&](std::string_view suffix) {
+      return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+    };
+    if (!path_type && !ends_with("_DIR") && !ends_with("_ROOT") && !ends_with("_PATH") && !ends_with("_FILE")) continue;
+    std::size_t from = 0;
+    while (from <= value.size()) {
+      std::size_t to = value.find(';', from);
+      if (to == std::string::npos) to = value.size();
+      const fs::path entry = value.substr(from, to - from);
+      from = to + 1;
+      std::error_code error;
+      if (entry.is_absolute() && fs::exists(entry, error)) paths.push_back(util::absolute_clean(entry));
+    }
+  }
+  return paths;
 }
 
 fs::path home_folder_of(const fs::path& temporary) { return temporary.parent_path() / ".hydra-home"; }
@@ -276,7 +320,9 @@ StepPolicy tree_step_policy(const Plan& plan, std::string step, const std::vecto
     hidden.push_back(path);
     policy.add(Mount::Access::hidden, path);
   }
-  for (auto& mount : tool_mounts(settings, inherited, policy.home, hidden, {})) policy.mounts.push_back(std::move(mount));
+  // What the user's cache entries point at (a Qt6_DIR, a toolchain file).
+  for (auto& mount : tool_mounts(settings, inherited, policy.home, hidden, initial_cache_paths(plan.initial_cache_text)))
+    policy.mounts.push_back(std::move(mount));
   policy.mounts.insert(policy.mounts.end(), plan.tree_mounts.begin(), plan.tree_mounts.end());
   policy.environment = step_environment(settings, inherited, policy.home, policy.temporary);
   policy.network = settings.network;

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -96,15 +97,24 @@ std::map<std::string, std::string> current_environment();
 std::vector<std::filesystem::path> hidden_system_paths(const config::SandboxSettings& settings,
                                                        const std::map<std::string, std::string>& inherited);
 
-/// What a step may still read inside the hidden paths: the folders on PATH
-/// (and the `lib` beside a `bin`), the tool homes (rustup's toolchains,
-/// pyenv's Pythons, the Python user base, cargo's registry and git checkouts
-/// mounted read-only inside `home`), `settings.read_only`, and `extra` (the
-/// reaper executable). Each as a mount; only those inside one of `hidden`.
+/// What a step may still read inside the hidden paths: what its environment
+/// (step_environment) points at, but its own HOME and TMPDIR (the folders on
+/// PATH and the `lib` beside a `bin`, CMAKE_PREFIX_PATH and the compilers'
+/// search paths, rustup's toolchains, pyenv's Pythons, the Python user base's
+/// `lib`), cargo's registry and git checkouts mounted read-only inside
+/// `home`, `settings.read_only`, and `extra` (what the user's cache entries
+/// point at). Each as a mount; only those inside one of `hidden` (but
+/// `settings.read_only` and cargo's, always).
 std::vector<Mount> tool_mounts(const config::SandboxSettings& settings,
                                const std::map<std::string, std::string>& inherited, const std::filesystem::path& home,
                                const std::vector<std::filesystem::path>& hidden,
                                const std::vector<std::filesystem::path>& extra);
+
+/// The existing absolute paths the cache entries of an initial-cache script
+/// (`cmake -C`, as cmake/HydraScore.cmake writes it) point at: entries of
+/// type PATH or FILEPATH and those named *_DIR, *_ROOT, *_PATH or *_FILE,
+/// each ';'-separated value. Reads only whether each exists.
+std::vector<std::filesystem::path> initial_cache_paths(std::string_view script);
 
 /// Empties (or makes) a step's temporary folder `temporary` and its home
 /// folder beside it (home_folder_of).

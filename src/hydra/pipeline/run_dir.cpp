@@ -238,6 +238,13 @@ void verify_seal(const fs::path& run_dir) {
   }
 }
 
+std::optional<bool> ran_sandboxed(const model::RunManifest& manifest) {
+  if (manifest.sandboxed) return manifest.sandboxed;
+  // Captures before "confinement" was recorded: their description says.
+  if (!manifest.sandbox.empty()) return manifest.sandbox.rfind("bubblewrap", 0) == 0;
+  return std::nullopt;
+}
+
 model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const json& roles_override,
                            bool include_compiler_warnings) {
   const model::RunManifest typed = parse::parse_manifest(manifest, (run_dir / kManifest).string());
@@ -245,9 +252,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   run.agent = typed.agent;
   run.path = run_dir.string();
   run.sandbox = typed.sandbox;
-  // Captures before "confinement" was recorded: their description says.
-  if (typed.sandboxed) run.sandboxed = typed.sandboxed;
-  else if (!typed.sandbox.empty()) run.sandboxed = typed.sandbox.rfind("bubblewrap", 0) == 0;
+  run.sandboxed = ran_sandboxed(typed);
   run.network = typed.network;
   run.recaptured = typed.recaptured.value_or(std::string());
   run.tools = typed.tools;

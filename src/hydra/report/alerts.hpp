@@ -2,10 +2,11 @@
 // `alerts`, one line per run whose code ran unconfined (no sandbox: it could
 // read the user's files and secrets and reach the network) or with network
 // access. Each renderer puts them before anything else (the terminal's in
-// terminal.cpp).
+// terminal.cpp); the improvement loop's reports say the same of its iterations.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,11 +14,11 @@
 
 namespace hydra::report {
 
-/// The Markdown block (a quoted warning list); empty without alerts.
-std::string alerts_markdown(const ContractView& view);
-/// The HTML section (an alert box); empty without alerts.
-std::string alerts_html(const ContractView& view);
+/// The Markdown block of `alerts` (a quoted warning list); empty without any.
+std::string alerts_markdown(const std::vector<std::string>& alerts);
+/// The HTML section of `alerts` (an alert box); empty without any.
+std::string alerts_html(const std::vector<std::string>& alerts);
 /// SARIF tool execution notifications (level "error"), one per alert.
-nlohmann::json alerts_sarif_notifications(const ContractView& view);
+nlohmann::json alerts_sarif_notifications(const std::vector<std::string>& alerts);
 
 }  // namespace hydra::report

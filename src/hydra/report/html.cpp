@@ -206,7 +206,7 @@ std::string candidate_section(const CandidateView& candidate) {
 std::string render_html(const nlohmann::json& contract) {
   const ContractView view = read_contract(contract);
   std::string html = html_page_start("HydraScore report" + (view.run_id.empty() ? "" : " " + view.run_id));
-  html += "<header>\n<h1>HydraScore report</h1>\n" + alerts_html(view) + "<p class=\"meta\">";
+  html += "<header>\n<h1>HydraScore report</h1>\n" + alerts_html(view.alerts) + "<p class=\"meta\">";
   if (!view.run_id.empty()) html += "Run <code>" + escape_html(view.run_id) + "</code> · ";
   html += std::to_string(view.candidates.size()) + (view.candidates.size() == 1 ? " candidate" : " candidates");
   if (view.baseline) html += " · " + escape_html(baseline_sentence(*view.baseline));

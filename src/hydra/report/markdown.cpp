@@ -107,7 +107,7 @@ void append_candidate(std::string& out, const CandidateView& candidate) {
 
 std::string render_markdown(const nlohmann::json& contract) {
   const ContractView view = read_contract(contract);
-  std::string out = "## HydraScore ranking\n\n" + alerts_markdown(view);
+  std::string out = "## HydraScore ranking\n\n" + alerts_markdown(view.alerts);
   std::vector<std::string> facts;
   if (!view.run_id.empty()) facts.push_back("Run " + escape_markdown(view.run_id));
   if (!view.engine_version.empty()) facts.push_back("HydraScore " + escape_markdown(view.engine_version));

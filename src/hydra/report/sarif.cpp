@@ -176,7 +176,7 @@ json make_run(const std::string& tool, std::vector<PendingResult> pending, const
       {"results", results},
   };
   if (json invocations = nothing_measured_sarif(view); !invocations.is_null()) run["invocations"] = std::move(invocations);
-  if (json alerts = alerts_sarif_notifications(view); !alerts.empty()) {
+  if (json alerts = alerts_sarif_notifications(view.alerts); !alerts.empty()) {
     // Alerts first among the notifications (alerts.hpp).
     if (!run.contains("invocations"))
       run["invocations"] = json::array({{{"executionSuccessful", true}, {"toolExecutionNotifications", json::array()}}});

@@ -13,6 +13,12 @@
 
 namespace hydra::score {
 
+/// The alert of one run: "<whose> code ran UNCONFINED (<why>): ..." or
+/// "<whose> code ran with network access (...)"; empty when it ran confined
+/// without network, or is not known to have run (`sandboxed` nullopt).
+std::string sandbox_warning(const std::string& whose, const std::string& sandbox, const std::optional<bool>& sandboxed,
+                            bool network);
+
 /// One line per captured run of the ranking whose code ran unconfined or
 /// with network, the baseline first, then the candidates in ranking order
 /// (the score contract's `alerts`). Recorded runs (HydraScore ran
