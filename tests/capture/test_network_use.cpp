@@ -16,6 +16,16 @@ TEST_CASE("a tool's line saying it could not reach the network is found", "[capt
                                "`proj v0.1.0`\n\nCaused by:\n  [6] Could not resolve hostname (Could not resolve host: "
                                "index.crates.io)\n") ==
           "[6] Could not resolve hostname (Could not resolve host: index.crates.io)");
+    // The same with CARGO_NET_OFFLINE=true, as the steps run cargo: the
+    // error the reminder is about is the line shown.
+    CHECK(network_failure_line(
+              "error: no matching package named `itoa` found\nlocation searched: crates.io index\nrequired by "
+              "package `fetches v0.1.0 (/tmp/i26cargo)`\nAs a reminder, you're using offline mode (--offline) which "
+              "can sometimes cause surprising resolution failures, if this error is too confusing you may wish to "
+              "retry without `--offline`.\n") == "error: no matching package named `itoa` found");
+    // The reminder with no error before it is shown itself.
+    CHECK(network_failure_line("  As a reminder, you're using offline mode (--offline)\n") ==
+          "As a reminder, you're using offline mode (--offline)");
     // CMake's file(DOWNLOAD) status, as a project that checks it prints it.
     CHECK(network_failure_line("CMake Error at CMakeLists.txt:6 (message):\n  download failed: 6;\"Couldn't resolve host "
                                "name\"\n\n\n-- Configuring incomplete, errors occurred!\n") ==

@@ -1,7 +1,9 @@
 // End to end: what candidate code can reach (docs/threat-model.md, "What
 // candidate code can reach"). Real cmake, ctest, git and bubblewrap.
 //
-// One baseline; three candidates captured in parallel through `capture --ref`:
+// One baseline, whose hydra.toml limits each process of a step to 8 s of CPU
+// and each step to 1 GiB of memory; four candidates captured in parallel
+// through `capture --ref`:
 //  - agent/honest: a real change with its test;
 //  - agent/probe: a program that, from the candidate's build (a custom
 //    command) and from its test, tries to read an environment secret, a file
@@ -9,9 +11,12 @@
 //    patch; to connect to a listener on 127.0.0.1 this test runs; to resolve a
 //    host name and see a network interface; to write outside its trees;
 //  - agent/spinner: a test program that forks four children which call
-//    setsid() and spin forever, holding ctest's output pipe open.
-// Every probe is blocked, the spinner's test ends when its program does, and
-// the honest candidate scores exactly as it does alone. Then the same
+//    setsid() and spin forever, holding ctest's output pipe open;
+//  - agent/hog: two tests, one that allocates memory without bound and one
+//    that spins forever itself.
+// Every probe is blocked, the spinner's test ends when its program does, the
+// hog's tests fail at their limits, and the honest candidate scores exactly
+// as it does alone. Then the same
 // candidate captured without the sandbox: every report says so first, and
 // `[sandbox] require = true` refuses.
 #include <catch2/catch.hpp>
@@ -19,6 +24,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <sstream>
 
 #include <hydra/capture/sandbox.hpp>
@@ -100,7 +106,8 @@ include(${CMAKE_CURRENT_SOURCE_DIR}/private_tests.cmake OPTIONAL)
   hydra::util::write_file_atomic(patch, diff.output);
   git(repository, {"reset", "--quiet", "--hard"});
   hydra::util::write_file_atomic(repository / "hydra.toml",
-                                 "[anti_gaming]\nprivate_test_patch = " + quoted(patch) + "\n");
+                                 "[anti_gaming]\nprivate_test_patch = " + quoted(patch) +
+                                     "\n\n[sandbox]\ncpu_seconds = 8\nmemory_megabytes = 1024\n");
   commit_all(repository, "config");
 
   // agent/honest: multiply, with its test.
@@ -155,6 +162,35 @@ int main() {
                                      "add_executable(spinner_test spinner_test.cpp)\n"
                                      "add_test(NAME spin.leaves_children COMMAND spinner_test)\n");
   commit_all(repository, "spinner");
+
+  // agent/hog: memory without bound, CPU without end.
+  git(repository, {"checkout", "--quiet", "-b", "agent/hog", "main"});
+  hydra::util::write_file_atomic(repository / "tests" / "hog_test.cpp", R"(#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "allocate") {
+    std::vector<char*> blocks;
+    volatile char sink = 0;
+    for (;;) {
+      char* block = static_cast<char*>(std::malloc(1 << 24));
+      if (block == nullptr) return 3;
+      std::memset(block, 1, 1 << 24);
+      sink = sink + block[4096];
+      blocks.push_back(block);
+    }
+  }
+  volatile unsigned long spins = 0;
+  for (;;) ++spins;
+}
+)");
+  hydra::util::write_file_atomic(repository / "tests" / "CMakeLists.txt",
+                                 hydra::util::read_file(repository / "tests" / "CMakeLists.txt") +
+                                     "add_executable(hog_test hog_test.cpp)\n"
+                                     "add_test(NAME hog.allocates COMMAND hog_test allocate)\n"
+                                     "add_test(NAME hog.spins COMMAND hog_test spin)\n");
+  commit_all(repository, "hog");
   git(repository, {"checkout", "--quiet", "main"});
 
   // The capture's environment: a secret, as a CI token would be, and the fake home.
@@ -189,11 +225,11 @@ int main() {
                             "--jobs", "3"});
   INFO(all.output);
   REQUIRE(all.exit_code == 0);
-  const auto ranked = score({"agent-honest", "agent-probe", "agent-spinner"}, temp.path() / "all.json");
+  const auto ranked = score({"agent-honest", "agent-probe", "agent-spinner", "agent-hog"}, temp.path() / "all.json");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   INFO(ranked.output);
   REQUIRE((ranked.exit_code == 0 || ranked.exit_code == 3));
-  WARN("three candidates captured in parallel and ranked in " << seconds << " s (" << sandbox << ")");
+  WARN("four candidates captured in parallel and ranked in " << seconds << " s (" << sandbox << ")");
 
   // The honest candidate scores exactly as it does alone.
   const auto contract = read_json(temp.path() / "all.json");
@@ -216,6 +252,17 @@ int main() {
   });
   for (const auto& left : spinners) ::kill(left.pid, SIGKILL);
   CHECK(process_table::describe(spinners).empty());
+
+  // The hog's tests failed at their limits, its test step did not time out.
+  CHECK(test_step(runs / "agent-hog").at("timed_out") == false);
+  const auto hog_run = hydra::pipeline::load(runs / "agent-hog", hydra::config::Config{});
+  REQUIRE(hog_run.tests.has_value());
+  std::map<std::string, hydra::model::TestStatus> hog_tests;
+  for (const auto& test : *hog_run.tests) hog_tests[test.name] = test.status;
+  CHECK(hog_tests.at("hog.allocates") != hydra::model::TestStatus::passed);
+  CHECK(hog_tests.at("hog.spins") != hydra::model::TestStatus::passed);
+  WARN("hog: allocates " << hydra::model::to_string(hog_tests.at("hog.allocates")) << ", spins " << hydra::model::to_string(hog_tests.at("hog.spins")));
+  CHECK(hog_tests.at("calc.adds") == hydra::model::TestStatus::passed);
 
   // Every probe, from the build and from the test.
   const fs::path probe_tree = runs / "trees" / "agent-probe";
@@ -243,7 +290,7 @@ int main() {
     CHECK(policy.at("environment").dump().find("HYDRA_PROBE_SECRET") == std::string::npos);
   } else {
     WARN("no sandbox here (" << sandbox << "): the probes above are not contained; the reports say so");
-    CHECK(contract.at("alerts").size() == 4);
+    CHECK(contract.at("alerts").size() == 5);
   }
 
   // Without the sandbox: captured, and every report says so in its first lines.
@@ -256,6 +303,9 @@ int main() {
   REQUIRE(unconfined.exit_code == 0);
   const std::string loose_probes = hydra::util::read_file(loose / "trees" / "agent-probe" / "probe-test.txt");
   for (const char* leak : {"test: read a file under $HOME: LEAKED", "test: read the private test patch: LEAKED",
+                           "test: read another candidate's build tree: LEAKED",
+                           "test: read another candidate's run: LEAKED", "test: read the baseline's run: LEAKED",
+                           "test: read the baseline's build tree: LEAKED",
                            "test: connect to the listener on 127.0.0.1:", "test: connect to an abstract Unix socket: LEAKED",
                            "test: connect to a Unix socket in /tmp, as an SSH agent's: LEAKED",
                            "test: write outside its trees: LEAKED"}) {
@@ -324,19 +374,23 @@ TEST_CASE("a build that must fetch fails naming the opt-in, and a capture with n
   const fs::path project = temp.path() / "fetches";
   fs::create_directories(project);
   // A configure step that downloads a dependency, as FetchContent would.
-  hydra::util::write_file_atomic(project / "CMakeLists.txt", R"(cmake_minimum_required(VERSION 3.16)
-project(fetches NONE)
-file(DOWNLOAD https://example.com/dependency.tar.gz ${CMAKE_BINARY_DIR}/dependency.tar.gz STATUS status)
+  const std::string download = R"(file(DOWNLOAD https://example.com/dependency.tar.gz ${CMAKE_BINARY_DIR}/dependency.tar.gz STATUS status)
 list(GET status 0 code)
 if(code)
   message(FATAL_ERROR "download failed: ${status}")
 endif()
-)");
+)";
+  const std::string header = "cmake_minimum_required(VERSION 3.16)\nproject(fetches NONE)\n";
+  hydra::util::write_file_atomic(project / "CMakeLists.txt", header + download);
   const auto capture = [&](const std::string& name, std::vector<std::string> extra) {
     std::vector<std::string> argv = {kTool.string(), "capture", "--source", project.string(), "--out",
                                      (temp.path() / name).string(), "--build-dir", (temp.path() / (name + ".build")).string()};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return run(argv);
+  };
+  const auto score = [&](const std::string& baseline, const std::string& candidate, const fs::path& json) {
+    return run({kTool.string(), "score", "--baseline", (temp.path() / baseline).string(), "--candidate",
+                (temp.path() / candidate).string(), "--json", json.string()});
   };
   const bool confined =
       hydra::capture::find_sandbox(true, hydra::config::SandboxSettings{}, kTool).confined();
@@ -353,6 +407,35 @@ endif()
     CHECK(refused.output.find("set `[sandbox] network = true` in hydra.toml") != std::string::npos);
     CHECK_FALSE(fs::exists(temp.path() / "baseline" / "manifest.json"));
   }
+  SECTION("a candidate whose build starts to download: captured, not mergeable, the problem names the opt-in") {
+    // The baseline builds offline: one test, no download.
+    hydra::util::write_file_atomic(project / "CMakeLists.txt",
+                                   header + "enable_testing()\nadd_test(NAME fetches.runs COMMAND ${CMAKE_COMMAND} -E "
+                                            "compare_files ${CMAKE_CURRENT_LIST_FILE} ${CMAKE_CURRENT_LIST_FILE})\n");
+    git(project, {"init", "--quiet", "--initial-branch=main"});
+    git(project, {"add", "--all"});
+    git(project, {"commit", "--quiet", "-m", "baseline"});
+    const auto baseline = capture("baseline", {});
+    INFO(baseline.output);
+    REQUIRE(baseline.exit_code == 0);
+    hydra::util::write_file_atomic(project / "CMakeLists.txt",
+                                   hydra::util::read_file(project / "CMakeLists.txt") + download);
+    const auto candidate = capture("fetching", {"--baseline-run", (temp.path() / "baseline").string()});
+    INFO(candidate.output);
+    REQUIRE(candidate.exit_code == 0);
+    const fs::path json = temp.path() / "fetching.json";
+    const auto scored = score("baseline", "fetching", json);
+    INFO(scored.output);
+    CHECK(scored.exit_code == 3);  // not mergeable
+    const auto entry = ranking_of(read_json(json), "fetching");
+    CHECK(entry.at("mergeable") == false);
+    std::string integrity;
+    for (const auto& gate : entry.at("gate_failures"))
+      if (gate.at("gate") == "integrity") integrity = gate.dump();
+    CAPTURE(integrity);
+    CHECK(integrity.find("the build needs the network (configure.log: download failed: 6;") != std::string::npos);
+    CHECK(integrity.find("set `[sandbox] network = true` in hydra.toml") != std::string::npos);
+  }
   SECTION("npm with packages to fetch and no node_modules: said before npm runs") {
     const fs::path node_project = temp.path() / "node";
     fs::create_directories(node_project);
@@ -367,7 +450,31 @@ endif()
                               "node_modules to take them from; run `npm ci` in the tree first)") != std::string::npos);
     CHECK(refused.output.find("`[sandbox] network = true`") != std::string::npos);
   }
-  SECTION("network = true: captured, the run and its steps say the code had network") {
+  SECTION("cargo with a registry dependency its cache does not hold: the capture names the opt-in") {
+    const char* cargo_home = std::getenv("CARGO_HOME");
+    const char* user_home = std::getenv("HOME");
+    const fs::path registry = cargo_home ? fs::path(cargo_home) / "registry"
+                                         : fs::path(user_home ? user_home : "/nonexistent") / ".cargo" / "registry";
+    const auto cached = run({"sh", "-c", "ls -d \"$0\"/cache/*/itoa-* 2>/dev/null", registry.string()});
+    if (!hydra::util::find_program("cargo") || !cached.output.empty()) {
+      WARN("cargo is not installed, or its registry cache holds itoa: nothing to fetch");
+      return;
+    }
+    const fs::path crate = temp.path() / "crate";
+    fs::create_directories(crate / "src");
+    hydra::util::write_file_atomic(crate / "Cargo.toml", "[package]\nname = \"fetches\"\nversion = \"0.1.0\"\n"
+                                                         "edition = \"2021\"\n\n[dependencies]\nitoa = \"1\"\n");
+    hydra::util::write_file_atomic(crate / "src" / "lib.rs",
+                                   "pub fn digits(n: u32) -> usize { itoa::Buffer::new().format(n).len() }\n");
+    const auto refused = run({kTool.string(), "capture", "--source", crate.string(), "--out",
+                              (temp.path() / "crate-run").string(), "--profile", "rust"});
+    INFO(refused.output);
+    CHECK(refused.exit_code == 8);
+    CHECK(refused.output.find("the build needs the network (build.log: error: no matching package named `itoa` "
+                              "found)") != std::string::npos);
+    CHECK(refused.output.find("set `[sandbox] network = true` in hydra.toml") != std::string::npos);
+  }
+  SECTION("network = true: captured, the run and its steps say the code had network, and so does the report") {
     hydra::util::write_file_atomic(project / "hydra.toml", "[sandbox]\nnetwork = true\n");
     const auto captured = capture("networked", {});
     INFO(captured.output);
@@ -383,5 +490,24 @@ endif()
     const auto loaded = hydra::pipeline::load(temp.path() / "networked", hydra::config::Config{});
     CHECK(loaded.network);
     CHECK(loaded.sandboxed == std::optional<bool>(true));
+    // A candidate captured against it takes its [sandbox]: the report says
+    // first that both ran with network.
+    const auto candidate = capture("candidate", {"--baseline-run", (temp.path() / "networked").string()});
+    INFO(candidate.output);
+    REQUIRE(candidate.exit_code == 0);
+    const fs::path json = temp.path() / "networked.json";
+    const auto scored = score("networked", "candidate", json);
+    INFO(scored.output);
+    const auto contract = read_json(json);
+    CHECK(contract.begin().key() == "alerts");
+    CHECK(contract.at("alerts") ==
+          nlohmann::json({"the baseline's (networked) code ran with network access ([sandbox] network = true)",
+                          "candidate candidate's code ran with network access ([sandbox] network = true)"}));
+    std::istringstream terminal(scored.output);
+    std::string title, first;
+    std::getline(terminal, title);
+    std::getline(terminal, first);
+    CHECK(first.rfind("WARNING:", 0) == 0);
+    CHECK(first.find("with network access") != std::string::npos);
   }
 }

@@ -10,6 +10,10 @@ using nlohmann::json;
 
 namespace {
 
+/// cargo's reminder after an error of a build in offline mode; the error
+/// itself ("no matching package named `itoa` found") is the line to show.
+const char* const offline_reminder = "you're using offline mode";
+
 /// What curl, git, cargo, npm, pip and CMake's downloads print when there is
 /// no network (lower case).
 const char* const failure_signatures[] = {
@@ -21,7 +25,7 @@ const char* const failure_signatures[] = {
     "getaddrinfo enotfound",           // npm, node
     "getaddrinfo eai_again",
     "enotcached",                      // npm --offline: not in the cache
-    "you're using offline mode",       // cargo --offline: not in the registry cache
+    offline_reminder,                  // cargo --offline: not in the registry cache
     "failed to download from",         // cargo
     "newconnectionerror",              // pip
 };
@@ -32,23 +36,32 @@ std::string lower(std::string_view text) {
   return out;
 }
 
+/// `line` without the white space around it.
+std::string trimmed(std::string_view line) {
+  const auto first = line.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = line.find_last_not_of(" \t\r");
+  return std::string(line.substr(first, last - first + 1));
+}
+
 }  // namespace
 
 std::string network_failure_line(std::string_view log) {
   std::size_t start = 0;
+  // The last "error: ..." line before: what cargo's offline reminder is about.
+  std::string last_error;
   while (start < log.size()) {
     std::size_t end = log.find('\n', start);
     if (end == std::string_view::npos) end = log.size();
-    const std::string_view line = log.substr(start, end - start);
+    const std::string line = trimmed(log.substr(start, end - start));
     start = end + 1;
     const std::string text = lower(line);
     for (const char* signature : failure_signatures) {
       if (text.find(signature) == std::string::npos) continue;
-      std::string shown(line);
-      while (!shown.empty() && std::isspace(static_cast<unsigned char>(shown.back()))) shown.pop_back();
-      const auto first = shown.find_first_not_of(" \t");
-      return first == std::string::npos ? std::string() : shown.substr(first, 300);
+      if (signature == offline_reminder && !last_error.empty()) return last_error.substr(0, 300);
+      return line.substr(0, 300);
     }
+    if (text.rfind("error:", 0) == 0) last_error = line;
   }
   return {};
 }
