@@ -4,6 +4,7 @@
 // results become the run's artifacts (docs/config.md, "Profiles").
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/profile_commands.hpp>
+#include <hydra/capture/runner_helpers.hpp>
 #include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/tree_copy.hpp>
 
@@ -228,7 +229,11 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   const fs::path lint_output = staging.directory / "lint" / ("0." + lint_extension);
   std::string no_build_reason;
   const bool build_wanted = has_step("build", steps.build, plan, request, context, had_build, no_build_reason);
-  if (profile == "js-node" && steps.test.find("{junit}") == std::string::npos) context.jest_junit = find_jest_junit(tree);
+  if (profile == "js-node" && steps.test.find("{junit}") == std::string::npos) {
+    context.jest_junit = find_jest_junit(tree);
+    context.runner_helpers = plan.build_dir / ".hydra-runners";
+    write_runner_helpers(context.runner_helpers);
+  }
   const std::optional<StepCommand> test =
       resolve([&] { return prepare_test_step(plan, context, test_command(context, steps.test, junit)); });
   const std::optional<StepCommand> lint =
@@ -269,7 +274,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
       failure = "the lint command wrote no results (exit code " + std::to_string(linted.result.exit_code) + ")";
     } else {
       try {
-        findings = pipeline::parse_lint_artifact(lint->role, lint_output).size();
+        findings = pipeline::parse_lint_artifact(lint->role, lint_output).findings.size();
         if (linted.result.exit_code != 0 && findings == 0)
           failure = "the lint command failed (exit code " + std::to_string(linted.result.exit_code) +
                     ") and reported no finding: " +

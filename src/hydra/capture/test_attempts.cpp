@@ -120,7 +120,7 @@ std::string outcome(const std::vector<TestCase>& tests, const std::string& disca
 
 std::vector<std::string> names_of(const std::vector<TestCase>& tests) {
   std::vector<std::string> names;
-  for (const auto& test : tests) names.push_back(test.name);
+  for (const auto& test : tests) names.push_back(test.selector.empty() ? test.name : test.selector);
   return names;
 }
 

@@ -75,6 +75,9 @@ struct RunManifest {
   bool lint_unavailable_outside_tree = false;
   /// The lint step's "translation_units" (in "steps"): units it linted.
   std::optional<std::uint64_t> lint_units;
+  /// "lint_incomplete": why the linter stopped early on some unit (a
+  /// clang-tidy crash), one line each; empty when it did not.
+  std::vector<std::string> lint_incomplete;
   std::optional<std::string> diff_inactive_reason;
   ManifestSecurity security;
   std::vector<std::string> problems;  ///< integrity problems the capture found

@@ -78,6 +78,11 @@ struct Run {
   /// not), when the run recorded it (capture's clang-tidy step); nullopt
   /// when unknown. 0: lint ran and measured nothing.
   std::optional<std::uint64_t> lint_units;
+  /// Why the lint log is incomplete: the linter stopped before it had looked
+  /// at everything (a clippy build stopped by an error, a clang-tidy crash),
+  /// one line each; empty when it is complete. Findings it never reached
+  /// are missing, never fixed (docs/formulas.md, "Lint").
+  std::vector<std::string> lint_incomplete;
 
   std::optional<DiffSummary> diff;  ///< nullopt: no diff recorded (diff scope inactive)
   AgentMetrics metrics;

@@ -123,6 +123,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
   list_into(tests, "dropped", candidate.test_changes.dropped);
   list_into(tests, "added", candidate.test_changes.added);
   list_into(tests, "flaky", candidate.test_changes.flaky);
+  list_into(tests, "duplicates", candidate.test_changes.duplicates);
   json lint = json::object();
   list_into(lint, "introduced", candidate.lint_changes.introduced);
   list_into(lint, "resolved", candidate.lint_changes.resolved);
