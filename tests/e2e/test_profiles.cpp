@@ -120,7 +120,7 @@ TEST_CASE("profile rust: cargo builds, cargo test and clippy are read, the clean
   const auto manifest = read_json(temp.path() / "runs" / "clean-fix" / "manifest.json");
   CHECK(manifest["profile"] == "rust");
   CHECK(step_named(manifest, "build")["command"] == "cargo build --all-targets");
-  CHECK(step_named(manifest, "test")["command"] == "cargo test --no-fail-fast");
+  CHECK(step_named(manifest, "test")["command"] == "cargo test --no-fail-fast --message-format=json");
   CHECK(step_named(manifest, "lint")["command"] == "cargo clippy --all-targets --message-format=json -- -D warnings");
   CHECK(manifest["tools"].contains("cargo"));
   // The user's tree is never written: no target/ or Cargo.lock appear in it.
@@ -260,7 +260,7 @@ TEST_CASE("profile rust: --profile picks the profile without hydra.toml, candida
   REQUIRE(candidate.exit_code == 0);
   const auto manifest = read_json(runs / "clean-fix" / "manifest.json");
   CHECK(manifest["profile"] == "rust");
-  CHECK(step_named(manifest, "test")["command"] == "cargo test --no-fail-fast");
+  CHECK(step_named(manifest, "test")["command"] == "cargo test --no-fail-fast --message-format=json");
   // Another profile than the baseline's is refused before anything runs.
   const auto mixed = capture_with("mixed", {"--baseline-run", (runs / "baseline").string(), "--profile", "python"});
   CHECK(mixed.exit_code == 2);
