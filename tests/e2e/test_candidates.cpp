@@ -83,7 +83,11 @@ TEST_CASE("hydra_score ranks agent branches (HYDRA_SCORE_CANDIDATES) and hydra_a
     CHECK(clean_manifest["caches"]["compiler"]["hits"].get<int>() >= 2);
   CHECK(clean_manifest["capture"]["jobs"] == 1);
   CHECK(clean_manifest["time_budget"]["factor"] == 2.0);
-  CHECK(clean_manifest["time_budget"]["build_seconds"] == 600.0);  // 300 * 2 / 1
+  const auto baseline_budget = read_json(hydra / "baseline" / "manifest.json")["time_budget"];
+  CHECK(baseline_budget["factor"] == 1.0);  // captured alone with its 2 jobs
+  // example-project's hydra.toml: timeout_per_check_seconds = 120; the refs' 120 * 2 / 1 = 240 s.
+  CHECK(baseline_budget["build_seconds"] == 120.0);
+  CHECK(clean_manifest["time_budget"]["build_seconds"] == 240.0);
   // Worktrees are gone, run directories stay; the user's tree is untouched.
   for (const char* agent : {"agent-clean-fix", "agent-breaks-test", "agent-no-build"}) {
     CAPTURE(agent);
