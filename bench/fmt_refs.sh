@@ -63,7 +63,7 @@ echo "tool $tool; build timeout $build_timeout s; --jobs $jobs; nproc $(nproc); 
 start="$(date +%s.%N)"
 cmake --build "$work/build" --target hydra_score > "$work/score.log" 2>&1 || true
 end="$(date +%s.%N)"
-grep -A4 "^HydraScore ranking" "$work/score.log" || tail -n 20 "$work/score.log"
+sed -n '/^HydraScore ranking/,/^$/p;/^#  Agent/,/^$/p' "$work/score.log" | grep .  || tail -n 20 "$work/score.log"
 
 python3 - "$work/build/hydra" "$start" "$end" <<'PY'
 import json, os, sys
