@@ -86,7 +86,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
   // What clang-tidy sees and which findings count (lint_view.hpp).
   const LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view");
   lint.translation_units = units.size();
-  const double timeout_seconds = plan.config.lint_timeout_seconds;
+  const double timeout_seconds = plan.budget.seconds(plan.config.lint_timeout_seconds);
   const std::string tidy_version = tool_version(clang_tidy.string());
 
   // The lint cache (lint_cache.hpp): keyed over what each unit reads, as

@@ -258,7 +258,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   } else if (!lint) {
     staging.manifest["lint_inactive_reason"] = lint_wanted ? "the lint command could not be resolved" : no_lint_reason;
   } else {
-    const double timeout = plan.config.lint_timeout_seconds;
+    const double timeout = plan.budget.seconds(plan.config.lint_timeout_seconds);
     const bool to_stdout = lint->source == ResultSource::stdout_;
     const fs::path log = to_stdout ? lint_output : staging.directory / "lint.log";
     const StepRun linted = runner.run("lint", *lint, timeout, log, to_stdout, progress);
@@ -303,7 +303,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   if (!build) {
     staging.manifest["build_inactive_reason"] = no_build_reason;
   } else {
-    const double timeout = plan.config.build_timeout_seconds;
+    const double timeout = plan.budget.seconds(plan.config.build_timeout_seconds);
     const StepRun built = runner.run("build", *build, timeout, staging.directory / "build.log", false, progress);
     staging.add("build.log", "build_log");
     const auto& result = built.result;
@@ -318,7 +318,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
 
   staging.manifest["tests_expected"] = true;
   if (!test) return true;  // the problem says why: zero tests ran
-  const double timeout = plan.config.test_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
   const StepRun tested = runner.run("test", *test, timeout, staging.directory / "test.log", false, progress);
   const auto& result = tested.result;
   const fs::path results = test->source == ResultSource::file ? junit : staging.directory / "test.log";

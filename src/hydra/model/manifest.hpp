@@ -85,6 +85,9 @@ struct RunManifest {
   std::optional<ManifestCache> compiler_cache;  ///< "caches"/"compiler"
   std::optional<ManifestCache> lint_cache;      ///< "caches"/"lint"
   std::optional<std::string> recaptured;  ///< why this run replaced a corrupted one (its "reason")
+  /// Why this run was captured again alone ("retried_alone"/"reason"): a
+  /// step of its first capture ran out of time beside other captures.
+  std::optional<std::string> retried_alone;
   std::vector<ManifestArtifact> artifacts;
   std::string seal;
 };

@@ -54,6 +54,9 @@ struct Run {
   /// Why this run replaced a corrupted run directory at its place (a baseline
   /// captured again at scoring time); empty for an ordinary run.
   std::string recaptured;
+  /// Why this run was captured again alone: a step of its first capture ran
+  /// out of time while other captures ran beside it; empty when it was not.
+  std::string retried_alone;
 
   BuildOutcome build;
 

@@ -191,6 +191,10 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
     manifest.recaptured = "captured again";
     top.in("recaptured", *recaptured).text("reason", *manifest.recaptured);
   }
+  if (const json* retried = top.object("retried_alone")) {
+    manifest.retried_alone = "captured again alone";
+    top.in("retried_alone", *retried).text("reason", *manifest.retried_alone);
+  }
   if (const json* list = top.array("artifacts")) {
     for (std::size_t index = 0; index < list->size(); ++index) {
       const Fields fields = top.element("artifacts", index, (*list)[index]);

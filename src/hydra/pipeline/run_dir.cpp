@@ -246,6 +246,7 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   run.path = run_dir.string();
   run.sandbox = typed.sandbox;
   run.recaptured = typed.recaptured.value_or(std::string());
+  run.retried_alone = typed.retried_alone.value_or(std::string());
   run.tools = typed.tools;
   run.caches = caches_summary(typed);
 

@@ -148,6 +148,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
       {"lint", std::move(lint)},
   };
   if (!candidate.caches.empty()) result["run"]["caches"] = candidate.caches;
+  if (!candidate.retried_alone.empty()) result["run"]["retried_alone"] = candidate.retried_alone;
   // Only when there is something to say, so runs without repairs keep their output.
   if (!candidate.input_notes.empty()) result["run"]["input_notes"] = candidate.input_notes;
   return result;
@@ -184,6 +185,7 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
                         {"tools", baseline.tools},
                         {"summary", baseline_summary(config, baseline)}};
   if (!baseline.recaptured.empty()) baseline_json["recaptured"] = baseline.recaptured;
+  if (!baseline.retried_alone.empty()) baseline_json["retried_alone"] = baseline.retried_alone;
   json contract = {
       {"schema", contract_schema},
       {"engine_version", engine_version},

@@ -299,6 +299,7 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.run_digest = candidate.digest;
   result.sandbox = candidate.sandbox;
   result.caches = candidate.caches;
+  result.retried_alone = candidate.retried_alone;
   result.tools = candidate.tools;
   result.input_notes = candidate.input_notes;
   result.anti_gaming = candidate.tampering.evidence;

@@ -82,6 +82,7 @@ struct Candidate {
   std::string run_digest;
   std::string sandbox;  ///< protection in force while the candidate's code ran (model::Run::sandbox)
   std::string caches;   ///< what the capture's caches did (model::Run::caches)
+  std::string retried_alone;  ///< why the run was captured again alone (model::Run::retried_alone); empty: it was not
   std::map<std::string, std::string> tools;  ///< versions of the tools that made the run (model::Run::tools)
   std::vector<std::string> input_notes;      ///< repairs made to the run's inputs (model::Run::input_notes)
   nlohmann::json anti_gaming = nlohmann::json::object();  ///< the anti-gaming detectors' report (model::Tampering::evidence)
