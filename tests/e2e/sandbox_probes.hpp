@@ -125,11 +125,14 @@ inline void commit_all(const fs::path& repository, const std::string& message) {
 }
 
 /// The probe program (see the file comment); `files` are (name, path) pairs
-/// it tries to read.
-inline std::string probe_source(const std::vector<std::pair<std::string, fs::path>>& files, int port,
-                         const fs::path& outside, const std::string& abstract_socket, const fs::path& path_socket) {
-  std::string file_list;
+/// it tries to read, `folders` (name, folder) pairs it tries to write a file
+/// in (`written-by-candidate-<phase>`).
+inline std::string probe_source(const std::vector<std::pair<std::string, fs::path>>& files,
+                                const std::vector<std::pair<std::string, fs::path>>& folders, int port,
+                                const std::string& abstract_socket, const fs::path& path_socket) {
+  std::string file_list, folder_list;
   for (const auto& [name, path] : files) file_list += "      {\"" + name + "\", " + quoted(path) + "},\n";
+  for (const auto& [name, path] : folders) folder_list += "      {\"" + name + "\", " + quoted(path) + "},\n";
   return R"(#include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -204,10 +207,14 @@ int main(int argc, char** argv) {
     if (name != "lo") interfaces += (interfaces.empty() ? "" : ", ") + name;
   }
   report(phase + ": a network interface besides loopback", !interfaces.empty(), interfaces.empty() ? "only lo" : interfaces);
-  const std::string outside = )" + quoted(outside / "written-by-candidate") + R"( + std::string("-") + phase;
-  std::FILE* written = std::fopen(outside.c_str(), "w");
-  report(phase + ": write outside its trees", written != nullptr, written ? "wrote " + outside : std::strerror(errno));
-  if (written) std::fclose(written);
+  const std::vector<std::pair<std::string, std::string>> folders = {
+)" + folder_list + R"(  };
+  for (const auto& [name, folder] : folders) {
+    const std::string path = folder + "/written-by-candidate-" + phase;
+    std::FILE* written = std::fopen(path.c_str(), "w");
+    report(phase + ": write " + name, written != nullptr, written ? "wrote " + path : std::strerror(errno));
+    if (written) std::fclose(written);
+  }
   return 0;
 }
 )";

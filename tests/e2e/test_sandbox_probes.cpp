@@ -9,7 +9,8 @@
 //    command) and from its test, tries to read an environment secret, a file
 //    under $HOME, another candidate's build tree, other runs, the private test
 //    patch; to connect to a listener on 127.0.0.1 this test runs; to resolve a
-//    host name and see a network interface; to write outside its trees;
+//    host name and see a network interface; to write outside its trees and
+//    beside its build tree (in the folder holding it and its worktree);
 //  - agent/spinner: a test program that forks four children which call
 //    setsid() and spin forever, holding ctest's output pipe open;
 //  - agent/hog: two tests, one that allocates memory without bound and one
@@ -128,11 +129,17 @@ include(${CMAKE_CURRENT_SOURCE_DIR}/private_tests.cmake OPTIONAL)
   const std::vector<std::pair<std::string, fs::path>> files = {
       {"a file under $HOME", home / ".ssh" / "id_probe"},
       {"the private test patch", patch},
-      {"another candidate's build tree", runs / "trees" / "agent-honest" / "CMakeCache.txt"},
+      {"another candidate's build tree", runs / "trees" / "agent-honest" / "build" / "CMakeCache.txt"},
       {"another candidate's run", runs / "agent-honest" / "manifest.json"},
       {"the baseline's run", runs / "baseline" / "manifest.json"},
       {"the baseline's build tree", runs / "trees" / "baseline" / "CMakeCache.txt"}};
-  hydra::util::write_file_atomic(repository / "probe.cpp", probe_source(files, listener.port(), outside.path(), abstract_socket, agent_socket));
+  // Where it tries to write: outside every tree, and beside its build tree
+  // in the folder that holds it and its worktree (only the build tree is
+  // writable there).
+  const std::vector<std::pair<std::string, fs::path>> folders = {
+      {"outside its trees", outside.path()}, {"beside its build tree", runs / "trees" / "agent-probe"}};
+  hydra::util::write_file_atomic(repository / "probe.cpp",
+                                 probe_source(files, folders, listener.port(), abstract_socket, agent_socket));
   hydra::util::write_file_atomic(repository / "CMakeLists.txt",
                                  hydra::util::read_file(repository / "CMakeLists.txt") +
                                      "add_executable(probe probe.cpp)\n"
@@ -265,7 +272,7 @@ int main(int argc, char** argv) {
   CHECK(hog_tests.at("calc.adds") == hydra::model::TestStatus::passed);
 
   // Every probe, from the build and from the test.
-  const fs::path probe_tree = runs / "trees" / "agent-probe";
+  const fs::path probe_tree = runs / "trees" / "agent-probe" / "build";
   const std::string probes = hydra::util::read_file(probe_tree / "probe-build.txt") +
                              hydra::util::read_file(probe_tree / "probe-test.txt");
   WARN("probes:\n" << probes);
@@ -277,12 +284,14 @@ int main(int argc, char** argv) {
     CAPTURE(line);
     if (confined) CHECK(line.find(": blocked (") != std::string::npos);
   }
-  // Each phase: the secret, the files, TCP, the two Unix sockets, resolve, interfaces, write.
-  CHECK(count == 2 * (files.size() + 7));
+  // Each phase: the secret, the files, TCP, the two Unix sockets, resolve, interfaces, the writes.
+  CHECK(count == 2 * (files.size() + 6 + folders.size()));
   if (confined) {
     CHECK(listener.connections() == 0);
     CHECK_FALSE(fs::exists(outside.path() / "written-by-candidate-build"));
     CHECK_FALSE(fs::exists(outside.path() / "written-by-candidate-test"));
+    CHECK_FALSE(fs::exists(runs / "trees" / "agent-probe" / "written-by-candidate-build"));
+    CHECK_FALSE(fs::exists(runs / "trees" / "agent-probe" / "written-by-candidate-test"));
     CHECK(contract.count("alerts") == 0);
     // What each step could reach is on record.
     const auto policy = spinner_step.at("policy");
@@ -301,14 +310,14 @@ int main(int argc, char** argv) {
                                    "--baseline-run", (runs / "baseline").string(), "--jobs", "2", "--no-sandbox"});
   INFO(unconfined.output);
   REQUIRE(unconfined.exit_code == 0);
-  const std::string loose_probes = hydra::util::read_file(loose / "trees" / "agent-probe" / "probe-test.txt");
+  const std::string loose_probes = hydra::util::read_file(loose / "trees" / "agent-probe" / "build" / "probe-test.txt");
   for (const char* leak : {"test: read a file under $HOME: LEAKED", "test: read the private test patch: LEAKED",
                            "test: read another candidate's build tree: LEAKED",
                            "test: read another candidate's run: LEAKED", "test: read the baseline's run: LEAKED",
                            "test: read the baseline's build tree: LEAKED",
                            "test: connect to the listener on 127.0.0.1:", "test: connect to an abstract Unix socket: LEAKED",
                            "test: connect to a Unix socket in /tmp, as an SSH agent's: LEAKED",
-                           "test: write outside its trees: LEAKED"}) {
+                           "test: write outside its trees: LEAKED", "test: write beside its build tree: LEAKED"}) {
     CAPTURE(leak, loose_probes);
     CHECK(loose_probes.find(leak) != std::string::npos);
   }

@@ -57,7 +57,7 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   util::ProcessResult result;
   std::vector<std::string> argv;
   const auto started = Clock::now();
-  const double timeout = plan.config.build_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.build_timeout_seconds);
   progress.start("build");
   // Configure when the tree is new, when its last configure failed, or when
   // the settings it was configured with changed (the marker holds them).

@@ -65,6 +65,25 @@ std::vector<fs::path> hidden_from_steps(const Plan& plan, const CaptureRequest& 
   return hidden;
 }
 
+/// The names of the steps in `record`'s "steps" lists (the capture's own,
+/// and the held-out runs' inside it, named "<where> <step>") that ran out of time.
+void collect_timed_out_steps(const json& record, const std::string& where, std::vector<std::string>& into) {
+  if (!record.is_object()) return;
+  for (const auto& [key, value] : record.items()) {
+    if (key == "steps" && value.is_array()) {
+      for (const auto& step : value)
+        if (step.is_object() && step.value("timed_out", false))
+          into.push_back((where.empty() ? "" : where + " ") + step.value("name", std::string("step")));
+    } else if (value.is_object()) {
+      std::string inner = key == "run" ? std::string() : key;  // held_out.run -> "held-out"
+      for (char& c : inner)
+        if (c == '_') c = '-';
+      const std::string path = inner.empty() ? where : where.empty() ? inner : where + " " + inner;
+      collect_timed_out_steps(value, path, into);
+    }
+  }
+}
+
 }  // namespace
 
 CaptureOutcome capture(const CaptureRequest& request) {
@@ -111,6 +130,8 @@ CaptureOutcome capture(const CaptureRequest& request) {
   // a change when it lies inside the repository.
   fs::create_directories(plan.build_dir);
   util::write_file_atomic(plan.build_dir / util::kBuildTreeMarker, "HydraScore capture tree\n");
+  if (!plan.checkout_folder.empty())
+    util::write_file_atomic(plan.checkout_folder / util::kBuildTreeMarker, "HydraScore capture tree\n");
 
   config::SandboxSettings sandbox_settings = plan.config.sandbox;
   sandbox_settings.require = sandbox_settings.require || request.require_sandbox;
@@ -158,9 +179,10 @@ CaptureOutcome capture(const CaptureRequest& request) {
       staging.problem("the baseline run was modified while this candidate's code ran: " + baseline_broken);
     }
   }
+  CaptureOutcome outcome;
+  collect_timed_out_steps(staging.manifest, "", outcome.timed_out_steps);
   publish(plan, plan.config, staging);
   if (!baseline_broken.empty()) recapture_baseline(request);
-  CaptureOutcome outcome;
   outcome.build_passed = build_passed;
   outcome.summary = plan.out.string() + ": " + run_summary(plan.out);
   return outcome;

@@ -54,6 +54,15 @@ struct CaptureRequest : BuildTreeOptions {
   /// Why this capture replaces a corrupted run directory at `out` (recorded
   /// in the manifest as "recaptured"); empty for an ordinary capture.
   std::string recapture_reason;
+  /// Why this capture runs again alone (recorded in the manifest as
+  /// "retried_alone" and shown by every report): a step of an earlier
+  /// capture of it ran out of time while other captures ran beside it
+  /// (capture_in_parallel). Empty for an ordinary capture.
+  std::string retried_alone;
+  /// The jobs this capture would have had alone (`jobs` is its share when
+  /// captures run in parallel); 0: `jobs`. A baseline's time budget is
+  /// for these (steps.hpp, TimeBudget).
+  unsigned jobs_alone = 0;
   /// With `checkout`: remove the worktree when the capture ends (a candidate
   /// ref's worktree; the baseline's is kept and refreshed).
   bool temporary_worktree = false;
@@ -94,6 +103,9 @@ struct CaptureOutcome {
   bool skipped = false;  ///< `only_if_changed` and the tree equals the base: nothing captured
   bool build_passed = false;
   std::string summary;  ///< one line for people
+  /// The steps that ran out of time ("build", "test", "held-out build", ...),
+  /// in the order they ran; empty when none did or the run was reused.
+  std::vector<std::string> timed_out_steps;
 };
 
 /// Runs the capture. A candidate capture (`baseline_run` set) first checks

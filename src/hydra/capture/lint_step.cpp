@@ -2,6 +2,7 @@
 // one process per unit, in parallel, under one deadline.
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/lint_cache.hpp>
+#include <hydra/capture/lint_completeness.hpp>
 #include <hydra/capture/lint_view.hpp>
 
 #include <atomic>
@@ -85,7 +86,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   // What clang-tidy sees and which findings count (lint_view.hpp).
   const LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view");
   lint.translation_units = units.size();
-  const double timeout_seconds = plan.config.lint_timeout_seconds;
+  const double timeout_seconds = plan.budget.seconds(plan.config.lint_timeout_seconds);
   const std::string tidy_version = tool_version(clang_tidy.string());
 
   // The lint cache (lint_cache.hpp): keyed over what each unit reads, as
@@ -186,7 +187,11 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   std::string log;
   int failed_units = 0;
   std::size_t outside_scope = 0;
-  for (const auto& result : results) {
+  std::vector<std::string> incomplete;  // units clang-tidy did not finish (lint_completeness.hpp)
+  for (std::size_t index = 0; index < results.size(); ++index) {
+    const util::ProcessResult& result = results[index];
+    const std::string relative = units[index].lexically_relative(plan.source).generic_string();
+    if (std::string why = clang_tidy_stopped_early(result, relative); !why.empty()) incomplete.push_back(std::move(why));
     std::size_t dropped = 0;
     const std::string output = filter_lint_log(result.output, view.scope, &dropped);
     outside_scope += dropped;
@@ -194,6 +199,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
     if (!output.empty() && output.back() != '\n') log += '\n';
     if (result.started && result.exit_code != 0) ++failed_units;
   }
+  if (!incomplete.empty() && !timed_out) staging.manifest["lint_incomplete"] = incomplete;
   json view_record = view.to_json();
   view_record["findings_outside_scope"] = outside_scope;
   staging.manifest["lint_view"] = std::move(view_record);

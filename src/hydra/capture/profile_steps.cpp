@@ -5,6 +5,7 @@
 #include <hydra/capture/network_use.hpp>
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/profile_commands.hpp>
+#include <hydra/capture/runner_helpers.hpp>
 #include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/tree_copy.hpp>
 
@@ -271,7 +272,11 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   const fs::path lint_output = staging.directory / "lint" / ("0." + lint_extension);
   std::string no_build_reason;
   const bool build_wanted = has_step("build", steps.build, plan, request, context, had_build, no_build_reason);
-  if (profile == "js-node" && steps.test.find("{junit}") == std::string::npos) context.jest_junit = find_jest_junit(tree);
+  if (profile == "js-node" && steps.test.find("{junit}") == std::string::npos) {
+    context.jest_junit = find_jest_junit(tree);
+    context.runner_helpers = plan.build_dir / ".hydra-runners";
+    write_runner_helpers(context.runner_helpers);
+  }
   const std::optional<StepCommand> test =
       resolve([&] { return prepare_test_step(plan, context, test_command(context, steps.test, junit)); });
   const std::optional<StepCommand> lint =
@@ -296,7 +301,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   } else if (!lint) {
     staging.manifest["lint_inactive_reason"] = lint_wanted ? "the lint command could not be resolved" : no_lint_reason;
   } else {
-    const double timeout = plan.config.lint_timeout_seconds;
+    const double timeout = plan.budget.seconds(plan.config.lint_timeout_seconds);
     const bool to_stdout = lint->source == ResultSource::stdout_;
     const fs::path log = to_stdout ? lint_output : staging.directory / "lint.log";
     const StepRun linted = runner.run("lint", *lint, timeout, log, to_stdout, progress);
@@ -312,7 +317,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
       failure = "the lint command wrote no results (exit code " + std::to_string(linted.result.exit_code) + ")";
     } else {
       try {
-        findings = pipeline::parse_lint_artifact(lint->role, lint_output).size();
+        findings = pipeline::parse_lint_artifact(lint->role, lint_output).findings.size();
         if (linted.result.exit_code != 0 && findings == 0)
           failure = "the lint command failed (exit code " + std::to_string(linted.result.exit_code) +
                     ") and reported no finding: " +
@@ -341,7 +346,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   if (!build) {
     staging.manifest["build_inactive_reason"] = no_build_reason;
   } else {
-    const double timeout = plan.config.build_timeout_seconds;
+    const double timeout = plan.budget.seconds(plan.config.build_timeout_seconds);
     const StepRun built = runner.run("build", *build, timeout, staging.directory / "build.log", false, progress);
     staging.add("build.log", "build_log");
     const auto& result = built.result;
@@ -356,7 +361,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
 
   staging.manifest["tests_expected"] = true;
   if (!test) return true;  // the problem says why: zero tests ran
-  const double timeout = plan.config.test_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
   const StepRun tested = runner.run("test", *test, timeout, staging.directory / "test.log", false, progress);
   const auto& result = tested.result;
   const fs::path results = test->source == ResultSource::file ? junit : staging.directory / "test.log";

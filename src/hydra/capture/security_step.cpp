@@ -7,7 +7,7 @@ namespace hydra::capture {
 void run_security(const Plan& plan, const Sandbox& sandbox, Staging& staging, Progress& progress) {
   const std::string& command = plan.config.gates.security_command;
   if (command.empty()) return;
-  const double timeout = plan.config.lint_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.lint_timeout_seconds);
   StepPolicy policy = tree_step_policy(plan, "security", {plan.source, plan.build_dir}, plan.build_dir / ".hydra-tmp");
   policy.working_directory = plan.source;
   util::ProcessRequest process = sandbox.request(policy, {"/bin/sh", "-c", command});

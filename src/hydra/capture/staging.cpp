@@ -77,7 +77,10 @@ Staging start_staging(const Plan& plan, const CaptureRequest& request, const San
                        {{"generator", request.generator}, {"build_config", request.build_config}, {"jobs", plan.jobs}}},
                       {"sandbox", sandbox.description},
                       {"confinement", {{"sandboxed", sandbox.confined()}, {"network", sandbox.network}}}};
+  if (!plan.checkout_folder.empty()) staging.manifest["capture"]["checkout_folder"] = plan.checkout_folder.string();
+  staging.manifest["time_budget"] = plan.budget.to_json(plan.config);
   if (!request.recapture_reason.empty()) staging.manifest["recaptured"] = {{"reason", request.recapture_reason}};
+  if (!request.retried_alone.empty()) staging.manifest["retried_alone"] = {{"reason", request.retried_alone}};
   if (request.agent_seconds) staging.manifest["agent_seconds"] = *request.agent_seconds;
   if (plan.config_file) staging.write("hydra.toml", plan.config_text, "config");
   if (request.metrics) staging.write("metrics.json", util::read_file(*request.metrics), "metrics");

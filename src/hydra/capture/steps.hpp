@@ -23,11 +23,54 @@
 
 namespace hydra::capture {
 
+/// A step's time budget follows the cores it was given
+/// (docs/config.md, "Time budgets"): the configured timeouts are what a step
+/// gets with the reference's jobs (a candidate's baseline's, or for a
+/// baseline the jobs it would have had alone); a capture given fewer (a
+/// share of JOBS beside other captures) gets them scaled by
+/// `reference_jobs / jobs`, never less than the configured timeouts.
+struct TimeBudget {
+  unsigned jobs = 1;            ///< the jobs this capture's steps run with
+  unsigned reference_jobs = 1;  ///< the jobs the configured timeouts are for
+  std::string reference;        ///< where `reference_jobs` comes from, for people
+  double factor = 1.0;          ///< max(1, reference_jobs / jobs)
+
+  /// `configured` seconds for these resources.
+  double seconds(double configured) const { return configured * factor; }
+  /// The manifest's "time_budget" record (with the scaled timeouts of `config`).
+  nlohmann::json to_json(const config::Config& config) const;
+};
+
+/// The time budget of a capture with `jobs` jobs whose configured timeouts
+/// are for `reference_jobs` (0: unknown, then `jobs`). Pure.
+TimeBudget time_budget(unsigned jobs, unsigned reference_jobs, std::string reference);
+
+/// The trees of `excluded` that can be left out of `source`: those that do
+/// not hold it. A tree holding the source (the user's build tree around a
+/// ref's worktree) would leave nothing to lint or diff. Pure.
+std::vector<std::filesystem::path> exclusions_inside(const std::filesystem::path& source,
+                                                     std::vector<std::filesystem::path> excluded);
+
+/// Where a capture that checks out a commit keeps its trees: the folder
+/// given as its build directory holds the worktree (`source/`) and the
+/// build tree (`build/`). Every checkout capture (a baseline at a ref, every
+/// candidate ref) has this one relative layout, so with ccache's base
+/// directory at that folder their compilations are the same command lines
+/// and candidates reuse the baseline's objects (compiler_cache.hpp).
+struct CheckoutLayout {
+  std::filesystem::path folder, source, build;
+};
+CheckoutLayout checkout_layout(const std::filesystem::path& folder);
+
 /// What a capture resolved before running anything.
 struct Plan {
   std::filesystem::path source;     ///< absolute; a worktree (or its subdirectory) when the request checks out a commit
   std::filesystem::path worktree;   ///< the git worktree check_out made; empty otherwise
   std::filesystem::path build_dir;  ///< absolute
+  /// A capture that checks out a commit: the folder (the request's build
+  /// directory) holding its worktree and its build tree (checkout_layout);
+  /// empty for a capture of a work tree.
+  std::filesystem::path checkout_folder;
   std::filesystem::path out;        ///< absolute
   bool in_git = false;
   std::string source_commit;  ///< HEAD (or the checked-out commit); empty outside git or without commits
@@ -36,8 +79,12 @@ struct Plan {
   std::string config_text;
   config::Config config;
   std::string initial_cache_text;
-  std::vector<std::filesystem::path> excluded;  ///< trees that are not part of the change or the lint scope
+  /// Trees that are not part of the change or the lint scope; never one
+  /// that holds the source tree (exclusions_inside).
+  std::vector<std::filesystem::path> excluded;
   unsigned jobs = 1;
+  /// How long each step may take, for the cores this capture was given.
+  TimeBudget budget;
   std::filesystem::path cmake;
   std::filesystem::path ctest;
   std::optional<std::filesystem::path> tidy_config;  ///< the .clang-tidy lint uses (the baseline's, when given)

@@ -91,7 +91,7 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
                      Progress& progress) {
   TestResult result;
   staging.manifest["tests_expected"] = true;
-  const double timeout = plan.config.test_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
   const fs::path build_dir = plan.build_dir;
   fs::create_directories(staging.directory / "junit");
 

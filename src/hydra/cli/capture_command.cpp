@@ -6,12 +6,12 @@
 #include <thread>
 
 #include <hydra/capture/capture.hpp>
+#include <hydra/capture/parallel_captures.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
 #include <hydra/util/process.hpp>
-#include <hydra/util/thread_pool.hpp>
 
 namespace hydra::cli {
 
@@ -186,7 +186,6 @@ void register_capture(CLI::App& app, int& exit_code) {
         if (std::filesystem::is_regular_file(file)) request.metrics = file;
       }
       request.task = options->task;
-      request.jobs = std::max(1u, jobs / parallel);
       request.reuse = options->reuse;
       request.progress = !options->quiet;
       request.sandbox = !options->no_sandbox;
@@ -212,34 +211,29 @@ void register_capture(CLI::App& app, int& exit_code) {
       }
     }
     // Every target is attempted; one that cannot be captured (its worktree
-    // cannot be made, a step cannot start) is reported, never skipped silently.
-    std::vector<capture::CaptureOutcome> outcomes(count);
-    std::vector<std::optional<Error>> failures(count);
-    util::parallel_for(count, parallel, [&](std::size_t i) {
-      try {
-        outcomes[i] = capture::capture(requests[i]);
-      } catch (const Error& error) {
-        failures[i] = error;
-      } catch (const std::exception& error) {
-        failures[i] = Error(error.what());
-      }
-    });
+    // cannot be made, a step cannot start) is reported, never skipped
+    // silently. Each gets its share of the jobs; one whose step ran out of
+    // time beside the others is captured again alone (parallel_captures.hpp).
+    const auto results = capture::capture_in_parallel(std::move(requests), jobs, parallel);
     std::string listed;
     std::optional<Error> first_failure;
+    std::size_t failed = 0;
     for (std::size_t i = 0; i < count; ++i) {
       const std::string what = targets[i].ref.empty() ? targets[i].source : "ref " + targets[i].ref;
-      if (failures[i]) {
+      if (!results[i].retried_alone.empty() && !options->quiet)
+        std::cerr << "hydra[" << targets[i].agent << "]: " << results[i].retried_alone << "\n";
+      if (results[i].failure) {
         std::cerr << "hydra-score: error: " << what << " (agent " << targets[i].agent
-                  << ") could not be captured: " << failures[i]->what() << "\n";
-        if (!first_failure) first_failure = failures[i];
+                  << ") could not be captured: " << results[i].failure->what() << "\n";
+        if (!first_failure) first_failure = results[i].failure;
+        ++failed;
         continue;
       }
-      std::cout << outcomes[i].summary << "\n";
-      if (!outcomes[i].skipped) listed += util::absolute_clean(targets[i].out).string() + "\n";
+      std::cout << results[i].outcome->summary << "\n";
+      if (!results[i].outcome->skipped) listed += util::absolute_clean(targets[i].out).string() + "\n";
     }
     if (!options->list.empty()) util::write_file_atomic(options->list, listed);
     if (first_failure) {
-      const std::size_t failed = std::count_if(failures.begin(), failures.end(), [](const auto& f) { return bool(f); });
       throw Error(std::to_string(failed) + " of " + std::to_string(count) + " captures failed (first: " +
                       first_failure->what() + ")",
                   first_failure->code() == ExitCode::internal ? ExitCode::step_failed : first_failure->code());

@@ -147,6 +147,7 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
   top.flag("tests_expected", manifest.tests_expected);
   top.text("lint_inactive_reason", manifest.lint_inactive_reason);
   top.flag("lint_unavailable_outside_tree", manifest.lint_unavailable_outside_tree);
+  top.texts("lint_incomplete", manifest.lint_incomplete);
   top.text("diff_inactive_reason", manifest.diff_inactive_reason);
   if (const json* steps = top.array("steps")) {
     for (std::size_t index = 0; index < steps->size(); ++index) {
@@ -196,6 +197,10 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
   if (const json* recaptured = top.object("recaptured")) {
     manifest.recaptured = "captured again";
     top.in("recaptured", *recaptured).text("reason", *manifest.recaptured);
+  }
+  if (const json* retried = top.object("retried_alone")) {
+    manifest.retried_alone = "captured again alone";
+    top.in("retried_alone", *retried).text("reason", *manifest.retried_alone);
   }
   if (const json* list = top.array("artifacts")) {
     for (std::size_t index = 0; index < list->size(); ++index) {

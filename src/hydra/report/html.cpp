@@ -193,6 +193,8 @@ std::string candidate_section(const CandidateView& candidate) {
     html += "<p><span class=\"muted\">Protection while its code ran: " + escape_html(candidate.sandbox) + "</span></p>\n";
   if (!candidate.caches.empty())
     html += "<p><span class=\"muted\">Capture caches: " + escape_html(candidate.caches) + "</span></p>\n";
+  if (!candidate.retried_alone.empty())
+    html += "<p>Captured again alone: " + escape_html(candidate.retried_alone) + "</p>\n";
   html += findings_table("New lint findings", candidate.introduced_findings, candidate.introduced_findings_omitted);
   html += findings_table("Resolved lint findings", candidate.resolved_findings, candidate.resolved_findings_omitted);
   html += tests_table("Regressed tests", candidate.regressed_tests, candidate.regressed_tests_omitted);

@@ -96,6 +96,8 @@ void append_candidate(std::string& out, const CandidateView& candidate) {
   }
   if (!candidate.sandbox.empty()) out += "\n**Protection while its code ran:** " + escape_markdown(candidate.sandbox) + "\n";
   if (!candidate.caches.empty()) out += "\n**Capture caches:** " + escape_markdown(candidate.caches) + "\n";
+  if (!candidate.retried_alone.empty())
+    out += "\n**Captured again alone:** " + escape_markdown(candidate.retried_alone) + "\n";
   append_findings(out, "New lint findings", candidate.introduced_findings, candidate.introduced_findings_omitted);
   append_findings(out, "Resolved lint findings", candidate.resolved_findings, candidate.resolved_findings_omitted);
   append_tests(out, "Regressed tests", candidate.regressed_tests, candidate.regressed_tests_omitted);

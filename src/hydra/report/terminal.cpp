@@ -190,6 +190,19 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
       }
     }
   }
+  // Runs captured again alone: a step ran out of time beside other captures.
+  bool any_retried = false;
+  for (const auto& candidate : view.candidates) any_retried = any_retried || !candidate.retried_alone.empty();
+  if (any_retried) {
+    out += "\n" + paint("Captured again alone:", ansi_bold, color) + "\n";
+    for (const auto& candidate : view.candidates) {
+      if (candidate.retried_alone.empty()) continue;
+      const auto wrapped = wrap_words(std::to_string(candidate.rank) + ". " + sanitize_terminal(candidate.agent) +
+                                          ": " + sanitize_terminal(candidate.retried_alone),
+                                      kLineWidth - 4);
+      for (std::size_t i = 0; i < wrapped.size(); ++i) out += (i == 0 ? "  " : "     ") + wrapped[i] + "\n";
+    }
+  }
   out += flaky_tests_terminal(contract, color);
   return out;
 }

@@ -124,6 +124,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
   list_into(tests, "dropped", candidate.test_changes.dropped);
   list_into(tests, "added", candidate.test_changes.added);
   list_into(tests, "flaky", candidate.test_changes.flaky);
+  list_into(tests, "duplicates", candidate.test_changes.duplicates);
   json lint = json::object();
   list_into(lint, "introduced", candidate.lint_changes.introduced);
   list_into(lint, "resolved", candidate.lint_changes.resolved);
@@ -151,6 +152,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
   // Only when it ran unconfined or with network, so other contracts keep their bytes.
   if (candidate.sandboxed && !*candidate.sandboxed) result["run"]["unconfined"] = true;
   if (candidate.network) result["run"]["network"] = true;
+  if (!candidate.retried_alone.empty()) result["run"]["retried_alone"] = candidate.retried_alone;
   // Only when there is something to say, so runs without repairs keep their output.
   if (!candidate.input_notes.empty()) result["run"]["input_notes"] = candidate.input_notes;
   return result;
@@ -189,6 +191,7 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
   if (!baseline.recaptured.empty()) baseline_json["recaptured"] = baseline.recaptured;
   if (baseline.sandboxed && !*baseline.sandboxed) baseline_json["unconfined"] = true;
   if (baseline.network) baseline_json["network"] = true;
+  if (!baseline.retried_alone.empty()) baseline_json["retried_alone"] = baseline.retried_alone;
   json contract = {
       {"schema", contract_schema},
       {"engine_version", engine_version},

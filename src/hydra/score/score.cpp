@@ -122,6 +122,13 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
       {"assertion_penalty", assertion_penalty},
   };
   dimension.evidence["flaky"] = comparison.changes.flaky.size();  // counted as passed on both sides
+  // Identities several tests share: paired as groups, never by position.
+  const auto& duplicates = comparison.changes.duplicates;
+  dimension.evidence["duplicate_identities"] = duplicates.size();
+  dimension.evidence["duplicate_identities_introduced"] =
+      std::count_if(duplicates.begin(), duplicates.end(), [](const DuplicateIdentity& duplicate) {
+        return duplicate.introduced_by_candidate;
+      });
   apply_weight(dimension, config.weights.tests);
   return dimension;
 }
@@ -294,6 +301,7 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.sandboxed = candidate.sandboxed;
   result.network = candidate.network;
   result.caches = candidate.caches;
+  result.retried_alone = candidate.retried_alone;
   result.tools = candidate.tools;
   result.input_notes = candidate.input_notes;
   result.anti_gaming = candidate.tampering.evidence;
@@ -413,6 +421,13 @@ nlohmann::json to_json(const model::TestCase& test) {
           {"message", test.message},
           {"labels", test.labels},
           {"duration_seconds", test.duration_seconds}};
+}
+
+nlohmann::json to_json(const DuplicateIdentity& duplicate) {
+  return {{"id", duplicate.id},
+          {"baseline", duplicate.baseline},
+          {"candidate", duplicate.candidate},
+          {"introduced_by_candidate", duplicate.introduced_by_candidate}};
 }
 
 }  // namespace hydra::score
