@@ -54,15 +54,11 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   fs::create_directories(build_dir);
   // The sandbox's TMPDIR: inside the (writable) build tree, emptied per capture.
   const fs::path sandbox_tmp = build_dir / ".hydra-tmp";
-  {
-    std::error_code ignored;
-    fs::remove_all(sandbox_tmp, ignored);
-    fs::create_directories(sandbox_tmp);
-  }
+  prepare_step_folders(sandbox_tmp);
   util::ProcessResult result;
   std::vector<std::string> argv;
   const auto started = Clock::now();
-  const double timeout = plan.config.build_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.build_timeout_seconds);
   progress.start("build");
   // Configure when the tree is new, when its last configure failed, or when
   // the settings it was configured with changed (the marker holds them).
@@ -71,10 +67,14 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   // setting; its directory is writable in the sandbox only for a baseline.
   const CompilerCache compiler_cache = prepare_compiler_cache(plan, request, build_dir);
   std::vector<fs::path> writable = {plan.source, build_dir};
+  // What configure reads besides the trees: the user's cache entries (beside
+  // the run directories, which are hidden).
+  std::vector<fs::path> readable;
+  if (request.initial_cache) readable.push_back(util::absolute_clean(*request.initial_cache));
   if (compiler_cache.used) {
     fs::create_directories(compiler_cache.directory);
     if (compiler_cache.read_only) fs::create_directories(build_dir / ".hydra-ccache-tmp");
-    else writable.push_back(compiler_cache.directory);
+    (compiler_cache.read_only ? readable : writable).push_back(compiler_cache.directory);
     std::error_code ignored;
     fs::remove(compiler_cache.stats_log, ignored);
   }
@@ -113,15 +113,15 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
                      compiler_cache.configure_arguments.end());
     configure.insert(configure.end(), request.cmake_arguments.begin(), request.cmake_arguments.end());
     configure.insert(configure.end(), test_launch.begin(), test_launch.end());  // after the user's: kept
-    util::ProcessRequest process;
-    process.argv = sandbox.wrap(tree_step_policy(plan, "configure", writable, sandbox_tmp), configure);
-    process.environment = compiler_cache.environment;
+    StepPolicy policy = tree_step_policy(plan, "configure", writable, sandbox_tmp, readable);
+    for (const auto& [name, value] : compiler_cache.environment) policy.environment[name] = value;
+    policy.environment["CLICOLOR_FORCE"] = "0";
+    util::ProcessRequest process = sandbox.request(policy, configure);
     process.output_file = staging.directory / "configure.log";
     process.timeout = std::chrono::duration<double>(timeout);
-    process.environment["CLICOLOR_FORCE"] = "0";
     result = util::run_process(process);
     staging.add("configure.log", "configure_log");
-    staging.step(step_record("configure", configure, result, timeout));
+    staging.step(step_record("configure", configure, result, timeout, policy));
     if (result.started && result.exit_code == 0 && !result.timed_out)
       util::write_file_atomic(configured_marker, configure_settings);
     argv = configure;
@@ -136,9 +136,9 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
       if (cache.find("CMAKE_GENERATOR:INTERNAL=Ninja") != std::string::npos) argv.insert(argv.end(), {"--", "-k", "0"});
       else if (cache.find("Makefiles") != std::string::npos) argv.insert(argv.end(), {"--", "-k"});
     }
-    util::ProcessRequest process;
-    process.argv = sandbox.wrap(tree_step_policy(plan, "build", writable, sandbox_tmp), argv);
-    process.environment = compiler_cache.environment;
+    StepPolicy policy = tree_step_policy(plan, "build", writable, sandbox_tmp, readable);
+    for (const auto& [name, value] : compiler_cache.environment) policy.environment[name] = value;
+    util::ProcessRequest process = sandbox.request(policy, argv);
     process.output_file = build_log;
     const double spent = std::chrono::duration<double>(Clock::now() - started).count();
     process.timeout = std::chrono::duration<double>(std::max(1.0, timeout - spent));
@@ -146,7 +146,7 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
       if (!line.empty() && line.front() == '[') progress.detail(std::string(line.substr(0, line.find(']') + 1)));
     };
     result = util::run_process(process);
-    StepRecord record = step_record("build", argv, result, timeout);
+    StepRecord record = step_record("build", argv, result, timeout, policy);
     CompilerCacheStats stats;
     if (compiler_cache.used && fs::is_regular_file(compiler_cache.stats_log))
       stats = parse_stats_log(util::read_file(compiler_cache.stats_log));

@@ -7,17 +7,16 @@ namespace hydra::capture {
 void run_security(const Plan& plan, const Sandbox& sandbox, Staging& staging, Progress& progress) {
   const std::string& command = plan.config.gates.security_command;
   if (command.empty()) return;
-  const double timeout = plan.config.lint_timeout_seconds;
-  util::ProcessRequest process;
-  process.argv = sandbox.wrap(tree_step_policy(plan, "security", {plan.source, plan.build_dir}, plan.build_dir / ".hydra-tmp"),
-                              {"/bin/sh", "-c", command});
-  process.working_directory = plan.source;
+  const double timeout = plan.budget.seconds(plan.config.lint_timeout_seconds);
+  StepPolicy policy = tree_step_policy(plan, "security", {plan.source, plan.build_dir}, plan.build_dir / ".hydra-tmp");
+  policy.working_directory = plan.source;
+  util::ProcessRequest process = sandbox.request(policy, {"/bin/sh", "-c", command});
   process.output_file = staging.directory / "security.log";
   process.timeout = std::chrono::duration<double>(timeout);
   progress.start("security");
   const auto checked = util::run_process(process);
   staging.add("security.log", "security_log");
-  staging.step(step_record("security", process.argv, checked, timeout));
+  staging.step(step_record("security", {"/bin/sh", "-c", command}, checked, timeout, policy));
   staging.manifest["security"] = {
       {"ran", true},
       {"exit_code", checked.started ? checked.exit_code : 127},

@@ -4,6 +4,7 @@
 #include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/test_files.hpp>
 #include <hydra/capture/case_reports.hpp>
+#include <hydra/capture/test_frameworks.hpp>
 
 #include <cctype>
 #include <map>
@@ -92,14 +93,17 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
                      Progress& progress) {
   TestResult result;
   staging.manifest["tests_expected"] = true;
-  const double timeout = plan.config.test_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
   const fs::path build_dir = plan.build_dir;
   fs::create_directories(staging.directory / "junit");
 
   std::vector<std::string> list_argv = {plan.ctest.string(), "--test-dir", build_dir.string(), "--show-only=json-v1"};
   if (!request.build_config.empty()) list_argv.insert(list_argv.end(), {"-C", request.build_config});
-  util::ProcessRequest list;
-  list.argv = list_argv;
+  // Listing runs the tree's code too: CTest includes the scripts test
+  // properties name (TEST_INCLUDE_FILES; gtest_discover_tests runs the test
+  // programs from one).
+  const StepPolicy list_policy = tree_step_policy(plan, "test list", {build_dir}, build_dir / ".hydra-tmp", {plan.source});
+  util::ProcessRequest list = sandbox.request(list_policy, list_argv);
   list.separate_stderr = true;
   list.keep_output_bytes = std::size_t(1) << 30;
   list.timeout = std::chrono::seconds(120);
@@ -136,23 +140,27 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
                                      "--timeout", std::to_string(std::max(1, int(budget * 0.9)))};
     if (!request.build_config.empty()) argv.insert(argv.end(), {"-C", request.build_config});
     argv.insert(argv.end(), selection.begin(), selection.end());
-    util::ProcessRequest process;
-    StepPolicy policy =
-        tree_step_policy(plan, "test", {plan.source, build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp");
-    // The framework reports of this run go beside its JUnit file.
+    // The framework reports of this run go beside its JUnit file; the
+    // launcher and its plan stay readable where the sandbox hides folders
+    // (the run directories, /tmp, home folders).
     const fs::path reports = junit_file.parent_path() / kCaseReportsFolder;
-    for (const auto& [variable, value] : case_report_environment(staging, reports)) {
-      policy.environment[variable] = value;
-      process.environment[variable] = value;
+    const std::map<std::string, std::string> launch = case_report_environment(staging, reports);
+    std::vector<fs::path> readable;
+    if (!launch.empty()) {
+      readable.push_back(launch.at(kTestProgramsVariable));
+      if (!request.test_launcher.empty()) readable.push_back(request.test_launcher.front());
     }
-    process.argv = sandbox.wrap(policy, argv);
+    StepPolicy policy = tree_step_policy(plan, "test", {plan.source, build_dir, junit_file.parent_path()},
+                                         build_dir / ".hydra-tmp", readable);
+    for (const auto& [variable, value] : launch) policy.environment[variable] = value;
+    util::ProcessRequest process = sandbox.request(policy, argv);
     process.output_file = log;
     process.timeout = std::chrono::duration<double>(budget);
     process.on_line = [&](std::string_view line) {
       if (auto text = ctest_progress(line)) progress.detail(*text);
     };
     const auto ran = util::run_process(process);
-    staging.step(step_record(step, argv, ran, budget));
+    staging.step(step_record(step, argv, ran, budget, policy));
     add_case_reports(staging, reports);
     return ran;
   };

@@ -189,6 +189,7 @@ void read_module_tables(TableReader& root, const std::filesystem::path& base_dir
   if (auto table = root.table("anti_gaming")) config.anti_gaming = read_anti_gaming(*table);
   if (auto table = root.table("loop")) config.loop = read_loop(*table);
   if (auto table = root.table("cache")) config.cache = read_cache(*table, base_directory);
+  if (auto table = root.table("sandbox")) config.sandbox = read_sandbox(*table, base_directory);
 }
 
 Config parse_document(std::string_view toml_text, const std::string& source_name,

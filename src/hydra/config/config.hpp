@@ -123,6 +123,7 @@ struct Config {
   CompareThresholds compare;   ///< [compare] (docs/compare.md)
   LoopSettings loop;           ///< [loop] (docs/loop.md)
   CacheSettings cache;         ///< [cache] (docs/config.md); not part of the digest
+  SandboxSettings sandbox;     ///< [sandbox] (docs/config.md); not part of the digest
 };
 
 /// Parses hydra.toml text. `source_name` names the file in errors.

@@ -44,6 +44,12 @@ struct Run {
   /// Which protection was in force while the tree's code ran ("bubblewrap:
   /// ..." or "none: ..."); empty for recorded runs, which ran nothing.
   std::string sandbox;
+  /// Whether the tree's code ran confined (bubblewrap): nullopt for a
+  /// recorded run (HydraScore ran nothing); see report lines of
+  /// score::sandbox_warnings.
+  std::optional<bool> sandboxed;
+  /// Its code could reach the network ([sandbox] network = true).
+  bool network = false;
   /// What the capture's caches did ("ccache: 12 of 12 compilations from the
   /// cache; lint: 23 of 24 translation units from the cache"); empty when
   /// not recorded.
@@ -54,6 +60,9 @@ struct Run {
   /// Why this run replaced a corrupted run directory at its place (a baseline
   /// captured again at scoring time); empty for an ordinary run.
   std::string recaptured;
+  /// Why this run was captured again alone: a step of its first capture ran
+  /// out of time while other captures ran beside it; empty when it was not.
+  std::string retried_alone;
 
   BuildOutcome build;
 
@@ -87,6 +96,11 @@ struct Run {
   /// not), when the run recorded it (capture's clang-tidy step); nullopt
   /// when unknown. 0: lint ran and measured nothing.
   std::optional<std::uint64_t> lint_units;
+  /// Why the lint log is incomplete: the linter stopped before it had looked
+  /// at everything (a clippy build stopped by an error, a clang-tidy crash),
+  /// one line each; empty when it is complete. Findings it never reached
+  /// are missing, never fixed (docs/formulas.md, "Lint").
+  std::vector<std::string> lint_incomplete;
 
   std::optional<DiffSummary> diff;  ///< nullopt: no diff recorded (diff scope inactive)
   AgentMetrics metrics;

@@ -26,9 +26,12 @@ struct TestAttempt {
   std::string message;  ///< as TestCase::message
 };
 
-/// One test case. Its identity is `suite` + "::" + `name` (see docs/formulas.md,
-/// "Tests: a test's identity is its suite plus name"); a case of a test
-/// program's framework report is `program` + "/" + `suite` + "/" + `name`.
+/// One test case. Its identity is `suite` + "::" + `name`: the runner's full
+/// path to the test (program, crate or file, suite, class, name, parameters)
+/// without line numbers or run order, as each parser states it in
+/// docs/parsers.md.
+/// A case of a test program's framework report is `program` + "/" + `suite`
+/// + "/" + `name` (docs/formulas.md, "Test cases").
 struct TestCase {
   /// The CTest test whose program ran this case, when it is a case of a
   /// known test framework's report (GoogleTest, Catch2, doctest); empty for
@@ -40,6 +43,10 @@ struct TestCase {
   double duration_seconds = 0.0;
   std::vector<std::string> labels;  ///< sorted, unique
   std::string message;              ///< failure/skip reason, first line, at most 500 bytes
+  /// The name the runner selects the test by, when it differs from `name`
+  /// (a doc test's "src/lib.rs - add (line 3)", whose identity leaves the
+  /// line out); empty otherwise. Not part of the identity.
+  std::string selector;
   /// Every attempt of the test on this code, in order, when it ran more than
   /// once (parse/test_attempts.hpp merges them into the status above); empty
   /// when it ran once.

@@ -246,6 +246,13 @@ void verify_seal(const fs::path& run_dir) {
   }
 }
 
+std::optional<bool> ran_sandboxed(const model::RunManifest& manifest) {
+  if (manifest.sandboxed) return manifest.sandboxed;
+  // Captures before "confinement" was recorded: their description says.
+  if (!manifest.sandbox.empty()) return manifest.sandbox.rfind("bubblewrap", 0) == 0;
+  return std::nullopt;
+}
+
 model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const json& roles_override,
                            bool include_compiler_warnings) {
   const model::RunManifest typed = parse::parse_manifest(manifest, (run_dir / kManifest).string());
@@ -253,7 +260,10 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   run.agent = typed.agent;
   run.path = run_dir.string();
   run.sandbox = typed.sandbox;
+  run.sandboxed = ran_sandboxed(typed);
+  run.network = typed.network;
   run.recaptured = typed.recaptured.value_or(std::string());
+  run.retried_alone = typed.retried_alone.value_or(std::string());
   run.tools = typed.tools;
   run.caches = caches_summary(typed);
 
@@ -419,12 +429,17 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
         findings.push_back(std::move(finding));
       }
     };
-    for (const auto& log : lint_logs) merge(parse_lint_artifact(log.role, run_dir / log.path));
+    for (const auto& log : lint_logs) {
+      LintArtifact parsed = parse_lint_artifact(log.role, run_dir / log.path);
+      if (!parsed.stopped_early.empty()) run.lint_incomplete.push_back(log.path + ": " + parsed.stopped_early);
+      merge(std::move(parsed.findings));
+    }
     // GCC/Clang warnings: the cmake profile's build log only.
     if (include_compiler_warnings && !build_log.empty() && typed.profile == "cmake")
       merge(parse::parse_compiler_warnings_file(run_dir / build_log));
     run.lint = std::move(findings);
     run.lint_units = typed.lint_units;
+    run.lint_incomplete.insert(run.lint_incomplete.end(), typed.lint_incomplete.begin(), typed.lint_incomplete.end());
   } else {
     run.lint_inactive_reason = typed.lint_inactive_reason.value_or("no lint log was recorded");
     run.lint_unavailable_outside_tree = typed.lint_unavailable_outside_tree;

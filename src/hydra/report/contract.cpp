@@ -105,6 +105,7 @@ std::optional<BaselineView> read_baseline(const json& baseline) {
   view.agent = text_at(baseline, "agent", "baseline");
   view.path = text_at(baseline, "path");
   view.recaptured = text_at(baseline, "recaptured");
+  view.retried_alone = text_at(baseline, "retried_alone");
   view.tools = read_tools(object_at(baseline, "tools"));
   const json& summary = object_at(baseline, "summary");
   const json& build = object_at(summary, "build");
@@ -280,6 +281,8 @@ ContractView read_contract(const json& contract) {
   view.dimension_names = choose_dimensions(rankings, weights);
   for (const auto& line : array_at(contract, "nothing_measured"))
     if (line.is_string()) view.nothing_measured.push_back(line.get<std::string>());
+  for (const auto& line : array_at(contract, "alerts"))
+    if (line.is_string()) view.alerts.push_back(line.get<std::string>());
   std::uint64_t position = 0;
   for (const auto& ranking : rankings) {
     ++position;
@@ -315,6 +318,7 @@ ContractView read_contract(const json& contract) {
     candidate.resolved_findings_omitted = count_at(lint, "resolved_omitted");
     candidate.sandbox = text_at(object_at(ranking, "run"), "sandbox");
     candidate.caches = text_at(object_at(ranking, "run"), "caches");
+    candidate.retried_alone = text_at(object_at(ranking, "run"), "retried_alone");
     candidate.tools = read_tools(object_at(object_at(ranking, "run"), "tools"));
     candidate.anti_gaming = read_anti_gaming(object_at(ranking, "anti_gaming"));
     view.candidates.push_back(std::move(candidate));
@@ -351,6 +355,7 @@ std::string baseline_sentence(const BaselineView& baseline) {
   if (!baseline.recaptured.empty())
     text += " The baseline was captured again from its recorded commit and diff because its seal was broken: " +
             baseline.recaptured;
+  if (!baseline.retried_alone.empty()) text += " The baseline was captured again alone: " + baseline.retried_alone;
   return text;
 }
 

@@ -79,6 +79,9 @@ struct CandidateView {
   std::string sandbox;
   /// What the capture's caches did (empty: not recorded).
   std::string caches;
+  /// Why the candidate's run was captured again alone (a step ran out of
+  /// time beside other captures); empty: it was not.
+  std::string retried_alone;
   /// Versions of the tools that made the candidate's run (run.tools).
   std::map<std::string, std::string> tools;
   /// The anti-gaming findings, one readable line each ("lint suppression
@@ -92,6 +95,7 @@ struct BaselineView {
   std::string path;
   std::map<std::string, std::string> tools;  ///< versions of the tools that made the baseline's run
   std::string recaptured;  ///< why the baseline was captured again at scoring time; empty: it was not
+  std::string retried_alone;  ///< why the baseline's run was captured again alone; empty: it was not
   std::optional<bool> build_passed;       ///< nullopt when unknown
   std::optional<std::int64_t> build_exit_code;
   std::optional<double> build_seconds;
@@ -126,6 +130,8 @@ struct ContractView {
   std::vector<CandidateView> candidates;  ///< in ranking order
   /// What measured nothing, one line each (the contract's `nothing_measured`).
   std::vector<std::string> nothing_measured;
+  /// Runs whose code ran unconfined or with network (the contract's `alerts`).
+  std::vector<std::string> alerts;
 };
 
 /// Reads `contract`. Throws hydra::Error when it is not a JSON object; any

@@ -106,6 +106,12 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
   std::string out = paint("HydraScore ranking", ansi_bold, color);
   if (!view.run_id.empty()) out += "  (run " + sanitize_terminal(view.run_id) + ")";
   out += "\n";
+  // Alerts first (alerts.hpp): code that ran unconfined or with network.
+  for (const auto& line : view.alerts) {
+    const auto wrapped = wrap_words(sanitize_terminal(line), kLineWidth - 10);
+    for (std::size_t i = 0; i < wrapped.size(); ++i)
+      out += (i == 0 ? paint("WARNING:", ansi_red, color) + "  " : std::string(10, ' ')) + wrapped[i] + "\n";
+  }
   if (view.baseline) out += sanitize_terminal(baseline_line(*view.baseline)) + "\n";
   if (!view.nothing_measured.empty()) {
     out += paint("Nothing measured:", ansi_red, color) + "\n";
@@ -179,6 +185,19 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
         for (std::size_t i = 0; i < wrapped.size(); ++i)
           out += (i == 0 ? "     " + paint("x", ansi_red, color) + " " : std::string(9, ' ')) + wrapped[i] + "\n";
       }
+    }
+  }
+  // Runs captured again alone: a step ran out of time beside other captures.
+  bool any_retried = false;
+  for (const auto& candidate : view.candidates) any_retried = any_retried || !candidate.retried_alone.empty();
+  if (any_retried) {
+    out += "\n" + paint("Captured again alone:", ansi_bold, color) + "\n";
+    for (const auto& candidate : view.candidates) {
+      if (candidate.retried_alone.empty()) continue;
+      const auto wrapped = wrap_words(std::to_string(candidate.rank) + ". " + sanitize_terminal(candidate.agent) +
+                                          ": " + sanitize_terminal(candidate.retried_alone),
+                                      kLineWidth - 4);
+      for (std::size_t i = 0; i < wrapped.size(); ++i) out += (i == 0 ? "  " : "     ") + wrapped[i] + "\n";
     }
   }
   out += flaky_tests_terminal(contract, color);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include <hydra/score/confinement.hpp>
 #include <hydra/score/measured.hpp>
 #include <hydra/parse/test_attempts.hpp>
 #include <hydra/util/sha256.hpp>
@@ -133,6 +134,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
   list_into(tests, "dropped", candidate.test_changes.dropped);
   list_into(tests, "added", candidate.test_changes.added);
   list_into(tests, "flaky", candidate.test_changes.flaky);
+  list_into(tests, "duplicates", candidate.test_changes.duplicates);
   json lint = json::object();
   list_into(lint, "introduced", candidate.lint_changes.introduced);
   list_into(lint, "resolved", candidate.lint_changes.resolved);
@@ -157,6 +159,10 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
       {"lint", std::move(lint)},
   };
   if (!candidate.caches.empty()) result["run"]["caches"] = candidate.caches;
+  // Only when it ran unconfined or with network, so other contracts keep their bytes.
+  if (candidate.sandboxed && !*candidate.sandboxed) result["run"]["unconfined"] = true;
+  if (candidate.network) result["run"]["network"] = true;
+  if (!candidate.retried_alone.empty()) result["run"]["retried_alone"] = candidate.retried_alone;
   // Only when there is something to say, so runs without repairs keep their output.
   if (!candidate.input_notes.empty()) result["run"]["input_notes"] = candidate.input_notes;
   return result;
@@ -193,6 +199,9 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
                         {"tools", baseline.tools},
                         {"summary", baseline_summary(config, baseline)}};
   if (!baseline.recaptured.empty()) baseline_json["recaptured"] = baseline.recaptured;
+  if (baseline.sandboxed && !*baseline.sandboxed) baseline_json["unconfined"] = true;
+  if (baseline.network) baseline_json["network"] = true;
+  if (!baseline.retried_alone.empty()) baseline_json["retried_alone"] = baseline.retried_alone;
   json contract = {
       {"schema", contract_schema},
       {"engine_version", engine_version},
@@ -205,6 +214,8 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
   };
   // Only when something measured nothing, so other contracts keep their bytes.
   if (auto lines = nothing_measured(baseline, ranking); !lines.empty()) contract["nothing_measured"] = lines;
+  // "alerts" sorts first: a reader of the JSON meets them before anything else.
+  if (auto lines = sandbox_warnings(baseline, ranking); !lines.empty()) contract["alerts"] = lines;
   add_ranking_flaky_tests(contract, ranking);
   return contract;
 }

@@ -131,6 +131,13 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
   dimension.evidence["new_tests_gain"] = dilution.gain;
   dimension.evidence["dilution_cut"] = dilution.cut;
   add_granularity_evidence(config, baseline, candidate, dimension.evidence);
+  // Identities several tests share: paired as groups, never by position.
+  const auto& duplicates = comparison.changes.duplicates;
+  dimension.evidence["duplicate_identities"] = duplicates.size();
+  dimension.evidence["duplicate_identities_introduced"] =
+      std::count_if(duplicates.begin(), duplicates.end(), [](const DuplicateIdentity& duplicate) {
+        return duplicate.introduced_by_candidate;
+      });
   apply_weight(dimension, config.weights.tests);
   return dimension;
 }
@@ -300,7 +307,10 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.run_path = candidate.path;
   result.run_digest = candidate.digest;
   result.sandbox = candidate.sandbox;
+  result.sandboxed = candidate.sandboxed;
+  result.network = candidate.network;
   result.caches = candidate.caches;
+  result.retried_alone = candidate.retried_alone;
   result.tools = candidate.tools;
   result.input_notes = candidate.input_notes;
   result.anti_gaming = candidate.tampering.evidence;
@@ -422,6 +432,13 @@ nlohmann::json to_json(const model::TestCase& test) {
                         {"duration_seconds", test.duration_seconds}};
   if (!test.program.empty()) out["program"] = test.program;  // a framework program's case
   return out;
+}
+
+nlohmann::json to_json(const DuplicateIdentity& duplicate) {
+  return {{"id", duplicate.id},
+          {"baseline", duplicate.baseline},
+          {"candidate", duplicate.candidate},
+          {"introduced_by_candidate", duplicate.introduced_by_candidate}};
 }
 
 }  // namespace hydra::score
