@@ -246,7 +246,7 @@ TEST_CASE("cases: a rerun of a program is an attempt of each of its cases", "[pa
   }
 }
 
-TEST_CASE("cases: a run directory holds both levels; granularity chooses", "[parse][cases]") {
+TEST_CASE("cases: a run directory holds both levels, granularity chooses", "[parse][cases]") {
   RunFolder run("break-multiply");
   nlohmann::json roles = nlohmann::json::object();
   for (const auto& [path, role] : run.roles()) roles[path] = role;

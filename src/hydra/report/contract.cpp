@@ -329,7 +329,7 @@ ContractView read_contract(const json& contract) {
 std::string baseline_test_counts(const BaselineView& baseline) {
   std::string text = std::to_string(baseline.tests_passed) + "/" + std::to_string(baseline.tests_total) + " passed";
   if (baseline.tests_flaky > 0) text += " (" + std::to_string(baseline.tests_flaky) + " flaky)";
-  if (baseline.programs_total)
+  if (baseline.programs_total && baseline.programs_with_cases > 0)
     text += " (cases of " + std::to_string(baseline.programs_with_cases) + " framework program" +
             (baseline.programs_with_cases == 1 ? "" : "s") + "; programs " + std::to_string(baseline.programs_passed) +
             "/" + std::to_string(*baseline.programs_total) + " passed)";

@@ -55,9 +55,10 @@ json baseline_summary(const config::Config& config, const model::Run& baseline) 
       const TestCounts programs = count_tests(baseline.program_tests);
       std::uint64_t with_cases = 0;
       for (const auto& program : baseline.test_programs) with_cases += program.report == "read" ? 1 : 0;
-      summary["tests"]["programs"] = {{"total", baseline.program_tests->size()},
-                                      {"passed", programs.passed},
-                                      {"with_cases", with_cases}};
+      if (with_cases > 0)
+        summary["tests"]["programs"] = {{"total", baseline.program_tests->size()},
+                                        {"passed", programs.passed},
+                                        {"with_cases", with_cases}};
     }
   } else {
     summary["tests"] = nullptr;
