@@ -19,6 +19,10 @@
 #
 # Usage: bench/cxxopts_cases.sh CXXOPTS_CHECKOUT [path/to/hydra-score]
 #   CXXOPTS_CHECKOUT: a git checkout of https://github.com/jarro2783/cxxopts
+# Any other CMake project whose tests are framework programs works the same
+# way; PROJECT_CMAKE_ARGS gives the options its tests need, e.g. uriparser
+# (GoogleTest): PROJECT_CMAKE_ARGS="-DURIPARSER_BUILD_TESTS=ON
+# -DURIPARSER_BUILD_DOCS=OFF" bench/cxxopts_cases.sh URIPARSER_CHECKOUT
 # Works in a temporary folder (removed at the end); the checkout is copied
 # there, never written to. GTEST-free: Catch2 comes with cxxopts' tests.
 set -euo pipefail
@@ -27,6 +31,7 @@ checkout="$(cd "${1:?usage: $0 CXXOPTS_CHECKOUT [hydra-score]}" && pwd)"
 tool="$(realpath "${2:-$here/build/hydra-score}")"
 runs="${RUNS:-3}"
 lint_timeout="${LINT_TIMEOUT:-30}"
+read -r -a project_args <<<"${PROJECT_CMAKE_ARGS:-}"
 work="$(mktemp -d /tmp/hydra-cxxopts-cases-XXXXXX)"
 [[ -n "${KEEP:-}" ]] || trap 'rm -rf "$work"' EXIT   # KEEP=1 keeps it
 
@@ -36,7 +41,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 
 # 1. The drop-in: baseline and the unchanged tree, granularity "case".
 printf '[scoring.timeouts]\nlint = %s\n' "$lint_timeout" >"$work/case.toml"
-cmake -S "$work/src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+cmake -S "$work/src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Debug "${project_args[@]}" \
   -DCMAKE_PROJECT_TOP_LEVEL_INCLUDES="$here/cmake/HydraScore.cmake" \
   -DHYDRA_SCORE_EXECUTABLE="$tool" -DHYDRA_SCORE_CONFIG="$work/case.toml" -DHYDRA_SCORE_FAIL_ON_GATE=OFF >/dev/null
 cmake --build "$work/build" --target hydra_baseline >"$work/baseline.log" 2>&1 || { cat "$work/baseline.log"; exit 1; }
@@ -55,14 +60,14 @@ print(f'{sys.argv[2]:<8} granularity={evidence["granularity"]:<8} tests={tests["
       f'passed={tests["passed"]:>4} failed={tests["failed"]:>3}')
 EOF
 }
-echo "cxxopts $(git -C "$work/src" rev-parse --short HEAD): baseline test counts"
+echo "$(basename "$checkout") $(git -C "$work/src" rev-parse --short HEAD): baseline test counts"
 counts "$work/build/hydra/score.json" case
 counts "$work/program.json" program
 
 # 2. Per-case run (the capture's tree, reports written) against plain ctest.
 tree="$work/build/hydra/trees/baseline"
 plain="$work/plain"
-cmake -S "$work/src" -B "$plain" -G Ninja -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake -S "$work/src" -B "$plain" -G Ninja -DCMAKE_BUILD_TYPE=Debug "${project_args[@]}" >/dev/null
 cmake --build "$plain" >/dev/null
 case_times=(); program_times=()
 for index in $(seq "$runs"); do
