@@ -20,8 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kPlanFile = "test-programs.json";
-
 /// The role without a held-out run's or a later attempt's prefix.
 std::string base_role(std::string role) {
   for (const char* prefix : {"held_out_", "on_baseline_"})
