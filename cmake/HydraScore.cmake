@@ -87,9 +87,10 @@ recurses.
     ``refs/remotes/origin/agent-*``), branches, tags or commits. ``hydra_score``
     then captures the baseline (``BASE_REF``, else ``HEAD``, through a
     worktree; cached), the current tree when it differs from the base, and
-    every matching ref from a temporary git worktree of its own under
-    ``OUTPUT_DIR/worktrees`` (removed afterwards; run directories stay), in
-    parallel up to ``JOBS``, and ranks them all in one table. Each ref's agent
+    every matching ref from a temporary git worktree of its own,
+    ``OUTPUT_DIR/trees/<agent>/source`` beside its build tree
+    ``OUTPUT_DIR/trees/<agent>/build`` (the worktree removed afterwards; run
+    directories stay), in parallel up to ``JOBS``, and ranks them all in one table. Each ref's agent
     name is its short name with ``/`` made ``-`` (``agent/clean-fix`` ->
     ``agent-clean-fix``). A ref that cannot be captured fails the target,
     naming it. Up-to-date ref captures are reused.
@@ -98,7 +99,9 @@ recurses.
     Where run directories and reports go (default ``${CMAKE_BINARY_DIR}/hydra``).
 
   ``JOBS``
-    Parallel jobs for the captures' build, test and lint steps (default: all cores).
+    Parallel jobs for the captures' build, test and lint steps (default: all
+    cores). Captures made side by side share them, with their steps'
+    timeouts scaled to their share (``docs/config.md``, "Time budgets").
 
   ``FAIL_ON_GATE``
     When ``ON`` (the default) a failed merge gate fails the ``hydra_score``

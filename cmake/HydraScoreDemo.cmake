@@ -5,7 +5,9 @@
 # candidates are captured in parallel (each agent's duration and metrics from
 # candidates/metrics/<name>.json, outside the trees) and ranked in one table.
 #
-# Inputs: HYDRA_SCORE_EXECUTABLE, EXAMPLE_SOURCE_DIR, DEMO_DIR, CMAKE_GENERATOR.
+# Inputs: HYDRA_SCORE_EXECUTABLE, EXAMPLE_SOURCE_DIR, DEMO_DIR, CMAKE_GENERATOR;
+# optionally DEMO_CANDIDATES, the names of the patches to score (default: all
+# but hang).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(variable HYDRA_SCORE_EXECUTABLE EXAMPLE_SOURCE_DIR DEMO_DIR CMAKE_GENERATOR)
@@ -61,6 +63,9 @@ foreach(patch IN LISTS patches)
   get_filename_component(name "${patch}" NAME_WE)
   if(name STREQUAL "hang")
     continue()  # for the timeout test, not for the demo
+  endif()
+  if(DEFINED DEMO_CANDIDATES AND NOT name IN_LIST DEMO_CANDIDATES)
+    continue()
   endif()
   set(worktree "${DEMO_DIR}/candidates/${name}")
   _demo_git("${source}" worktree add --quiet --detach "${worktree}" HEAD)

@@ -12,9 +12,10 @@ packages=(
   libgmp-dev                              # exact rationals (ties and thresholds)
   python3 python3-yaml                    # CI-template checks in the tests
   chromium                                # renders the HTML report in the tests
-  bubblewrap                              # read-only sandbox for candidate steps
+  bubblewrap                              # the sandbox of candidate steps (no network, hidden home and runs)
   ccache                                  # capture trees share compiled objects
   cargo rustc rust-clippy                 # the rust profile (tests capture a small crate)
+  libgtest-dev doctest-dev               # test programs of known frameworks (with catch2: cases per program)
   python3-pytest flake8                   # the python profile
 )
 # Node.js and npm run Microsoft's SARIF Multitool (the tests validate SARIF

@@ -3,9 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <hydra/capture/profile_commands.hpp>
+#include <hydra/capture/rerun_commands.hpp>
+#include <hydra/capture/runner_helpers.hpp>
 #include <hydra/capture/tree_copy.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
+
+#include "test_paths.hpp"
 
 namespace fs = std::filesystem;
 using namespace hydra::capture;
@@ -40,7 +44,14 @@ TEST_CASE("profile commands: each runner writes results HydraScore reads", "[cap
   const fs::path junit = "/runs/a/junit/0.xml";
   SECTION("rust: every test binary runs, libtest's lines are the results") {
     const StepCommand test = test_command(context_of("rust"), "cargo test", junit);
-    CHECK(test.shell == "cargo test --no-fail-fast");
+    // cargo's JSON messages name each test binary's package (docs/parsers.md).
+    CHECK(test.shell == "cargo test --no-fail-fast --message-format=json");
+    CHECK(test_command(context_of("rust"), "cargo test -- --test-threads=1", junit).shell ==
+          "cargo test --no-fail-fast --message-format=json -- --test-threads=1");
+    // A command that chose a message format keeps it; other subcommands get none.
+    CHECK(test_command(context_of("rust"), "cargo test --message-format=short", junit).shell ==
+          "cargo test --message-format=short --no-fail-fast");
+    CHECK(test_command(context_of("rust"), "cargo nextest run", junit).shell == "cargo nextest run --no-fail-fast");
     CHECK(test.role == "libtest_log");
     CHECK(test.source == ResultSource::combined);
     const StepCommand lint = lint_command(context_of("rust"), "cargo clippy --all-targets -- -D warnings", "/o.json");
@@ -78,6 +89,23 @@ TEST_CASE("profile commands: each runner writes results HydraScore reads", "[cap
     CHECK(test_command(node, "npm test", junit).shell ==
           "npm test -- --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit "
           "--test-reporter-destination='/runs/a/junit/0.xml'");
+    // With HydraScore's helpers: jest-junit marks todos through the
+    // properties module, node --test's JUnit names each test's file.
+    auto helped = jest;
+    helped.runner_helpers = "/b/.hydra-runners";
+    const StepCommand marked = test_command(helped, "npm test", junit);
+    CHECK(marked.environment.at("JEST_JUNIT_TEST_CASE_PROPERTIES_DIR") == "/b/.hydra-runners");
+    CHECK(marked.environment.at("JEST_JUNIT_TEST_CASE_PROPERTIES_JSON_FILE") == "hydra-jest-status.js");
+    CHECK(marked.environment.at("JEST_JUNIT_CLASSNAME") == "{filepath}");
+    CHECK(marked.environment.at("JEST_JUNIT_ANCESTOR_SEPARATOR") == " > ");
+    CHECK(test.environment.count("JEST_JUNIT_TEST_CASE_PROPERTIES_DIR") == 0);
+    auto node_helped = node;
+    node_helped.runner_helpers = "/b/.hydra-runners";
+    const StepCommand named = test_command(node_helped, "npm test", junit);
+    CHECK(named.shell == "npm test -- --test-reporter=spec --test-reporter-destination=stdout "
+                         "--test-reporter='/b/.hydra-runners/hydra-node-junit.mjs' "
+                         "--test-reporter-destination='/runs/a/junit/0.xml'");
+    CHECK(rerun_kind(node_helped, named) == RerunKind::name_pattern);  // reruns by name as before
     // A runner it cannot read is a usage error that says how to name the JUnit file.
     CHECK_THROWS_AS(test_command(context_of("js-node", {{"test", "mocha"}}), "npm test", junit), hydra::Error);
   }
@@ -138,4 +166,17 @@ TEST_CASE("tree copy: the project's files only, unchanged files untouched, stale
   CHECK(stats.copied == 1);
   CHECK(hydra::util::read_file(copy / "a.txt") == "changed");
   CHECK_FALSE(fs::exists(copy / "node_modules"));  // no dependencies folder: no link
+}
+
+TEST_CASE("runner helpers: the files capture writes are the ones the identity fixtures were recorded with",
+          "[capture][identity]") {
+  // tests/fixtures/identity/record.sh ran jest-junit and node --test with
+  // copies of these files; the copies must stay what capture writes.
+  hydra::util::TempDir dir("hydra-runner-helpers");
+  write_runner_helpers(dir.path() / "helpers");
+  const fs::path recorded = fs::path(HYDRA_FIXTURES_DIR) / "identity" / "sources";
+  for (const char* name : {kJestStatusModule, kNodeJunitReporter}) {
+    CAPTURE(name);
+    CHECK(hydra::util::read_file(dir.path() / "helpers" / name) == hydra::util::read_file(recorded / name));
+  }
 }

@@ -103,12 +103,14 @@ TEST_CASE("reruns: each runner's own way to run its failing tests again", "[capt
     const auto rerun = rerun_command(rust, "cargo test", "/runs/a/attempts/2/test.log", kCache,
                                      {"tests::adds", "src/lib.rs - add (line 3)"});
     REQUIRE(rerun);
-    CHECK(rerun->shell == "cargo test --no-fail-fast -- --exact 'tests::adds' 'src/lib.rs - add (line 3)'");
+    CHECK(rerun->shell ==
+          "cargo test --no-fail-fast --message-format=json -- --exact 'tests::adds' 'src/lib.rs - add (line 3)'");
     const auto separated = rerun_command(rust, "cargo test -- --test-threads=1", "/t.log", kCache, {"tests::adds"});
     REQUIRE(separated);
-    CHECK(separated->shell == "cargo test --no-fail-fast -- --test-threads=1 --exact 'tests::adds'");
+    CHECK(separated->shell ==
+          "cargo test --no-fail-fast --message-format=json -- --test-threads=1 --exact 'tests::adds'");
     CHECK(prepare_first_attempt(rust, test_command(rust, "cargo test", "/t.log"), kCache).shell ==
-          "cargo test --no-fail-fast");
+          "cargo test --no-fail-fast --message-format=json");
   }
 }
 

@@ -139,7 +139,7 @@ TEST_CASE("capture --ref: a pattern that matches nothing, a worktree that cannot
 
   // A file where agent/broken's worktree goes: reported, never skipped
   // silently; agent/good is captured all the same.
-  write_bytes(hydra / "worktrees" / "agent-broken", "in the way\n");
+  write_bytes(hydra / "trees" / "agent-broken" / "source", "in the way\n");
   const auto result = run_tool({"capture", "--source", repo.string(), "--ref", "agent/*", "--out", hydra.string(),
                                 "--list", (temp.path() / "list").string(), "--quiet", "--no-sandbox"},
                                temp.path());
@@ -169,8 +169,9 @@ TEST_CASE("capture --ref ranks branches from temporary worktrees, apply checks, 
   SECTION("each ref's run stays, its worktree goes, the user's tree is untouched") {
     CHECK(read_bytes(here / "refs.list") ==
           (hydra / "agent-broken").string() + "\n" + (hydra / "agent-good").string() + "\n");
-    CHECK_FALSE(fs::exists(hydra / "worktrees" / "agent-good"));
-    CHECK_FALSE(fs::exists(hydra / "worktrees" / "agent-broken"));
+    CHECK_FALSE(fs::exists(hydra / "trees" / "agent-good" / "source"));
+    CHECK_FALSE(fs::exists(hydra / "trees" / "agent-broken" / "source"));
+    CHECK(fs::exists(hydra / "trees" / "agent-good" / "build" / "CMakeCache.txt"));  // kept for the next capture
     CHECK(git(repo, {"worktree", "list", "--porcelain"}).find("agent-") == std::string::npos);
     // The stored change is the branch against the base, its new file included.
     const std::string diff = read_bytes(hydra / "agent-good" / "diff.patch");

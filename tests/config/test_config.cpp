@@ -249,7 +249,8 @@ TEST_CASE("to_json lists every key deterministically and digest identifies it", 
         "gates": {"require_build_pass": true, "max_test_regression_percent": 0.0,
                   "min_test_count_ratio": 0.8, "security_command": "", "require_resolved": true},
         "diff_scope": {"max_files_soft": 20, "max_churn_soft": 800, "protected_paths": []},
-        "tests": {"regression": "count", "attempts": 3, "baseline_repeat": 1},
+        "tests": {"regression": "count", "attempts": 3, "baseline_repeat": 1,
+                  "granularity": "case", "dilution_guard": true},
         "lint": {"match": "count", "compiler_warnings": true, "exclude": []},
         "speed": {"include_failed": true}
       },
@@ -415,6 +416,45 @@ TEST_CASE("[cache] is read, validated and left out of the digest", "[config]") {
   hydra::test::require_key_error(parse, "[cache]\nlint = \"yes\"\n", "cache.lint", 2, 8);
   hydra::test::require_key_error(parse, "[cache]\nlint_max_megabytes = 0\n", "cache.lint_max_megabytes", 2, 22);
   hydra::test::require_key_error(parse, "[cache]\nsize = 1\n", "cache.size", 2, 1);
+}
+
+TEST_CASE("[sandbox] is read, validated and left out of the digest", "[config][sandbox]") {
+  const auto defaults = config::parse("", "hydra.toml", "/project");
+  CHECK_FALSE(defaults.sandbox.network);
+  CHECK_FALSE(defaults.sandbox.require);
+  CHECK(defaults.sandbox.environment.empty());
+  CHECK(defaults.sandbox.hidden.empty());
+  CHECK(defaults.sandbox.read_only.empty());
+  CHECK_FALSE(defaults.sandbox.memory_megabytes);  // half of the machine's memory
+  CHECK(defaults.sandbox.cpu_seconds == 3600);
+  CHECK(defaults.sandbox.processes == 4096);
+  const auto set = config::parse(
+      "[sandbox]\nnetwork = true\nrequire = true\nenvironment = [\"MY_LICENSE\", \"QT_*\", \"_X1\"]\n"
+      "hidden = [\"secrets\", \"/srv/data\"]\nread_only = [\"/home/me/sdk\"]\n"
+      "memory_megabytes = 2048\ncpu_seconds = 0\nprocesses = 64\n",
+      "hydra.toml", "/project");
+  CHECK(set.sandbox.network);
+  CHECK(set.sandbox.require);
+  CHECK(set.sandbox.environment == std::vector<std::string>{"MY_LICENSE", "QT_*", "_X1"});
+  CHECK(set.sandbox.hidden == std::vector<std::filesystem::path>{"/project/secrets", "/srv/data"});
+  CHECK(set.sandbox.read_only == std::vector<std::filesystem::path>{"/home/me/sdk"});
+  REQUIRE(set.sandbox.memory_megabytes);
+  CHECK(*set.sandbox.memory_megabytes == 2048);
+  CHECK(set.sandbox.cpu_seconds == 0);
+  CHECK(set.sandbox.processes == 64);
+  // What candidate code may reach never changes how a result is scored.
+  CHECK(config::digest(set) == config::digest(defaults));
+  const auto parse = [](std::string_view toml, const std::string& name) { return config::parse(toml, name); };
+  hydra::test::require_key_error(parse, "[sandbox]\nnetwork = \"no\"\n", "sandbox.network", 2, 11);
+  hydra::test::require_key_error(parse, "[sandbox]\nenvironment = [\"OK\", \"NOT-A-NAME\"]\n",
+                                 "sandbox.environment[1]", 2, 22);
+  hydra::test::require_key_error(parse, "[sandbox]\nenvironment = [\"9LIVES\"]\n", "sandbox.environment[0]", 2, 16);
+  hydra::test::require_key_error(parse, "[sandbox]\nhidden = [\"\"]\n", "sandbox.hidden[0]", 2, 11);
+  hydra::test::require_key_error(parse, "[sandbox]\nmemory_megabytes = -1\n", "sandbox.memory_megabytes", 2, 20);
+  hydra::test::require_key_error(parse, "[sandbox]\nmemory_megabytes = 2000000000\n", "sandbox.memory_megabytes", 2,
+                                 20);
+  hydra::test::require_key_error(parse, "[sandbox]\nprocesses = 1.5\n", "sandbox.processes", 2, 13);
+  hydra::test::require_key_error(parse, "[sandbox]\nshare = 1\n", "sandbox.share", 2, 1);
 }
 
 TEST_CASE("a profile is a name, or a table with the name and commands that replace the built-in ones",

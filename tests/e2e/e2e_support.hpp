@@ -65,6 +65,15 @@ inline void apply_candidate(const fs::path& repository, const std::string& name)
     git(repository, {"apply", "--whitespace=nowarn", (kExample / "candidates" / (name + ".patch")).string()});
 }
 
+/// Commits candidate patch `name` on the branch agent/<name>, from main.
+inline void make_agent_branch(const fs::path& repository, const std::string& name) {
+  git(repository, {"checkout", "--quiet", "-b", "agent/" + name, "main"});
+  git(repository, {"apply", "--whitespace=nowarn", (kExample / "candidates" / (name + ".patch")).string()});
+  git(repository, {"add", "--all"});
+  git(repository, {"commit", "--quiet", "-m", name});
+  git(repository, {"checkout", "--quiet", "main"});
+}
+
 inline nlohmann::json read_json(const fs::path& file) {
   return nlohmann::json::parse(hydra::util::read_file(file));
 }

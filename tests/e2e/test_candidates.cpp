@@ -10,15 +10,6 @@ using hydra::util::TempDir;
 
 namespace {
 
-/// Commits candidate patch `name` on the branch agent/<name>, from main.
-void make_agent_branch(const fs::path& repository, const std::string& name) {
-  git(repository, {"checkout", "--quiet", "-b", "agent/" + name, "main"});
-  git(repository, {"apply", "--whitespace=nowarn", (kExample / "candidates" / (name + ".patch")).string()});
-  git(repository, {"add", "--all"});
-  git(repository, {"commit", "--quiet", "-m", name});
-  git(repository, {"checkout", "--quiet", "main"});
-}
-
 /// The work tree (tracked and untracked files) equals `ref`; a throw-away
 /// index keeps the repository's own index as it is.
 bool tree_equals(const fs::path& repository, const std::string& ref, const fs::path& scratch) {
@@ -79,11 +70,30 @@ TEST_CASE("hydra_score ranks agent branches (HYDRA_SCORE_CANDIDATES) and hydra_a
   // The clean fix's run is as good as when it was captured from a work tree:
   // its held-out run judged the tests, and it scores 100.
   CHECK(contract["rankings"][0]["total"] == 100);
+  // Lint ran on the worktrees although they lie inside the user's build tree
+  // (which the target excludes): the baseline's 2 warnings, as in a work tree.
+  CHECK(read_json(hydra / "baseline" / "signals.json")["lint"]["warnings"] == 2);
+  CHECK(contract["rankings"][0]["dimensions"]["lint"]["active"] == true);
+  // The refs' builds took the baseline's objects from ccache (one layout for
+  // every capture of a commit): the clean fix changes src/count.cpp only, so
+  // at least the other units were hits. Each ref had 1 of the 2 jobs, its
+  // budget scaled by the baseline's 2 jobs / 1.
+  const auto clean_manifest = read_json(hydra / "agent-clean-fix" / "manifest.json");
+  if (clean_manifest["caches"]["compiler"]["used"] == true)
+    CHECK(clean_manifest["caches"]["compiler"]["hits"].get<int>() >= 2);
+  CHECK(clean_manifest["capture"]["jobs"] == 1);
+  CHECK(clean_manifest["time_budget"]["factor"] == 2.0);
+  const auto baseline_budget = read_json(hydra / "baseline" / "manifest.json")["time_budget"];
+  CHECK(baseline_budget["factor"] == 1.0);  // captured alone with its 2 jobs
+  // example-project's hydra.toml: timeout_per_check_seconds = 120; the refs' 120 * 2 / 1 = 240 s.
+  CHECK(baseline_budget["build_seconds"] == 120.0);
+  CHECK(clean_manifest["time_budget"]["build_seconds"] == 240.0);
   // Worktrees are gone, run directories stay; the user's tree is untouched.
   for (const char* agent : {"agent-clean-fix", "agent-breaks-test", "agent-no-build"}) {
     CAPTURE(agent);
     CHECK(fs::exists(hydra / agent / "manifest.json"));
-    CHECK_FALSE(fs::exists(hydra / "worktrees" / agent));
+    CHECK_FALSE(fs::exists(hydra / "trees" / agent / "source"));
+    CHECK(fs::exists(hydra / "trees" / agent / "build" / "CMakeCache.txt"));
   }
   CHECK(run({"git", "-C", source.string(), "status", "--porcelain"}).output.empty());
 

@@ -55,3 +55,65 @@ TEST_CASE("a hanging test is killed at the timeout and recorded as failed", "[e2
     CHECK(!run.integrity_problems.empty());
   }
 }
+
+TEST_CASE("a step that ran out of time beside another capture is captured again alone, and the report says so",
+          "[e2e][capture]") {
+  // A python-profile project whose build step hangs when the file `hang`
+  // exists, with a 3 s build budget. Two candidates are captured side by
+  // side with --jobs 2 (1 job each, so a budget of 3 * 2 / 1 = 6 s): the
+  // hanging one runs out of time, is captured again alone with both jobs (a
+  // budget of 3 s), and runs out of time again: then it counts.
+  hydra::util::TempDir temp("hydra-retry-alone");
+  const fs::path repository = temp.path() / "repo";
+  fs::create_directories(repository / "tests");
+  hydra::util::write_file_atomic(repository / "hydra.toml",
+                                 "[scoring.profile]\nname = \"python\"\nbuild = \"test ! -f hang || sleep 300\"\n"
+                                 "lint = \"\"\n\n[scoring.timeouts]\nbuild = 3\n");
+  hydra::util::write_file_atomic(repository / "tests" / "test_ok.py", "def test_ok():\n    assert 1 + 1 == 2\n");
+  git(repository, {"init", "--quiet", "--initial-branch=main"});
+  git(repository, {"add", "--all"});
+  git(repository, {"commit", "--quiet", "-m", "baseline"});
+  const fs::path runs = temp.path() / "runs";
+  const auto baseline = run({kTool.string(), "capture", "--source", repository.string(), "--out",
+                             (runs / "baseline").string(), "--jobs", "2", "--quiet"});
+  INFO(baseline.output);
+  REQUIRE(baseline.exit_code == 0);
+
+  for (const char* name : {"hangs", "quick"}) {
+    const fs::path tree = temp.path() / name;
+    git(repository, {"worktree", "add", "--quiet", "--detach", tree.string(), "HEAD"});
+    hydra::util::write_file_atomic(tree / (std::string(name) == "hangs" ? "hang" : "README"), "a change\n");
+  }
+  const auto captured = run({kTool.string(), "capture", "--baseline-run", (runs / "baseline").string(), "--jobs", "2",
+                             "--source", (temp.path() / "hangs").string(), "--out", (runs / "hangs").string(),
+                             "--source", (temp.path() / "quick").string(), "--out", (runs / "quick").string()});
+  INFO(captured.output);
+  REQUIRE(captured.exit_code == 0);
+  CHECK(captured.output.find("hydra[hangs]: its build step ran out of time with 1 of 2 jobs while 1 other capture "
+                             "ran beside it; captured again alone with 2 jobs") != std::string::npos);
+
+  const auto hangs = read_json(runs / "hangs" / "manifest.json");
+  CHECK(hangs["retried_alone"]["reason"].get<std::string>().find("captured again alone with 2 jobs") !=
+        std::string::npos);
+  // The run kept is the capture alone: both jobs, the configured 3 s.
+  CHECK(hangs["capture"]["jobs"] == 2);
+  CHECK(hangs["time_budget"]["factor"] == 1.0);
+  CHECK(hangs["build"]["timed_out"] == true);
+  const auto quick = read_json(runs / "quick" / "manifest.json");
+  CHECK_FALSE(quick.contains("retried_alone"));
+  CHECK(quick["capture"]["jobs"] == 1);
+  CHECK(quick["time_budget"]["factor"] == 2.0);           // the baseline's 2 jobs / 1
+  CHECK(quick["time_budget"]["build_seconds"] == 6.0);    // 3 * 2
+
+  const auto scored = run({kTool.string(), "score", "--baseline", (runs / "baseline").string(), "--candidate",
+                           (runs / "hangs").string(), "--candidate", (runs / "quick").string(), "--json",
+                           (temp.path() / "score.json").string(), "--markdown", (temp.path() / "score.md").string()});
+  INFO(scored.output);
+  CHECK(scored.output.find("Captured again alone:") != std::string::npos);
+  const auto contract = read_json(temp.path() / "score.json");
+  const auto hangs_entry = ranking_of(contract, "hangs");
+  CHECK(hangs_entry["mergeable"] == false);
+  CHECK(hangs_entry["run"]["retried_alone"] == hangs["retried_alone"]["reason"]);
+  CHECK_FALSE(ranking_of(contract, "quick")["run"].contains("retried_alone"));
+  CHECK(hydra::util::read_file(temp.path() / "score.md").find("**Captured again alone:**") != std::string::npos);
+}

@@ -116,11 +116,20 @@ TEST_CASE("profile rust: cargo builds, cargo test and clippy are read, the clean
   const auto& lint = clean["dimensions"]["lint"]["evidence"];
   CHECK(lint["B_errors"].get<int>() + lint["B_warnings"].get<int>() == 1);
   CHECK(lint["A_errors"].get<int>() + lint["A_warnings"].get<int>() == 0);
+  // That error stopped the baseline's clippy build before tests/clamp.rs was
+  // linted: the baseline's log is incomplete, and the evidence says so.
+  REQUIRE(lint.contains("baseline_incomplete"));
+  CHECK(lint["baseline_incomplete"][0].get<std::string>().find("success false") != std::string::npos);
+  CHECK_FALSE(lint.contains("incomplete"));  // the clean fix's build finished
+  // cargo's JSON messages name the package of every test binary.
+  const nlohmann::json regressed = ranking_of(contract, "breaks-test")["tests"]["regressed"];
+  REQUIRE(regressed.size() == 1);
+  CHECK(regressed[0]["suite"].get<std::string>().rfind("calc/", 0) == 0);
 
   const auto manifest = read_json(temp.path() / "runs" / "clean-fix" / "manifest.json");
   CHECK(manifest["profile"] == "rust");
   CHECK(step_named(manifest, "build")["command"] == "cargo build --all-targets");
-  CHECK(step_named(manifest, "test")["command"] == "cargo test --no-fail-fast");
+  CHECK(step_named(manifest, "test")["command"] == "cargo test --no-fail-fast --message-format=json");
   CHECK(step_named(manifest, "lint")["command"] == "cargo clippy --all-targets --message-format=json -- -D warnings");
   CHECK(manifest["tools"].contains("cargo"));
   // The user's tree is never written: no target/ or Cargo.lock appear in it.
@@ -159,6 +168,10 @@ TEST_CASE("profile js-node: npm builds, jest-junit and ESLint's JSON are read, t
   const auto& lint = clean["dimensions"]["lint"]["evidence"];
   CHECK(lint["B_errors"] == 1);
   CHECK(lint["A_errors"] == 0);
+  // jest-junit under capture's settings: a test's suite is its file.
+  const nlohmann::json regressed = ranking_of(contract, "breaks-test")["tests"]["regressed"];
+  REQUIRE(regressed.size() == 1);
+  CHECK(regressed[0]["suite"] == "test/clamp.test.js");
   const auto manifest = read_json(temp.path() / "runs" / "baseline" / "manifest.json");
   CHECK(manifest["profile"] == "js-node");
   CHECK(step_named(manifest, "build")["command"] == "npm run build");
@@ -260,7 +273,7 @@ TEST_CASE("profile rust: --profile picks the profile without hydra.toml, candida
   REQUIRE(candidate.exit_code == 0);
   const auto manifest = read_json(runs / "clean-fix" / "manifest.json");
   CHECK(manifest["profile"] == "rust");
-  CHECK(step_named(manifest, "test")["command"] == "cargo test --no-fail-fast");
+  CHECK(step_named(manifest, "test")["command"] == "cargo test --no-fail-fast --message-format=json");
   // Another profile than the baseline's is refused before anything runs.
   const auto mixed = capture_with("mixed", {"--baseline-run", (runs / "baseline").string(), "--profile", "python"});
   CHECK(mixed.exit_code == 2);

@@ -73,6 +73,7 @@ inline void libtest(std::string_view input) {
   for (const model::TestCase& test : result.tests) {
     require_json_text(test.suite);
     require_json_text(test.name);
+    require_json_text(test.selector);
     require_json_text(test.message);
   }
   for (const std::string& problem : result.problems) require_json_text(problem);

@@ -4,6 +4,8 @@
 // held-out builds.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <hydra/guard/held_out.hpp>
 
 using hydra::guard::judge_held_out;
@@ -128,4 +130,33 @@ TEST_CASE("private tests join the judged tests with their held-out results", "[g
   const auto judged = judge_held_out(baseline, *baseline_tests, candidate);
   CHECK(status_of(judged.tests, "hidden") == TestStatus::failed);  // special-casing the visible test leaves the bug
   CHECK(judged.evidence["private_tests"].size() == 1);
+}
+
+TEST_CASE("held-out results of a duplicated identity: by what they say, never by where they stood", "[guard][held-out]") {
+  const Run baseline = baseline_run();
+  Run candidate;
+  candidate.tests = std::vector<TestCase>{test("a", TestStatus::passed), test("bug", TestStatus::passed),
+                                          test("new", TestStatus::passed)};
+  candidate.held_out.mode = "built";
+  candidate.held_out.build_passed = true;
+  candidate.held_out.test_files_changed = {"tests/bug.cpp"};
+  candidate.held_out.new_tests_mode = "built";
+  // Two held-out results named "bug" (a runner that names no file), and two
+  // results of the new test on the baseline's code: in either order, the
+  // held-out failure stands and the new test's pass there shows nothing.
+  for (const bool reversed : {false, true}) {
+    std::vector<TestCase> held = {test("a", TestStatus::passed), test("bug", TestStatus::passed),
+                                  test("bug", TestStatus::failed)};
+    std::vector<TestCase> on_baseline = {test("new", TestStatus::failed), test("new", TestStatus::passed)};
+    if (reversed) {
+      std::reverse(held.begin(), held.end());
+      std::reverse(on_baseline.begin(), on_baseline.end());
+    }
+    candidate.held_out.tests = held;
+    candidate.held_out.tests_on_baseline = on_baseline;
+    CAPTURE(reversed);
+    const auto judged = judge_held_out(baseline, *baseline.tests, candidate);
+    CHECK(status_of(judged.tests, "bug") == TestStatus::failed);
+    CHECK_FALSE(has(judged.tests, "new"));
+  }
 }

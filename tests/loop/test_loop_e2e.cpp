@@ -6,6 +6,10 @@
 #include <map>
 #include <sstream>
 
+#include <cstdlib>
+
+#include <hydra/capture/sandbox.hpp>
+
 #include "e2e/e2e_support.hpp"
 #include "test_paths.hpp"
 
@@ -166,6 +170,7 @@ TEST_CASE("loop reverts a change that deletes the failing test, whatever its pas
     const json report = project.report();
     CHECK(report["classification"] == "plateau");
     CHECK(report["kept"] == 0);
+    CHECK(report.count("alerts") == (hydra::capture::find_sandbox(true, {}, std::nullopt).confined() ? 0u : 1u));
     CHECK(project.git_status().empty());
     // The judgement is kept beside the iteration, as `score` writes it.
     const json judged = e2e::read_json(project.out() / "iterations" / "1" / "score.json");
@@ -208,7 +213,15 @@ TEST_CASE("loop gets stuck and restores the tree exactly when every change is wo
 TEST_CASE("loop reports a plateau when improvements stop before max_iterations", "[loop][e2e]") {
   LoopProject project(/*break_tie_order=*/true);
   SECTION("valid input") {
-    const auto result = project.loop("improve-then-stall.sh", {"--max-iterations", "2"});
+    // Where bubblewrap cannot make its namespaces (a bwrap that says so
+    // first on PATH), the iterations are captured unconfined, and the loop's
+    // reports say so first.
+    const fs::path fake_bin = project.out().parent_path() / "fake-bin";
+    fs::create_directories(fake_bin);
+    hydra::util::write_file_atomic(fake_bin / "bwrap", "#!/bin/sh\necho 'bwrap: no namespaces here' >&2\nexit 1\n");
+    fs::permissions(fake_bin / "bwrap", fs::perms::owner_all);
+    const auto result = project.loop("improve-then-stall.sh", {"--max-iterations", "2"},
+                                     {{"PATH", fake_bin.string() + ":" + std::getenv("PATH")}});
     INFO(result.output);
     REQUIRE(result.exit_code == 0);
     const auto rows = project.rows();
@@ -223,6 +236,12 @@ TEST_CASE("loop reports a plateau when improvements stop before max_iterations",
     CHECK(report["reverted"] == 1);
     // Best state: count fixed; the README edit of the tie was undone.
     CHECK(project.git_status() == " M src/count.cpp\n");
+    const std::string alert =
+        "iterations 0, 1, 2: the tree's code ran UNCONFINED (bubblewrap cannot create its namespaces here (bwrap: no "
+        "namespaces here)): it could read the user's files and secrets, reach the network and write outside its trees";
+    CHECK(report["alerts"] == json::array({alert}));
+    CHECK(hydra::util::read_file(project.out() / "loop.md")
+              .rfind("## HydraScore improvement loop\n\n> [!WARNING]\n> **Candidate code was not confined**", 0) == 0);
   }
 }
 

@@ -39,9 +39,11 @@ hydra::InputError error_of(const std::string& log) {
   throw;  // unreachable
 }
 
-const std::string lib = "unittests src/lib.rs";
-const std::string api = "tests/api.rs";
-const std::string doc = "doc-tests fixture_crate";
+// No JSON messages in these logs: the crate (package) is the binary's name
+// without its hash, an integration test's its own name.
+const std::string lib = "fixture_crate/unittests src/lib.rs";
+const std::string api = "api/tests/api.rs";
+const std::string doc = "fixture_crate/doc-tests";
 
 }  // namespace
 
@@ -59,18 +61,23 @@ TEST_CASE("parse_libtest reads cargo test output", "[parse][libtest]") {
   // slow, with_reason.
   CHECK(count_status(result, TestStatus::skipped) == 2);
 
-  // In the order printed; the suite is the target as cargo names it.
+  // In the order printed; the suite is the crate and the target as cargo names it.
   CHECK(result.tests[0].suite == lib);
   CHECK(result.tests[0].name == "tests::adds");
   CHECK(result.tests[7].suite == api);
   CHECK(result.tests[7].name == "doubles");
   CHECK(result.tests[11].suite == doc);
-  CHECK(result.tests[11].name == "src/lib.rs - add (line 9)");
+  // Doc tests without their lines: the doc tests of `add` in line order are
+  // "add" (line 5), "add #2" (line 9), "add #3" (line 13); a rerun selects
+  // each by the name as printed.
+  CHECK(result.tests[11].name == "src/lib.rs - add #2");
+  CHECK(result.tests[11].selector == "src/lib.rs - add (line 9)");
   // "test tests::divides_by_zero - should panic ... ok": the name without the mode.
   CHECK(result.tests[1].name == "tests::divides_by_zero");
   CHECK(result.tests[1].status == TestStatus::passed);
   // "test src/lib.rs - add (line 13) - compile fail ... ok".
-  CHECK(result.tests[9].name == "src/lib.rs - add (line 13)");
+  CHECK(result.tests[9].name == "src/lib.rs - add #3");
+  CHECK(result.tests[9].selector == "src/lib.rs - add (line 13)");
   for (const auto& test : result.tests) CHECK(test.duration_seconds == 0.0);
 
   // The panic's message, the line after "thread '...' panicked at src/lib.rs:34:9:";
@@ -80,7 +87,7 @@ TEST_CASE("parse_libtest reads cargo test output", "[parse][libtest]") {
   // A test returning Err: no panic, libtest prints the error.
   CHECK(find(result, lib, "tests::returns_err").message == "Error: \"bad value\"");
   // A doc test: "Test executable failed (exit status: 101)." then the panic.
-  CHECK(find(result, doc, "src/lib.rs - add (line 9)").message == "assertion `left == right` failed: doc arithmetic");
+  CHECK(find(result, doc, "src/lib.rs - add #2").message == "assertion `left == right` failed: doc arithmetic");
   // #[ignore = "needs a network"]: the reason; a plain #[ignore] has none.
   CHECK(find(result, lib, "tests::with_reason").status == TestStatus::skipped);
   CHECK(find(result, lib, "tests::with_reason").message == "needs a network");
@@ -104,8 +111,8 @@ TEST_CASE("parse_libtest reads an older cargo and libtest (Debian's 1.63)", "[pa
   // "panicked at 'something went wrong: 42', src/lib.rs:39:9": the message without the location.
   CHECK(find(result, lib, "tests::panics_with_message").message == "something went wrong: 42");
   CHECK(find(result, lib, "tests::returns_err").message == "assertion failed: `(left == right)`");
-  CHECK(find(result, doc, "src/lib.rs - add (line 9)").status == TestStatus::failed);
-  CHECK(find(result, doc, "src/lib.rs - add (line 5)").status == TestStatus::passed);
+  CHECK(find(result, doc, "src/lib.rs - add #2").status == TestStatus::failed);
+  CHECK(find(result, doc, "src/lib.rs - add").status == TestStatus::passed);
 }
 
 TEST_CASE("parse_libtest reports fake result lines and a binary that exits early", "[parse][libtest]") {
@@ -115,14 +122,14 @@ TEST_CASE("parse_libtest reports fake result lines and a binary that exits early
   const LibtestResult result = parse_libtest_file(parse_fixture("libtest_fake.log"));
   const Strings expected = {
       // The second "tests::fails" line (the forged "ok") after the real "FAILED".
-      "unittests src/lib.rs: \"tests::fails\" has more than one result",
+      "fixture_crate/unittests src/lib.rs: \"tests::fails\" has more than one result",
       // 8 real result lines + 2 forged.
-      "unittests src/lib.rs: 10 results for \"running 8 tests\"",
+      "fixture_crate/unittests src/lib.rs: 10 results for \"running 8 tests\"",
       // Passed: adds, divides_by_zero, prints_fake_lines + the forged fake and tests::fails = 5.
-      "unittests src/lib.rs: \"test result:\" says 3 passed, 3 failed, 2 ignored, "
+      "fixture_crate/unittests src/lib.rs: \"test result:\" says 3 passed, 3 failed, 2 ignored, "
       "the result lines say 5 passed, 3 failed, 2 ignored",
       // The Doc-tests header comes while tests/exits.rs's section is still open.
-      "tests/exits.rs: no \"test result:\" line after \"running 2 tests\" (the test binary crashed or exited early)",
+      "exits/tests/exits.rs: no \"test result:\" line after \"running 2 tests\" (the test binary crashed or exited early)",
   };
   CHECK(result.problems == expected);
   // The first result of a name is kept: tests::fails stays failed.
@@ -184,7 +191,7 @@ TEST_CASE("parse_libtest reports summaries and results out of place", "[parse][l
     const LibtestResult result = parse_libtest("   Doc-tests x\n\nrunning 3 tests\ntest a ... ok\n", "x.log");
     CHECK(result.tests.size() == 1);
     CHECK(result.problems ==
-          Strings{"doc-tests x: no \"test result:\" line after \"running 3 tests\" (the test binary crashed or exited early)"});
+          Strings{"x/doc-tests: no \"test result:\" line after \"running 3 tests\" (the test binary crashed or exited early)"});
   }
 }
 

@@ -37,6 +37,7 @@ TEST_CASE("parse_manifest reads what capture and record write", "[parse]") {
     "problems": ["junit/0.xml: truncated"],
     "unparsable_artifacts": [{"path": "junit/1.xml"}],
     "recaptured": {"reason": "seal broken"},
+    "retried_alone": {"reason": "its build step ran out of time"},
     "artifacts": [{"path": "diff.patch", "role": "diff", "sha256": "00", "size": 3}],
     "seal": "ff", "steps": [], "held_out": {"mode": "none"}, "a key of a later version": [1, 2]
   })");
@@ -56,6 +57,7 @@ TEST_CASE("parse_manifest reads what capture and record write", "[parse]") {
   REQUIRE(manifest.unparsable_artifacts.size() == 1);
   CHECK(manifest.unparsable_artifacts[0].reason == "could not be parsed");
   CHECK(manifest.recaptured == "seal broken");
+  CHECK(manifest.retried_alone == "its build step ran out of time");
   REQUIRE(manifest.artifacts.size() == 1);
   CHECK(manifest.artifacts[0].role == "diff");
   CHECK(manifest.artifacts[0].size == 3u);
@@ -88,5 +90,7 @@ TEST_CASE("parse_manifest: a key of the wrong type names its pointer", "[parse]"
   CHECK(error_of(json{{"security", {{"ran", "yes"}}}}).find("\"/security/ran\": expected true or false") !=
         std::string::npos);
   CHECK(error_of(json{{"recaptured", "yes"}}).find("\"/recaptured\": expected an object") != std::string::npos);
+  CHECK(error_of(json{{"retried_alone", {{"reason", 2}}}}).find("\"/retried_alone/reason\": expected a string") !=
+        std::string::npos);
   CHECK(error_of(json::array()).find("a run manifest is a JSON object") != std::string::npos);
 }

@@ -48,6 +48,27 @@ TEST_CASE("the GitHub Actions template captures, scores and publishes", "[report
     CHECK(check_yaml(file, "'matrix' in d['jobs']['candidate']['strategy']") == 0);
     CHECK(check_yaml(file, "set(d['jobs']['score']['needs']) == {'baseline', 'candidate'}") == 0);
   }
+  SECTION("the jobs that run candidate code get a read-only token kept out of the checkout, no secrets, and a "
+          "required sandbox") {
+    if (!have_pyyaml()) {
+      WARN("python3-yaml is not installed: job permissions not checked");
+      return;
+    }
+    for (const char* job : {"baseline", "candidate"}) {
+      CAPTURE(job);
+      const std::string at = "d['jobs']['" + std::string(job) + "']";
+      CHECK(check_yaml(file, at + "['permissions'] == {'contents': 'read'}") == 0);
+      CHECK(check_yaml(file, "'secrets.' not in str(" + at + ") and 'env' not in " + at) == 0);
+      CHECK(check_yaml(file, "[s['with'].get('persist-credentials') for s in " + at +
+                                 "['steps'] if s.get('uses', '').startswith('actions/checkout')] == [False]") == 0);
+      CHECK(check_yaml(file, "any('--require-sandbox' in s.get('run', '') for s in " + at + "['steps'])") == 0);
+      CHECK(check_yaml(file, "any('bubblewrap' in s.get('run', '') for s in " + at + "['steps'])") == 0);
+    }
+    // The workflow's default token is read-only too; only the score job may write.
+    CHECK(check_yaml(file, "d['permissions'] == {'contents': 'read'}") == 0);
+    // A candidate is captured with the base ref's hydra.toml, never its own.
+    CHECK(text.find("git show \"origin/${BASE_REF}:hydra.toml\"") != std::string::npos);
+  }
 }
 
 TEST_CASE("the GitLab CI template captures, scores and publishes", "[report]") {
@@ -72,5 +93,19 @@ TEST_CASE("the GitLab CI template captures, scores and publishes", "[report]") {
     CHECK(check_yaml(file, "d['hydra-candidate']['parallel']['matrix'][0]['AGENT']") == 0);
     CHECK(check_yaml(file, "d['hydra-score']['artifacts']['reports']['junit'] == 'gates.xml'") == 0);
     CHECK(check_yaml(file, "[n['job'] for n in d['hydra-score']['needs']] == ['hydra-baseline', 'hydra-candidate']") == 0);
+  }
+  SECTION("the capture jobs require the sandbox and take the base ref's configuration") {
+    if (!have_pyyaml()) {
+      WARN("python3-yaml is not installed: capture jobs not checked");
+      return;
+    }
+    for (const char* job : {"hydra-baseline", "hydra-candidate"}) {
+      CAPTURE(job);
+      CHECK(check_yaml(file, "any('--require-sandbox' in line for line in d['" + std::string(job) + "']['script'] "
+                             "if isinstance(line, str))") == 0);
+      CHECK(check_yaml(file, "'variables' not in d['" + std::string(job) + "'] and 'id_tokens' not in d['" +
+                                 std::string(job) + "']") == 0);
+    }
+    CHECK(text.find("git show \"origin/${HYDRA_BASE_REF}:hydra.toml\"") != std::string::npos);
   }
 }

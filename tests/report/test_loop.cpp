@@ -71,3 +71,16 @@ TEST_CASE("loop reports tolerate missing parts", "[report]") {
     CHECK_THROWS_AS(render_loop_html(nlohmann::json()), hydra::Error);
   }
 }
+
+TEST_CASE("loop reports say first when the iterations' code ran unconfined", "[report]") {
+  auto report = report_test::real_loop_report();
+  const std::string alert = "iterations 0, 1: the tree's code ran UNCONFINED (disabled (--no-sandbox)): it could read "
+                            "the user's files and secrets, reach the network and write outside its trees";
+  report["alerts"] = {alert};
+  CHECK(render_loop_markdown(report).rfind("## HydraScore improvement loop\n\n> [!WARNING]\n> **Candidate code was not "
+                                           "confined**\n>\n> - iterations 0, 1: the tree",
+                                           0) == 0);
+  const std::string html = render_loop_html(report);
+  CHECK(html.find("<h1>HydraScore improvement loop</h1>\n<section class=\"alert\" id=\"alerts\">") != std::string::npos);
+  CHECK(render_loop_markdown(report_test::real_loop_report()).find("[!WARNING]") == std::string::npos);
+}

@@ -99,6 +99,16 @@ TEST_CASE("render_markdown and render_html list anti-gaming findings and the pro
   CHECK(hydra::report::render_markdown(contract).find("**Capture caches:** ccache: 5 of 6 compilations") !=
         std::string::npos);
   CHECK(hydra::report::render_html(contract).find("Capture caches: ccache: 5 of 6") != std::string::npos);
+  // And one captured again alone after a step ran out of time beside other captures.
+  CHECK(hydra::report::render_markdown(contract).find("Captured again alone") == std::string::npos);
+  contract["rankings"][0]["run"]["retried_alone"] = "its build step ran out of time with 1 of 2 jobs";
+  CHECK(hydra::report::render_markdown(contract).find(
+            "**Captured again alone:** its build step ran out of time with 1 of 2 jobs") != std::string::npos);
+  CHECK(hydra::report::render_html(contract).find("Captured again alone: its build step ran out of time") !=
+        std::string::npos);
+  const std::string terminal = hydra::report::render_terminal(contract, {});
+  CHECK(terminal.find("Captured again alone:\n  1. " + contract["rankings"][0]["agent"].get<std::string>() +
+                      ": its build step ran out of time with 1 of 2 jobs\n") != std::string::npos);
 }
 
 TEST_CASE("every report shows whether each candidate resolved the task", "[report][resolution]") {

@@ -62,6 +62,20 @@ TEST_CASE("to_contract produces the documented output contract", "[score]") {
     CHECK(contract["baseline"]["summary"]["build"]["passed"] == true);
   }
 
+  SECTION("valid input: a run captured again alone says why; others say nothing") {
+    CHECK_FALSE(contract["rankings"][0]["run"].contains("retried_alone"));
+    CHECK_FALSE(contract["baseline"].contains("retried_alone"));
+    ContractFixture retried;
+    retried.candidates[0].retried_alone = "its build step ran out of time with 1 of 2 jobs";
+    retried.baseline.retried_alone = "its test step ran out of time";
+    const json with_retry = score::to_contract(
+        retried.config, retried.baseline, score::rank(retried.config, retried.baseline, retried.candidates));
+    CHECK(with_retry["rankings"][1]["agent"] == "codex");
+    CHECK(with_retry["rankings"][1]["run"]["retried_alone"] == "its build step ran out of time with 1 of 2 jobs");
+    CHECK_FALSE(with_retry["rankings"][0]["run"].contains("retried_alone"));
+    CHECK(with_retry["baseline"]["retried_alone"] == "its test step ran out of time");
+  }
+
   SECTION("valid input: run_id is derived from the inputs in input order") {
     // sha256 of "<engine version>\n<config digest>\n<baseline digest>\n<candidate digests in input order>\n..."
     const std::string expected =

@@ -161,6 +161,18 @@ TEST_CASE("run_process sets and unsets environment variables", "[capture][proces
   CHECK(result.output == "set=yes removed=unset\n");
 }
 
+TEST_CASE("run_process can give the child exactly the environment asked for", "[capture][process]") {
+  ::setenv("HYDRA_PROCESS_TEST_SECRET", "s3cret", 1);
+  ProcessRequest request;
+  request.argv = {"/usr/bin/env"};
+  request.environment = {{"ONLY", "this"}};
+  request.inherit_environment = false;
+  ProcessResult result = run_process(request);
+  ::unsetenv("HYDRA_PROCESS_TEST_SECRET");
+  REQUIRE(result.started);
+  CHECK(result.output == "ONLY=this\n");
+}
+
 TEST_CASE("run_process runs in the working directory", "[capture][process]") {
   hydra::util::TempDir directory("hydra-process-test");
   ProcessRequest request = shell("pwd -P");

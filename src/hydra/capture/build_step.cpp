@@ -2,6 +2,7 @@
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/compiler_cache.hpp>
 #include <hydra/capture/codemodel.hpp>
+#include <hydra/capture/test_launch_hook.hpp>
 #include <hydra/parse/build_targets.hpp>
 
 #include <chrono>
@@ -58,28 +59,32 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   fs::create_directories(build_dir);
   // The sandbox's TMPDIR: inside the (writable) build tree, emptied per capture.
   const fs::path sandbox_tmp = build_dir / ".hydra-tmp";
-  {
-    std::error_code ignored;
-    fs::remove_all(sandbox_tmp, ignored);
-    fs::create_directories(sandbox_tmp);
-  }
+  prepare_step_folders(sandbox_tmp);
   util::ProcessResult result;
   std::vector<std::string> argv;
   const auto started = Clock::now();
-  const double timeout = plan.config.build_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.build_timeout_seconds);
   progress.start("build");
   // The compiler cache (compiler_cache.hpp): its launcher is a configure
   // setting; its directory is writable in the sandbox only for a baseline.
   const CompilerCache compiler_cache = prepare_compiler_cache(plan, request, build_dir);
   // The source tree is read-only: only the build tree (and the cache) is written.
   std::vector<fs::path> writable = {build_dir};
+  // What configure reads besides the trees: the user's cache entries (beside
+  // the run directories, which are hidden).
+  std::vector<fs::path> readable;
+  if (request.initial_cache) readable.push_back(util::absolute_clean(*request.initial_cache));
   if (compiler_cache.used) {
     fs::create_directories(compiler_cache.directory);
     if (compiler_cache.read_only) fs::create_directories(build_dir / ".hydra-ccache-tmp");
-    else writable.push_back(compiler_cache.directory);
+    (compiler_cache.read_only ? readable : writable).push_back(compiler_cache.directory);
     std::error_code ignored;
     fs::remove(compiler_cache.stats_log, ignored);
   }
+  // HydraScore's test launcher (test_launch_hook.hpp): test programs write
+  // their framework's report without an edit of the project's test commands.
+  const std::vector<std::string> test_launch = install_test_launch(
+      request.test_launcher, build_dir, plan.initial_cache_text, request.cmake_arguments, seen_build);
   // Every capture configures its tree, so that what HydraScore reads of the
   // build system (the File API reply, codemodel.hpp) is what this configure
   // wrote, never what an earlier build step of the tree's code left there.
@@ -105,15 +110,16 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     configure.insert(configure.end(), compiler_cache.configure_arguments.begin(),
                      compiler_cache.configure_arguments.end());
     configure.insert(configure.end(), request.cmake_arguments.begin(), request.cmake_arguments.end());
-    util::ProcessRequest process;
-    process.argv = sandbox.wrap(tree_step_policy(plan, "configure", writable, sandbox_tmp), configure);
-    process.environment = compiler_cache.environment;
+    configure.insert(configure.end(), test_launch.begin(), test_launch.end());  // after the user's: kept
+    StepPolicy policy = tree_step_policy(plan, "configure", writable, sandbox_tmp, readable);
+    for (const auto& [name, value] : compiler_cache.environment) policy.environment[name] = value;
+    policy.environment["CLICOLOR_FORCE"] = "0";
+    util::ProcessRequest process = sandbox.request(policy, configure);
     process.output_file = staging.directory / "configure.log";
     process.timeout = std::chrono::duration<double>(timeout);
-    process.environment["CLICOLOR_FORCE"] = "0";
     result = util::run_process(process);
     staging.add("configure.log", "configure_log");
-    staging.step(step_record("configure", configure, result, timeout));
+    staging.step(step_record("configure", configure, result, timeout, policy));
     argv = configure;
     if (result.started && result.exit_code == 0 && !result.timed_out) {
       // Read now: the build steps that follow run the tree's code, which
@@ -133,9 +139,9 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
       if (cache.find("CMAKE_GENERATOR:INTERNAL=Ninja") != std::string::npos) argv.insert(argv.end(), {"--", "-k", "0"});
       else if (cache.find("Makefiles") != std::string::npos) argv.insert(argv.end(), {"--", "-k"});
     }
-    util::ProcessRequest process;
-    process.argv = sandbox.wrap(tree_step_policy(plan, "build", writable, sandbox_tmp), argv);
-    process.environment = compiler_cache.environment;
+    StepPolicy policy = tree_step_policy(plan, "build", writable, sandbox_tmp, readable);
+    for (const auto& [name, value] : compiler_cache.environment) policy.environment[name] = value;
+    util::ProcessRequest process = sandbox.request(policy, argv);
     process.output_file = build_log;
     const double spent = std::chrono::duration<double>(Clock::now() - started).count();
     process.timeout = std::chrono::duration<double>(std::max(1.0, timeout - spent));
@@ -143,7 +149,7 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
       if (!line.empty() && line.front() == '[') progress.detail(std::string(line.substr(0, line.find(']') + 1)));
     };
     result = util::run_process(process);
-    StepRecord record = step_record("build", argv, result, timeout);
+    StepRecord record = step_record("build", argv, result, timeout, policy);
     CompilerCacheStats stats;
     if (compiler_cache.used && fs::is_regular_file(compiler_cache.stats_log))
       stats = parse_stats_log(util::read_file(compiler_cache.stats_log));

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include <hydra/capture/network_use.hpp>
 #include <hydra/capture/run_summary.hpp>
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/tree_snapshot.hpp>
@@ -65,6 +66,56 @@ void refuse_cmake_changes(const std::string& diff) {
               ExitCode::usage);
 }
 
+/// A build that failed for want of the network it does not have says what
+/// to do about it: an error for a baseline (exit 8: no candidate could
+/// build either), a problem of a candidate (its new dependency).
+void report_network_need(const CaptureRequest& request, const Sandbox& sandbox, Staging& staging, bool build_passed) {
+  if (build_passed || !sandbox.confined() || sandbox.network) return;
+  for (const char* log : {"configure.log", "build.log"}) {
+    const fs::path file = staging.directory / log;
+    if (!fs::is_regular_file(file)) continue;
+    const std::string line = network_failure_line(util::read_file(file));
+    if (line.empty()) continue;
+    const std::string message = network_needed_message("the build", std::string(log) + ": " + line);
+    if (!request.baseline_run) throw Error(message, ExitCode::step_failed);
+    staging.problem(message);
+    return;
+  }
+}
+
+/// What no step of `plan` may read besides the evidence (Plan::hidden).
+std::vector<fs::path> hidden_from_steps(const Plan& plan, const CaptureRequest& request) {
+  std::vector<fs::path> hidden = plan.hidden;
+  // The private tests (the held-out runs apply the patch; the steps never see it).
+  if (const std::string& patch = plan.config.anti_gaming.private_test_patch; !patch.empty()) {
+    const fs::path path = fs::path(patch).is_relative() ? plan.source / patch : fs::path(patch);
+    hidden.push_back(util::absolute_clean(path));
+  }
+  // This capture's held-out trees: compiled private tests stay there.
+  hidden.push_back(plan.build_dir / ".hydra");
+  for (const auto& tree : request.hidden_trees) hidden.push_back(util::absolute_clean(tree));
+  return hidden;
+}
+
+/// The names of the steps in `record`'s "steps" lists (the capture's own,
+/// and the held-out runs' inside it, named "<where> <step>") that ran out of time.
+void collect_timed_out_steps(const json& record, const std::string& where, std::vector<std::string>& into) {
+  if (!record.is_object()) return;
+  for (const auto& [key, value] : record.items()) {
+    if (key == "steps" && value.is_array()) {
+      for (const auto& step : value)
+        if (step.is_object() && step.value("timed_out", false))
+          into.push_back((where.empty() ? "" : where + " ") + step.value("name", std::string("step")));
+    } else if (value.is_object()) {
+      std::string inner = key == "run" ? std::string() : key;  // held_out.run -> "held-out"
+      for (char& c : inner)
+        if (c == '_') c = '-';
+      const std::string path = inner.empty() ? where : where.empty() ? inner : where + " " + inner;
+      collect_timed_out_steps(value, path, into);
+    }
+  }
+}
+
 }  // namespace
 
 CaptureOutcome capture(const CaptureRequest& request) {
@@ -111,8 +162,12 @@ CaptureOutcome capture(const CaptureRequest& request) {
   // a change when it lies inside the repository.
   fs::create_directories(plan.build_dir);
   util::write_file_atomic(plan.build_dir / util::kBuildTreeMarker, "HydraScore capture tree\n");
+  if (!plan.checkout_folder.empty())
+    util::write_file_atomic(plan.checkout_folder / util::kBuildTreeMarker, "HydraScore capture tree\n");
 
-  Sandbox sandbox = find_sandbox(request.sandbox);
+  config::SandboxSettings sandbox_settings = plan.config.sandbox;
+  sandbox_settings.require = sandbox_settings.require || request.require_sandbox;
+  Sandbox sandbox = find_sandbox(request.sandbox, sandbox_settings, request.step_runner);
   // The staging directory is removed with `staging` unless it was published.
   Staging staging = start_staging(plan, request, sandbox);
   plan.excluded.push_back(staging.directory);
@@ -123,7 +178,11 @@ CaptureOutcome capture(const CaptureRequest& request) {
     const fs::path baseline = util::absolute_clean(*request.baseline_run);
     plan.evidence.push_back(baseline);
     plan.evidence.push_back(baseline.parent_path());
+    // The baseline's build tree holds its held-out tree (the private tests).
+    const std::string baseline_build = pipeline::read_run_manifest(baseline).build_dir;
+    if (!baseline_build.empty()) plan.hidden.push_back(util::absolute_clean(baseline_build));
   }
+  plan.hidden = hidden_from_steps(plan, request);
   // The change is fixed before any of the tree's code runs: its diff, and
   // what the tree's files are, to catch a step that writes one (the source
   // tree is read-only to every step under the sandbox).
@@ -137,14 +196,16 @@ CaptureOutcome capture(const CaptureRequest& request) {
   if (plan.config.profile == "cmake") {
     const BuildResult build = run_build(plan, request, sandbox, staging, progress);
     build_passed = build.passed;
+    report_network_need(request, sandbox, staging, build.passed);
     if (build.passed) run_tests(plan, request, sandbox, staging, progress);
     run_held_out(plan, request, sandbox, staging, progress);
-    run_lint(plan, request, build.passed, staging, progress);
+    run_lint(plan, request, sandbox, build.passed, staging, progress);
   } else {
     run_profile_steps(plan, request, sandbox, staging, progress);
     run_held_out(plan, request, sandbox, staging, progress);
     const auto& built = staging.manifest.value("build", json::object());
     build_passed = !built.contains("exit_code") || (built["exit_code"] == 0 && !built.value("timed_out", false));
+    report_network_need(request, sandbox, staging, build_passed);
   }
   run_security(plan, sandbox, staging, progress);
   // Still the change that was taken: a tree whose files the steps wrote
@@ -171,9 +232,10 @@ CaptureOutcome capture(const CaptureRequest& request) {
       staging.problem("the baseline run was modified while this candidate's code ran: " + baseline_broken);
     }
   }
+  CaptureOutcome outcome;
+  collect_timed_out_steps(staging.manifest, "", outcome.timed_out_steps);
   publish(plan, plan.config, staging);
   if (!baseline_broken.empty()) recapture_baseline(request);
-  CaptureOutcome outcome;
   outcome.build_passed = build_passed;
   outcome.summary = plan.out.string() + ": " + run_summary(plan.out);
   return outcome;

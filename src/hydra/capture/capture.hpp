@@ -24,10 +24,20 @@ struct BuildTreeOptions {
   /// false (`--no-cache`): no lint cache and no compiler cache, whatever
   /// hydra.toml's [cache] says (docs/run-directory.md, "Caches").
   bool cache = true;
+  /// hydra-score itself: every step that runs the tree's code runs under its
+  /// `run-step` reaper (util/reaper.hpp). The command line sets it; nullopt:
+  /// the steps run without the reaper.
+  std::optional<std::filesystem::path> step_runner;
   /// The profile whose steps run (docs/config.md, "Profiles"), instead of
   /// hydra.toml's; empty: hydra.toml's, or for a candidate its baseline's.
   /// A candidate captured with another profile than its baseline is an error.
   std::string profile;
+  /// The command that runs a test program with its framework's report
+  /// options (hydra-score and its hidden `test-launcher` word;
+  /// test_frameworks.hpp), installed by the configure step as the tree's
+  /// test launcher. Empty: tests run as the project defines them and every
+  /// test program keeps its program-level result.
+  std::vector<std::string> test_launcher;
 };
 
 struct CaptureRequest : BuildTreeOptions {
@@ -50,6 +60,15 @@ struct CaptureRequest : BuildTreeOptions {
   /// Why this capture replaces a corrupted run directory at `out` (recorded
   /// in the manifest as "recaptured"); empty for an ordinary capture.
   std::string recapture_reason;
+  /// Why this capture runs again alone (recorded in the manifest as
+  /// "retried_alone" and shown by every report): a step of an earlier
+  /// capture of it ran out of time while other captures ran beside it
+  /// (capture_in_parallel). Empty for an ordinary capture.
+  std::string retried_alone;
+  /// The jobs this capture would have had alone (`jobs` is its share when
+  /// captures run in parallel); 0: `jobs`. A baseline's time budget is
+  /// for these (steps.hpp, TimeBudget).
+  unsigned jobs_alone = 0;
   /// With `checkout`: remove the worktree when the capture ends (a candidate
   /// ref's worktree; the baseline's is kept and refreshed).
   bool temporary_worktree = false;
@@ -72,13 +91,19 @@ struct CaptureRequest : BuildTreeOptions {
   /// loop's pass-rate metric, which never reads lint.
   bool lint = true;
   /// Run the steps that execute the tree's code (configure, build, test,
-  /// security) under bubblewrap when it is available: everything outside the
-  /// source tree, the build tree and ctest's JUnit directory is read-only,
-  /// and TMPDIR points into the build tree. The run records which protection was in force.
+  /// lint, held-out runs, security) under bubblewrap when it is available, as
+  /// their step policies say (step_policy.hpp) and hydra.toml's [sandbox]
+  /// allows. The run records which protection was in force.
   bool sandbox = true;
+  /// Refuse to capture (exit 8) where the steps cannot be sandboxed, as
+  /// `[sandbox] require = true` does (`--require-sandbox`, for CI).
+  bool require_sandbox = false;
   /// The clang-tidy to lint with; nullopt: lint is inactive ("clang-tidy was
   /// not found"). The command line fills it from HYDRA_SCORE_CLANG_TIDY or PATH.
   std::optional<std::filesystem::path> clang_tidy;
+  /// Trees of the other captures made beside this one (their sources, build
+  /// trees and run directories): hidden from this capture's steps.
+  std::vector<std::filesystem::path> hidden_trees;
   /// Where the caches live when hydra.toml's `[cache] directory` names no
   /// folder; empty: `.cache` beside `out` (the loop shares one across its
   /// iterations' folders).
@@ -90,6 +115,9 @@ struct CaptureOutcome {
   bool skipped = false;  ///< `only_if_changed` and the tree equals the base: nothing captured
   bool build_passed = false;
   std::string summary;  ///< one line for people
+  /// The steps that ran out of time ("build", "test", "held-out build", ...),
+  /// in the order they ran; empty when none did or the run was reused.
+  std::vector<std::string> timed_out_steps;
 };
 
 /// Runs the capture. A candidate capture (`baseline_run` set) first checks

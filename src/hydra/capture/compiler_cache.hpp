@@ -41,7 +41,11 @@ struct CompilerCache {
 /// project names no compiler launcher of its own (in the initial cache or
 /// the cmake arguments). Trees at different paths hit each other's objects:
 /// CCACHE_BASEDIR is the deepest folder holding the source and build trees,
-/// the working directory is not hashed (CCACHE_NOHASHDIR). A candidate
+/// the working directory is not hashed (CCACHE_NOHASHDIR). That makes two
+/// captures' command lines equal when their build trees sit at the same place
+/// relative to their sources: work-tree captures beside one source, and
+/// every capture of a commit, whose folder holds `source/` and `build/`
+/// (steps.hpp, checkout_layout). A candidate
 /// capture (`request.baseline_run` set) uses it read-only (CCACHE_READONLY,
 /// temporary files in the build tree).
 CompilerCache prepare_compiler_cache(const Plan& plan, const CaptureRequest& request,

@@ -17,6 +17,7 @@
 
 #include <set>
 
+#include <hydra/capture/case_reports.hpp>
 #include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/test_files.hpp>
 #include <hydra/error.hpp>
@@ -259,6 +260,10 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
   std::vector<std::string> new_tests;
   for (const auto& name : cmake ? test_names(staging.directory / "ctest.json") : staged_result_names(staging))
     if (!baseline_tests.count(name)) new_tests.push_back(name);
+  // Cases a test program's framework report lists, new in a test the baseline has.
+  if (cmake)
+    for (const auto& name : tests_with_new_cases(staging, *request.baseline_run))
+      if (baseline_tests.count(name)) new_tests.push_back(name);
   json& new_record = record["new_tests"];
   new_record["tests"] = new_tests;
   if (new_tests.empty()) {

@@ -130,6 +130,9 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
     kept.insert(kept.end(), plan.evidence.begin(), plan.evidence.end());
     if (plan.cache_dir) kept.push_back(*plan.cache_dir);
     if (request.initial_cache) kept.push_back(util::absolute_clean(*request.initial_cache));
+    // HydraScore itself, where the steps run it (the step reaper, the test launcher).
+    if (request.step_runner) kept.push_back(util::absolute_clean(*request.step_runner));
+    if (!request.test_launcher.empty()) kept.push_back(util::absolute_clean(request.test_launcher.front()));
     std::vector<fs::path> existing;
     for (const auto& path : kept) {
       std::error_code error;

@@ -264,7 +264,8 @@ std::optional<std::string> lint_unit_key(const LintKeyContext& context, const Co
   }
 
   util::ProcessRequest process;
-  process.argv = preprocess_arguments(command);
+  if (context.prepare) process = context.prepare(preprocess_arguments(command));
+  else process.argv = preprocess_arguments(command);
   process.working_directory = command.directory;
   process.timeout = timeout;
   process.keep_output_bytes = std::size_t(1) << 31;

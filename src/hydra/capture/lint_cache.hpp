@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -36,6 +37,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include <hydra/util/process.hpp>
 
 namespace hydra::capture {
 
@@ -90,6 +93,10 @@ struct LintKeyContext {
   const class LintCache* cache = nullptr;
   /// File digests computed once per lint step (shared by the units).
   class FileDigests* digests = nullptr;
+  /// Prepares the preprocessing command (the unit's own compiler and flags:
+  /// the tree's code can run there, a compiler plugin or a specs file) to run
+  /// under the lint step's sandbox policy; empty: as it is.
+  std::function<util::ProcessRequest(const std::vector<std::string>& argv)> prepare;
 };
 
 /// SHA-256 digests of files, each computed once (thread-safe).

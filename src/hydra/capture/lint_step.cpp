@@ -2,6 +2,7 @@
 // one process per unit, in parallel, under one deadline.
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/lint_cache.hpp>
+#include <hydra/capture/lint_completeness.hpp>
 #include <hydra/capture/lint_database.hpp>
 #include <hydra/capture/lint_view.hpp>
 
@@ -22,8 +23,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_passed, Staging& staging,
-                    Progress& progress) {
+LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, bool build_passed,
+                    Staging& staging, Progress& progress) {
   LintResult lint;
   const fs::path database = plan.build_dir / "compile_commands.json";
   // Not requested or no clang-tidy: nothing the tree did, so lint is inactive
@@ -76,7 +77,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
   const LintView view =
       prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view", lint_commands);
   lint.translation_units = units.size();
-  const double timeout_seconds = plan.config.lint_timeout_seconds;
+  const double timeout_seconds = plan.budget.seconds(plan.config.lint_timeout_seconds);
   const std::string tidy_version = tool_version(clang_tidy.string());
 
   // The lint cache (lint_cache.hpp): keyed over what each unit reads, as
@@ -102,6 +103,15 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
     key_context.cache = &*cache;
     key_context.digests = &digests;
   }
+
+  // clang-tidy and the units' own compilers (preprocessing for the cache
+  // key) read the trees and write nothing of them.
+  const fs::path temporary = plan.build_dir / ".hydra-tmp";
+  // The trees, and the .clang-tidy lint uses (the baseline's, in its hidden run directory).
+  std::vector<fs::path> lint_readable = {plan.source, plan.build_dir};
+  if (plan.tidy_config) lint_readable.push_back(*plan.tidy_config);
+  const StepPolicy policy = tree_step_policy(plan, "lint", {temporary, home_folder_of(temporary)}, temporary, lint_readable);
+  key_context.prepare = [&](const std::vector<std::string>& argv) { return sandbox.request(policy, argv); };
 
   std::vector<util::ProcessResult> results(units.size());
   std::atomic<std::size_t> done{0}, cached{0}, linted{0}, uncacheable{0};
@@ -143,10 +153,10 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
         return;
       }
     }
-    util::ProcessRequest process;
-    process.argv = {clang_tidy.string(), "-p", view.database_dir.string(), "--quiet"};
-    process.argv.insert(process.argv.end(), view.options.begin(), view.options.end());
-    process.argv.push_back(units[index].string());
+    std::vector<std::string> argv = {clang_tidy.string(), "-p", view.database_dir.string(), "--quiet"};
+    argv.insert(argv.end(), view.options.begin(), view.options.end());
+    argv.push_back(units[index].string());
+    util::ProcessRequest process = sandbox.request(policy, argv);
     process.working_directory = plan.build_dir;
     process.timeout = remaining;
     process.keep_output_bytes = std::size_t(1) << 30;
@@ -166,7 +176,11 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
   std::string log;
   int failed_units = 0;
   std::size_t outside_scope = 0;
-  for (const auto& result : results) {
+  std::vector<std::string> incomplete;  // units clang-tidy did not finish (lint_completeness.hpp)
+  for (std::size_t index = 0; index < results.size(); ++index) {
+    const util::ProcessResult& result = results[index];
+    const std::string relative = units[index].lexically_relative(plan.source).generic_string();
+    if (std::string why = clang_tidy_stopped_early(result, relative); !why.empty()) incomplete.push_back(std::move(why));
     std::size_t dropped = 0;
     const std::string output = filter_lint_log(result.output, view.scope, &dropped);
     outside_scope += dropped;
@@ -174,6 +188,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
     if (!output.empty() && output.back() != '\n') log += '\n';
     if (result.started && result.exit_code != 0) ++failed_units;
   }
+  if (!incomplete.empty() && !timed_out) staging.manifest["lint_incomplete"] = incomplete;
   json view_record = view.to_json();
   view_record["findings_outside_scope"] = outside_scope;
   staging.manifest["lint_view"] = std::move(view_record);
@@ -201,6 +216,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_
     cache_record["reason"] = plan.cache_dir ? "[cache] lint = false" : "caches are off (--no-cache or [cache] enabled = false)";
   }
   record.extra["cache"] = cache_record;
+  record.extra["policy"] = policy.to_json();
   staging.manifest["caches"]["lint"] = cache_record;
   staging.step(record);
   lint.ran = true;

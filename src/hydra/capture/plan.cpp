@@ -31,7 +31,51 @@ std::optional<fs::path> clang_tidy_config(const CaptureRequest& request, const f
   return std::nullopt;
 }
 
+/// The jobs the baseline run at `baseline` was captured with (its manifest's
+/// capture.jobs); 0 when it does not say.
+unsigned baseline_jobs(const fs::path& baseline) {
+  try {
+    const json manifest = json::parse(util::read_file(baseline / "manifest.json"));
+    const json& jobs = manifest.value("capture", json::object()).value("jobs", json());
+    if (jobs.is_number_unsigned()) return jobs.get<unsigned>();
+  } catch (const std::exception&) {
+    // An unreadable manifest is reported where the baseline is read.
+  }
+  return 0;
+}
+
 }  // namespace
+
+TimeBudget time_budget(unsigned jobs, unsigned reference_jobs, std::string reference) {
+  TimeBudget budget;
+  budget.jobs = std::max(1u, jobs);
+  budget.reference_jobs = reference_jobs == 0 ? budget.jobs : reference_jobs;
+  budget.reference = std::move(reference);
+  budget.factor = std::max(1.0, double(budget.reference_jobs) / double(budget.jobs));
+  return budget;
+}
+
+json TimeBudget::to_json(const config::Config& config) const {
+  return {{"jobs", jobs},
+          {"reference_jobs", reference_jobs},
+          {"reference", reference},
+          {"factor", factor},
+          {"build_seconds", seconds(config.build_timeout_seconds)},
+          {"test_seconds", seconds(config.test_timeout_seconds)},
+          {"lint_seconds", seconds(config.lint_timeout_seconds)}};
+}
+
+std::vector<fs::path> exclusions_inside(const fs::path& source, std::vector<fs::path> excluded) {
+  excluded.erase(std::remove_if(excluded.begin(), excluded.end(),
+                                [&](const fs::path& tree) { return util::is_within(source, tree); }),
+                 excluded.end());
+  return excluded;
+}
+
+CheckoutLayout checkout_layout(const fs::path& folder) {
+  const fs::path clean = util::absolute_clean(folder);
+  return {clean, clean / "source", clean / "build"};
+}
 
 Plan make_plan(const CaptureRequest& request) {
   Plan plan;
@@ -50,6 +94,11 @@ Plan make_plan(const CaptureRequest& request) {
 
   plan.source = util::absolute_clean(request.source);
   plan.build_dir = util::absolute_clean(request.build_dir);
+  if (!request.checkout.empty()) {
+    const CheckoutLayout layout = checkout_layout(request.build_dir);
+    plan.checkout_folder = layout.folder;
+    plan.build_dir = layout.build;
+  }
   plan.out = util::absolute_clean(request.out);
   plan.in_git = util::is_git_work_tree(plan.source);
   if (!request.checkout.empty()) {
@@ -70,6 +119,12 @@ Plan make_plan(const CaptureRequest& request) {
   // change or the lint scope, even inside the source tree.
   plan.excluded = {plan.build_dir, plan.out};
   for (const auto& path : request.exclude) plan.excluded.push_back(util::absolute_clean(path));
+  plan.excluded = exclusions_inside(plan.source, plan.excluded);
+
+  if (request.baseline_run)
+    plan.budget = time_budget(plan.jobs, baseline_jobs(*request.baseline_run), "the baseline run's jobs");
+  else
+    plan.budget = time_budget(plan.jobs, request.jobs_alone, "the jobs of this capture alone");
 
   if (request.initial_cache) plan.initial_cache_text = util::read_file(*request.initial_cache);
   if (plan.config_file) plan.config_text = util::read_file(*plan.config_file);
@@ -129,7 +184,17 @@ void resolve_cache_dir(Plan& plan, const CaptureRequest& request) {
 }
 
 void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {
-  const fs::path worktree = util::absolute_clean(plan.out.parent_path() / "worktrees" / plan.out.filename());
+  const CheckoutLayout layout = checkout_layout(plan.checkout_folder);
+  const fs::path worktree = layout.source;
+  // A folder that was itself a build tree (HydraScore's, before checkouts
+  // kept source/ and build/ in it) starts afresh; another one is refused.
+  if (fs::is_regular_file(layout.folder / "CMakeCache.txt")) {
+    if (!fs::is_regular_file(layout.folder / util::kBuildTreeMarker))
+      throw Error(layout.folder.string() + " is a CMake build tree; a capture of a commit keeps its worktree and "
+                  "build tree in source/ and build/ of its build directory: give another --build-dir",
+                  ExitCode::usage);
+    for (const auto& entry : fs::directory_iterator(layout.folder)) fs::remove_all(entry.path());
+  }
   progress.start("checkout");
   const fs::path top = util::work_tree_root(plan.source);
   util::checkout_worktree(top, plan.source_commit, worktree);
@@ -145,6 +210,7 @@ void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {
   const fs::path inside = plan.source.lexically_relative(fs::weakly_canonical(top));
   plan.source = inside.empty() || inside == "." ? worktree : worktree / inside;
   plan.worktree = worktree;
+  plan.excluded = exclusions_inside(plan.source, plan.excluded);
   // A candidate (given a baseline run) never reads its own hydra.toml.
   if (!plan.config_file && !request.baseline_run && fs::is_regular_file(plan.source / "hydra.toml")) {
     plan.config_file = plan.source / "hydra.toml";

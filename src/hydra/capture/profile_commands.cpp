@@ -1,4 +1,5 @@
 #include <hydra/capture/profile_commands.hpp>
+#include <hydra/capture/runner_helpers.hpp>
 
 #include <cctype>
 
@@ -139,6 +140,11 @@ StepCommand test_command(const ProfileContext& context, const std::string& comma
     step.role = "libtest_log";
     const std::vector<std::string> list = command_words(command);
     if (list.size() >= 2 && fs::path(list[0]).filename() == "cargo") step.cargo_subcommand = list[1];
+    // cargo's JSON messages name each test binary's package: two packages of
+    // a workspace with the same test names stay apart (docs/parsers.md).
+    if ((step.cargo_subcommand == "test" || step.cargo_subcommand == "t") &&
+        command.find("--message-format") == std::string::npos)
+      step.shell = insert_option(step.shell, "--message-format=json");
     return step;
   }
   step.source = ResultSource::file;
@@ -164,14 +170,24 @@ StepCommand test_command(const ProfileContext& context, const std::string& comma
                                             shell_quote(context.jest_junit.string()));
     step.environment = {{"JEST_JUNIT_OUTPUT_DIR", junit.parent_path().string()},
                         {"JEST_JUNIT_OUTPUT_NAME", junit.filename().string()},
-                        // A test's identity: its file, then its describe blocks and title.
+                        // A test's identity: its file, then its describe blocks
+                        // (nested ones apart: " > " between them) and title.
                         {"JEST_JUNIT_CLASSNAME", "{filepath}"},
-                        {"JEST_JUNIT_TITLE", "{classname} {title}"}};
+                        {"JEST_JUNIT_TITLE", "{classname} {title}"},
+                        {"JEST_JUNIT_ANCESTOR_SEPARATOR", " > "}};
+    if (!context.runner_helpers.empty()) {
+      // todo tests marked as such (jest-junit writes them like passing ones).
+      step.environment["JEST_JUNIT_TEST_CASE_PROPERTIES_DIR"] = context.runner_helpers.string();
+      step.environment["JEST_JUNIT_TEST_CASE_PROPERTIES_JSON_FILE"] = kJestStatusModule;
+    }
     return step;
   }
   if (runs.find("node --test") != std::string::npos || runs.find("node --experimental-test") != std::string::npos) {
-    step.shell = npm_arguments(command, "--test-reporter=spec --test-reporter-destination=stdout "
-                                        "--test-reporter=junit --test-reporter-destination=" + quoted);
+    // node's JUnit reporter, through HydraScore's wrapper that names each test's file.
+    const std::string reporter =
+        context.runner_helpers.empty() ? "junit" : shell_quote((context.runner_helpers / kNodeJunitReporter).string());
+    step.shell = npm_arguments(command, "--test-reporter=spec --test-reporter-destination=stdout --test-reporter=" +
+                                            reporter + " --test-reporter-destination=" + quoted);
     return step;
   }
   throw Error("the js-node profile cannot tell how to get JUnit results from the test command \"" + command +

@@ -43,6 +43,10 @@ struct ProfileContext {
   /// jest-junit's folder (a project's own, else npm's global one); empty
   /// when neither has it (a jest test step then cannot run: exit 8).
   std::filesystem::path jest_junit;
+  /// The folder of HydraScore's helpers for the test runners
+  /// (runner_helpers.hpp): with it, jest-junit marks todo tests and node
+  /// --test's JUnit names each test's file; empty: the runners' own output.
+  std::filesystem::path runner_helpers;
 };
 
 /// The first program a shell command starts: its first word after any

@@ -2,8 +2,10 @@
 // the build tree, then the profile's lint, build and test commands run in the
 // copy under the sandbox and the step timeouts; their machine-readable
 // results become the run's artifacts (docs/config.md, "Profiles").
+#include <hydra/capture/network_use.hpp>
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/profile_commands.hpp>
+#include <hydra/capture/runner_helpers.hpp>
 #include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/tree_copy.hpp>
 
@@ -59,8 +61,30 @@ fs::path find_jest_junit(const fs::path& tree) {
 
 /// Throws hydra::Error (exit 8) when the step's program, or the cargo
 /// subcommand it needs, is not installed.
-void require_tool(const std::string& profile, const std::string& step, const StepCommand& command,
+/// The folders the tree's copy links to (its node_modules, tree_copy.hpp):
+/// readable by its steps.
+std::vector<fs::path> dependency_folders(const Plan& plan) {
+  std::error_code error;
+  const fs::path link = plan.build_dir / "tree" / "node_modules";
+  if (!fs::is_symlink(link, error)) return {};
+  const fs::path target = fs::read_symlink(link, error);
+  if (error) return {};
+  return {util::absolute_clean(target.is_absolute() ? target : link.parent_path() / target)};
+}
+
+/// A policy for asking a program of the tree's profile its version: it may
+/// be the tree's own (a script in it; cargo reads the tree's configuration).
+StepPolicy probe_policy(const Plan& plan) {
+  StepPolicy policy =
+      tree_step_policy(plan, "tool probe", {plan.build_dir}, plan.build_dir / ".hydra-tmp", dependency_folders(plan));
+  policy.working_directory = plan.build_dir / "tree";
+  for (const auto& [key, value] : profile_environment(plan.build_dir)) policy.environment[key] = value;
+  return policy;
+}
+
+void require_tool(const Plan& plan, const Sandbox& sandbox, const std::string& step, const StepCommand& command,
                   const fs::path& tree) {
+  const std::string& profile = plan.config.profile;
   const std::string& program = command.program;
   const bool found = program.find('/') != std::string::npos ? fs::exists(tree / program) || fs::exists(program)
                                                             : util::find_program(program).has_value();
@@ -70,9 +94,7 @@ void require_tool(const std::string& profile, const std::string& step, const Ste
                 ExitCode::step_failed);
   static const std::set<std::string> builtin = {"build", "test", "check", "run", "bench", "doc", "b", "t", "c", "r"};
   if (command.cargo_subcommand.empty() || builtin.count(command.cargo_subcommand)) return;
-  util::ProcessRequest probe;
-  probe.argv = {program, command.cargo_subcommand, "--version"};
-  probe.working_directory = tree;
+  util::ProcessRequest probe = sandbox.request(probe_policy(plan), {program, command.cargo_subcommand, "--version"});
   probe.timeout = std::chrono::seconds(60);
   const auto result = util::run_process(probe);
   if (!result.started || result.exit_code != 0)
@@ -82,16 +104,23 @@ void require_tool(const std::string& profile, const std::string& step, const Ste
 }
 
 /// The version line of the programs the profile ran ("tools" in the manifest).
-void record_tool_versions(const std::vector<std::string>& programs, const fs::path& tree, Staging& staging) {
+void record_tool_versions(const std::vector<std::string>& programs, const fs::path& tree, const Plan& plan,
+                          const Sandbox& sandbox, Staging& staging) {
+  // Asked in the tree's copy, under the sandbox: a program may be the tree's
+  // own, and rustup picks the toolchain the tree names.
+  const StepPolicy policy = probe_policy(plan);
+  const auto version = [&](const std::string& program) {
+    return tool_version(sandbox.request(policy, {program, "--version"}));
+  };
   std::set<std::string> seen;
   for (const auto& program : programs) {
     if (program.empty() || !seen.insert(program).second) continue;
     const std::string name = fs::path(program).filename().string();
-    staging.manifest["tools"][name] = tool_version(program.find('/') != std::string::npos && fs::exists(tree / program)
-                                                       ? (tree / program).string()
-                                                       : program);
-    if (name == "cargo") staging.manifest["tools"]["rustc"] = tool_version("rustc");
-    if (name == "npm" || name == "npx") staging.manifest["tools"]["node"] = tool_version("node");
+    staging.manifest["tools"][name] =
+        version(program.find('/') != std::string::npos && fs::exists(tree / program) ? (tree / program).string()
+                                                                                     : program);
+    if (name == "cargo") staging.manifest["tools"]["rustc"] = version("rustc");
+    if (name == "npm" || name == "npx") staging.manifest["tools"]["node"] = version("node");
   }
 }
 
@@ -110,14 +139,13 @@ class ProfileRunner {
   /// run directory), merged with stderr unless `stdout_only`.
   StepRun run(const std::string& name, const StepCommand& command, double timeout, const fs::path& log,
               bool stdout_only, Progress& progress) {
-    util::ProcessRequest process;
     std::vector<fs::path> writable = {tree_, plan_.build_dir};
     if (command.source == ResultSource::file) writable.push_back(command.result_file.parent_path());
-    process.argv =
-        sandbox_.wrap(tree_step_policy(plan_, name, writable, plan_.build_dir / ".hydra-tmp"), {"/bin/sh", "-c", command.shell});
-    process.working_directory = tree_;
-    process.environment = environment_;
-    for (const auto& [key, value] : command.environment) process.environment[key] = value;
+    StepPolicy policy = tree_step_policy(plan_, name, writable, plan_.build_dir / ".hydra-tmp", dependency_folders(plan_));
+    policy.working_directory = tree_;
+    for (const auto& [key, value] : environment_) policy.environment[key] = value;
+    for (const auto& [key, value] : command.environment) policy.environment[key] = value;
+    util::ProcessRequest process = sandbox_.request(policy, {"/bin/sh", "-c", command.shell});
     process.output_file = log;
     process.separate_stderr = stdout_only;
     process.timeout = std::chrono::duration<double>(timeout);
@@ -125,7 +153,7 @@ class ProfileRunner {
     StepRun run;
     run.result = util::run_process(process);
     run.stderr_text = run.result.error_output;
-    StepRecord record = step_record(name, {command.shell}, run.result, timeout);
+    StepRecord record = step_record(name, {command.shell}, run.result, timeout, policy);
     record.command = command.shell;
     staging_.step(record);
     return run;
@@ -189,9 +217,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
                                    {"removed", copied.removed}};
   // Tools print paths in the copy: findings are made relative to it.
   staging.manifest["source_roots"] = json::array({tree.string()});
-  const fs::path sandbox_tmp = plan.build_dir / ".hydra-tmp";
-  fs::remove_all(sandbox_tmp, error);
-  fs::create_directories(sandbox_tmp);
+  prepare_step_folders(plan.build_dir / ".hydra-tmp");
 
   ProfileContext context;
   context.profile = profile;
@@ -218,6 +244,24 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
     }
   }
 
+  // Packages the tree does not have would come from the network, which its
+  // steps do not have: said plainly before npm fails on it.
+  if (profile == "js-node" && !plan.config.sandbox.network && sandbox.confined() &&
+      fs::is_regular_file(tree / "package.json") && !fs::exists(tree / "node_modules", error)) {
+    const auto packages = declared_packages(util::read_file(tree / "package.json"));
+    if (!packages.empty()) {
+      std::string named;
+      for (std::size_t index = 0; index < packages.size() && index < 5; ++index)
+        named += (index ? ", " : "") + packages[index];
+      if (packages.size() > 5) named += ", ...";
+      const std::string message = network_needed_message(
+          "package.json", std::to_string(packages.size()) + " package(s) (" + named +
+                              ") and no node_modules to take them from; run `npm ci` in the tree first");
+      if (!request.baseline_run) throw Error(message, ExitCode::step_failed);
+      unclear.push_back(message);
+    }
+  }
+
   // Every command is resolved and its tool found before anything runs.
   const fs::path junit = staging.directory / "junit" / "0.xml";
   std::string no_lint_reason;
@@ -228,18 +272,22 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   const fs::path lint_output = staging.directory / "lint" / ("0." + lint_extension);
   std::string no_build_reason;
   const bool build_wanted = has_step("build", steps.build, plan, request, context, had_build, no_build_reason);
-  if (profile == "js-node" && steps.test.find("{junit}") == std::string::npos) context.jest_junit = find_jest_junit(tree);
+  if (profile == "js-node" && steps.test.find("{junit}") == std::string::npos) {
+    context.jest_junit = find_jest_junit(tree);
+    context.runner_helpers = plan.build_dir / ".hydra-runners";
+    write_runner_helpers(context.runner_helpers);
+  }
   const std::optional<StepCommand> test =
       resolve([&] { return prepare_test_step(plan, context, test_command(context, steps.test, junit)); });
   const std::optional<StepCommand> lint =
       lint_wanted ? resolve([&] { return lint_command(context, steps.lint, lint_output); }) : std::nullopt;
   const std::optional<StepCommand> build =
       build_wanted ? std::optional<StepCommand>(build_command(steps.build)) : std::nullopt;
-  if (build) require_tool(profile, "build", *build, tree);
-  if (test) require_tool(profile, "test", *test, tree);
-  if (lint) require_tool(profile, "lint", *lint, tree);
+  if (build) require_tool(plan, sandbox, "build", *build, tree);
+  if (test) require_tool(plan, sandbox, "test", *test, tree);
+  if (lint) require_tool(plan, sandbox, "lint", *lint, tree);
   record_tool_versions({build ? build->program : "", test ? test->program : "", lint ? lint->program : ""}, tree,
-                       staging);
+                       plan, sandbox, staging);
   for (const auto& problem : unclear) staging.problem(problem);
 
   ProfileRunner runner(plan, sandbox, staging, tree);
@@ -253,7 +301,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   } else if (!lint) {
     staging.manifest["lint_inactive_reason"] = lint_wanted ? "the lint command could not be resolved" : no_lint_reason;
   } else {
-    const double timeout = plan.config.lint_timeout_seconds;
+    const double timeout = plan.budget.seconds(plan.config.lint_timeout_seconds);
     const bool to_stdout = lint->source == ResultSource::stdout_;
     const fs::path log = to_stdout ? lint_output : staging.directory / "lint.log";
     const StepRun linted = runner.run("lint", *lint, timeout, log, to_stdout, progress);
@@ -269,7 +317,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
       failure = "the lint command wrote no results (exit code " + std::to_string(linted.result.exit_code) + ")";
     } else {
       try {
-        findings = pipeline::parse_lint_artifact(lint->role, lint_output).size();
+        findings = pipeline::parse_lint_artifact(lint->role, lint_output).findings.size();
         if (linted.result.exit_code != 0 && findings == 0)
           failure = "the lint command failed (exit code " + std::to_string(linted.result.exit_code) +
                     ") and reported no finding: " +
@@ -298,7 +346,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   if (!build) {
     staging.manifest["build_inactive_reason"] = no_build_reason;
   } else {
-    const double timeout = plan.config.build_timeout_seconds;
+    const double timeout = plan.budget.seconds(plan.config.build_timeout_seconds);
     const StepRun built = runner.run("build", *build, timeout, staging.directory / "build.log", false, progress);
     staging.add("build.log", "build_log");
     const auto& result = built.result;
@@ -313,7 +361,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
 
   staging.manifest["tests_expected"] = true;
   if (!test) return true;  // the problem says why: zero tests ran
-  const double timeout = plan.config.test_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
   const StepRun tested = runner.run("test", *test, timeout, staging.directory / "test.log", false, progress);
   const auto& result = tested.result;
   const fs::path results = test->source == ResultSource::file ? junit : staging.directory / "test.log";

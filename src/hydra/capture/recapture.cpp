@@ -69,9 +69,12 @@ std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
   // What to reproduce comes only from parts whose seal still holds.
   model::RunManifest manifest;
   std::optional<std::string> diff, config_text;
+  std::string checkout_folder;  // where a baseline captured from a commit kept its trees
   try {
     const json sealed = pipeline::read_sealed_manifest(baseline);
     manifest = parse::parse_manifest(sealed, (baseline / "manifest.json").string());
+    const json& folder = sealed.value("capture", json::object()).value("checkout_folder", json());
+    if (folder.is_string()) checkout_folder = folder.get<std::string>();
     diff = pipeline::read_sealed_artifact(baseline, manifest, "diff.patch");
     config_text = pipeline::read_sealed_artifact(baseline, manifest, "hydra.toml");
   } catch (const Error& error) {
@@ -94,7 +97,11 @@ std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
   again.baseline_run.reset();
   again.base_ref.clear();
   again.out = baseline;
-  if (!build_dir.empty()) again.build_dir = build_dir;
+  // Captured again from its commit, it keeps its trees as every checkout
+  // does (steps.hpp, checkout_layout): in the folder it had, or for a
+  // baseline captured from a work tree in a folder beside its build tree.
+  if (!checkout_folder.empty()) again.build_dir = checkout_folder;
+  else if (!build_dir.empty()) again.build_dir = build_dir + "-checkout";
   again.agent = agent;
   again.task = manifest.task;
   again.agent_seconds.reset();
@@ -103,6 +110,7 @@ std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
   again.checkout = commit;
   again.checkout_patch.reset();
   again.temporary_worktree = false;
+  again.retried_alone.clear();
   again.only_if_changed = false;
   again.profile = manifest.profile;
   if (!diff->empty()) {

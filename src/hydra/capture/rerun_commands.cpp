@@ -1,5 +1,6 @@
 // How each test runner reruns its failing tests (rerun_commands.hpp).
 #include <hydra/capture/rerun_commands.hpp>
+#include <hydra/capture/runner_helpers.hpp>
 
 #include <cctype>
 #include <string_view>
@@ -84,7 +85,9 @@ RerunKind rerun_kind(const ProfileContext& context, const StepCommand& first) {
   // test_command's own jest and node --test commands (a `{junit}` command
   // chose its runner's arguments itself).
   if (first.environment.count("JEST_JUNIT_OUTPUT_DIR")) return RerunKind::only_failures;
-  if (first.shell.find("--test-reporter=junit") != std::string::npos) return RerunKind::name_pattern;
+  if (first.shell.find("--test-reporter=junit") != std::string::npos ||
+      first.shell.find(kNodeJunitReporter) != std::string::npos)
+    return RerunKind::name_pattern;
   return RerunKind::none;
 }
 

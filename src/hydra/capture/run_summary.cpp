@@ -25,6 +25,15 @@ std::string tests_text(const model::Run& run) {
   std::string details;
   if (counts.total > counts.passed) details = std::to_string(counts.total - counts.passed) + " failed";
   if (counts.skipped > 0) details += (details.empty() ? "" : ", ") + std::to_string(counts.skipped) + " skipped";
+  // Cases of framework programs: how many programs they come from.
+  if (run.program_tests) {
+    std::uint64_t with_cases = 0;
+    for (const auto& program : run.test_programs) with_cases += program.report == "read" ? 1 : 0;
+    const score::TestCounts programs = score::count_tests(run.program_tests);
+    details += (details.empty() ? "" : "; ") + std::string("cases of ") + std::to_string(with_cases) +
+               " framework program" + (with_cases == 1 ? "" : "s") + ", programs " + std::to_string(programs.passed) +
+               "/" + std::to_string(programs.total) + " passed";
+  }
   return details.empty() ? text : text + " (" + details + ")";
 }
 

@@ -34,7 +34,18 @@ StepRecord step_record(const std::string& name, const std::vector<std::string>& 
   if (!result.started) record.reason = result.error;
   else if (result.timed_out)
     record.reason = "timed out after " + std::to_string(int(timeout_seconds)) + " s; process group killed";
+  else if (result.memory_limit_reached)
+    record.reason = "exit code " + std::to_string(result.exit_code) + "; a process reached the step's memory limit";
   else if (result.exit_code != 0) record.reason = "exit code " + std::to_string(result.exit_code);
+  if (!result.limits_enforced.empty()) record.extra["limits_enforced"] = result.limits_enforced;
+  if (result.memory_limit_reached) record.extra["memory_limit_reached"] = true;
+  return record;
+}
+
+StepRecord step_record(const std::string& name, const std::vector<std::string>& argv,
+                       const util::ProcessResult& result, double timeout_seconds, const StepPolicy& policy) {
+  StepRecord record = step_record(name, argv, result, timeout_seconds);
+  record.extra["policy"] = policy.to_json();
   return record;
 }
 
@@ -64,8 +75,12 @@ Staging start_staging(const Plan& plan, const CaptureRequest& request, const San
                       {"security", {{"ran", false}, {"detail", "not configured"}}},
                       {"capture",
                        {{"generator", request.generator}, {"build_config", request.build_config}, {"jobs", plan.jobs}}},
-                      {"sandbox", sandbox.description}};
+                      {"sandbox", sandbox.description},
+                      {"confinement", {{"sandboxed", sandbox.confined()}, {"network", sandbox.network}}}};
+  if (!plan.checkout_folder.empty()) staging.manifest["capture"]["checkout_folder"] = plan.checkout_folder.string();
+  staging.manifest["time_budget"] = plan.budget.to_json(plan.config);
   if (!request.recapture_reason.empty()) staging.manifest["recaptured"] = {{"reason", request.recapture_reason}};
+  if (!request.retried_alone.empty()) staging.manifest["retried_alone"] = {{"reason", request.retried_alone}};
   if (request.agent_seconds) staging.manifest["agent_seconds"] = *request.agent_seconds;
   if (plan.config_file) staging.write("hydra.toml", plan.config_text, "config");
   if (request.metrics) staging.write("metrics.json", util::read_file(*request.metrics), "metrics");
@@ -76,6 +91,10 @@ Staging start_staging(const Plan& plan, const CaptureRequest& request, const San
 std::string tool_version(const std::string& program) {
   util::ProcessRequest request;
   request.argv = {program, "--version"};
+  return tool_version(std::move(request));
+}
+
+std::string tool_version(util::ProcessRequest request) {
   request.timeout = std::chrono::seconds(20);
   const auto result = util::run_process(request);
   if (!result.started || result.exit_code != 0) return "unavailable";

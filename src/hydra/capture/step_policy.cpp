@@ -1,11 +1,16 @@
 // Step policies (step_policy.hpp).
 #include <hydra/capture/step_policy.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <set>
 #include <system_error>
 
 #include <hydra/capture/steps.hpp>
 #include <hydra/util/files.hpp>
+
+extern char** environ;
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -22,6 +27,84 @@ const char* access_name(Mount::Access access) {
   return "read-only";
 }
 
+/// What compilers, CMake, CTest, cargo, npm, pytest and the locale need
+/// (docs/config.md, "[sandbox]"): passed on when set.
+const std::set<std::string>& allowed_names() {
+  static const std::set<std::string> names = {
+      // the shell, the locale, the terminal, the user's name
+      "PATH", "LANG", "LANGUAGE", "TZ", "TERM", "NO_COLOR", "USER", "LOGNAME", "CI", "SOURCE_DATE_EPOCH",
+      "SSL_CERT_FILE", "SSL_CERT_DIR",
+      // compilers and linkers
+      "CC", "CXX", "CPP", "FC", "AR", "AS", "LD", "NM", "RANLIB", "STRIP", "OBJCOPY", "CFLAGS", "CXXFLAGS",
+      "CPPFLAGS", "FFLAGS", "LDFLAGS", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "LIBRARY_PATH",
+      "LD_LIBRARY_PATH", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "PKG_CONFIG_SYSROOT_DIR", "NINJA_STATUS",
+      "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "MSAN_OPTIONS",
+      // cargo and rustc (never CARGO_REGISTRY_TOKEN and the like)
+      "RUSTUP_TOOLCHAIN", "RUSTFLAGS", "RUSTDOCFLAGS", "RUST_BACKTRACE", "RUST_MIN_STACK", "RUST_TEST_THREADS",
+      "CARGO_BUILD_JOBS", "CARGO_INCREMENTAL", "CARGO_TERM_COLOR",
+      // node and npm (never npm_config_*: registry tokens live there)
+      "NODE_PATH", "NODE_OPTIONS", "NODE_ENV",
+      // Python and pytest
+      "PYTHONPATH", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "PYTHONHASHSEED",
+      "PYTHONWARNINGS", "PYTHONUTF8", "PYTHONIOENCODING", "VIRTUAL_ENV", "CONDA_PREFIX", "PYENV_VERSION",
+      "PYTEST_ADDOPTS"};
+  return names;
+}
+
+/// Name prefixes passed on: the locale categories, CMake's and CTest's own variables.
+const char* const allowed_prefixes[] = {"LC_", "CMAKE_", "CTEST_"};
+
+bool allowed(const std::string& name, const std::vector<std::string>& extra) {
+  if (allowed_names().count(name)) return true;
+  for (const char* prefix : allowed_prefixes)
+    if (name.rfind(prefix, 0) == 0) return true;
+  for (const auto& entry : extra) {
+    if (!entry.empty() && entry.back() == '*') {
+      if (name.rfind(entry.substr(0, entry.size() - 1), 0) == 0) return true;
+    } else if (name == entry) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string value_of(const std::map<std::string, std::string>& environment, const std::string& name) {
+  const auto found = environment.find(name);
+  return found == environment.end() ? std::string() : found->second;
+}
+
+bool is_folder(const fs::path& path) {
+  std::error_code error;
+  return !path.empty() && fs::is_directory(path, error);
+}
+
+/// A tool home: the variable's value, else `user_home`/`default_name`.
+fs::path tool_home(const std::map<std::string, std::string>& environment, const std::string& variable,
+                   const char* default_name) {
+  const std::string set = value_of(environment, variable);
+  if (!set.empty()) return util::absolute_clean(set);
+  const std::string home = value_of(environment, "HOME");
+  return home.empty() ? fs::path() : util::absolute_clean(fs::path(home) / default_name);
+}
+
+bool inside_any(const fs::path& path, const std::vector<fs::path>& roots) {
+  return std::any_of(roots.begin(), roots.end(), [&](const fs::path& root) { return util::is_within(path, root); });
+}
+
+/// Paths whose hiding would hide the system itself.
+bool is_system_root(const fs::path& path) {
+  static const std::set<fs::path> roots = {"/", "/usr", "/bin", "/lib", "/lib64", "/lib32", "/sbin", "/etc", "/opt",
+                                           "/proc", "/dev", "/sys", "/var", "/nix"};
+  return roots.count(path.lexically_normal()) > 0;
+}
+
+std::uint64_t machine_memory_bytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+}
+
 }  // namespace
 
 json StepPolicy::to_json() const {
@@ -32,7 +115,7 @@ json StepPolicy::to_json() const {
     mounts_json.push_back(std::move(entry));
   }
   json record = {{"step", step}, {"mounts", std::move(mounts_json)}, {"temporary", temporary.string()},
-                 {"network", network}};
+                 {"home", home.string()}, {"network", network}, {"reaped", reaped}};
   json limits_json = json::object();
   if (limits.cpu_seconds) limits_json["cpu_seconds"] = *limits.cpu_seconds;
   if (limits.memory_bytes) limits_json["memory_bytes"] = *limits.memory_bytes;
@@ -40,8 +123,170 @@ json StepPolicy::to_json() const {
   record["limits"] = std::move(limits_json);
   json names = json::array();
   for (const auto& [name, value] : environment) names.push_back(name);
-  record["environment_added"] = std::move(names);
+  record["environment"] = std::move(names);
   return record;
+}
+
+std::map<std::string, std::string> current_environment() {
+  std::map<std::string, std::string> environment;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string text = *entry;
+    const auto equals = text.find('=');
+    if (equals != std::string::npos) environment.emplace(text.substr(0, equals), text.substr(equals + 1));
+  }
+  return environment;
+}
+
+std::map<std::string, std::string> step_environment(const config::SandboxSettings& settings,
+                                                    const std::map<std::string, std::string>& inherited,
+                                                    const fs::path& home, const fs::path& temporary) {
+  std::map<std::string, std::string> environment;
+  for (const auto& [name, value] : inherited)
+    if (allowed(name, settings.environment)) environment[name] = value;
+  if (!environment.count("PATH")) environment["PATH"] = "/usr/local/bin:/usr/bin:/bin";
+  environment["HOME"] = home.string();
+  environment["TMPDIR"] = temporary.string();
+  // The tools a step may use from the user's home, read-only at their own
+  // paths (tool_mounts); cargo keeps its locks and downloads in the step's home.
+  if (const fs::path rustup = tool_home(inherited, "RUSTUP_HOME", ".rustup"); is_folder(rustup))
+    environment["RUSTUP_HOME"] = rustup.string();
+  if (const fs::path pyenv = tool_home(inherited, "PYENV_ROOT", ".pyenv"); is_folder(pyenv))
+    environment["PYENV_ROOT"] = pyenv.string();
+  if (const fs::path user_base = tool_home(inherited, "PYTHONUSERBASE", ".local"); is_folder(user_base / "lib"))
+    environment["PYTHONUSERBASE"] = user_base.string();
+  environment["CARGO_HOME"] = (home / ".cargo").string();
+  if (!settings.network) {
+    // Tools that can work from their caches do so instead of trying the network.
+    environment["CARGO_NET_OFFLINE"] = "true";
+    environment["npm_config_offline"] = "true";
+  }
+  return environment;
+}
+
+std::vector<fs::path> hidden_system_paths(const config::SandboxSettings& settings,
+                                          const std::map<std::string, std::string>& inherited) {
+  std::vector<fs::path> candidates;
+  if (const std::string home = value_of(inherited, "HOME"); !home.empty()) candidates.push_back(home);
+  for (const char* path : {"/home", "/root", "/tmp", "/var/tmp", "/run", "/var/run", "/mnt", "/media"})
+    candidates.push_back(path);
+  candidates.insert(candidates.end(), settings.hidden.begin(), settings.hidden.end());
+  std::vector<fs::path> hidden;
+  for (const auto& candidate : candidates) {
+    const fs::path path = util::absolute_clean(candidate);
+    std::error_code error;
+    // A symbolic link (/var/run -> /run) is hidden where it points.
+    if (is_system_root(path) || fs::is_symlink(path, error) || !fs::exists(path, error)) continue;
+    if (std::find(hidden.begin(), hidden.end(), path) == hidden.end()) hidden.push_back(path);
+  }
+  return hidden;
+}
+
+std::vector<Mount> tool_mounts(const config::SandboxSettings& settings,
+                               const std::map<std::string, std::string>& inherited, const fs::path& home,
+                               const std::vector<fs::path>& hidden, const std::vector<fs::path>& extra) {
+  std::vector<Mount> mounts;
+  std::set<fs::path> seen;
+  const auto readable = [&](const fs::path& path, bool only_when_hidden = true) {
+    std::error_code error;
+    if (path.empty() || !path.is_absolute() || !fs::exists(path, error)) return;
+    if (only_when_hidden && !inside_any(path, hidden)) return;
+    if (seen.insert(path).second) mounts.push_back({Mount::Access::read_only, path, {}});
+  };
+  // What the step's environment points at: the folders on PATH (a `lib`
+  // beside a `bin`: what its programs load), CMAKE_PREFIX_PATH, the
+  // compilers' and loaders' search paths, the tool homes (RUSTUP_HOME,
+  // PYENV_ROOT), the variables hydra.toml adds. Not the step's own HOME,
+  // TMPDIR and CARGO_HOME, and of the Python user base only its `lib`.
+  const std::map<std::string, std::string> environment =
+      step_environment(settings, inherited, home, home.parent_path() / ".hydra-tmp");
+  for (const auto& [name, value] : environment) {
+    if (name == "HOME" || name == "TMPDIR" || name == "CARGO_HOME" || name == "PYTHONUSERBASE") continue;
+    std::size_t start = 0;
+    while (start <= value.size()) {
+      std::size_t end = value.find(':', start);
+      if (end == std::string::npos) end = value.size();
+      const fs::path entry = value.substr(start, end - start);
+      start = end + 1;
+      if (entry.empty() || !entry.is_absolute()) continue;
+      const fs::path clean = util::absolute_clean(entry);
+      readable(clean);
+      if (clean.filename() == "bin" && is_folder(clean.parent_path() / "lib")) readable(clean.parent_path() / "lib");
+    }
+  }
+  if (const auto user_base = environment.find("PYTHONUSERBASE"); user_base != environment.end())
+    readable(fs::path(user_base->second) / "lib");
+  // cargo's downloaded crates, read-only in the step's own CARGO_HOME; its
+  // configuration too, never its credentials.
+  const fs::path cargo = tool_home(inherited, "CARGO_HOME", ".cargo");
+  for (const char* part : {"registry", "git", "config.toml", "config"}) {
+    std::error_code error;
+    if (!cargo.empty() && fs::exists(cargo / part, error))
+      mounts.push_back({Mount::Access::read_only, home / ".cargo" / part, cargo / part});
+  }
+  for (const auto& path : settings.read_only) readable(path, false);
+  for (const auto& path : extra) readable(path);
+  return mounts;
+}
+
+std::vector<fs::path> initial_cache_paths(std::string_view script) {
+  std::vector<fs::path> paths;
+  std::size_t start = 0;
+  while (start < script.size()) {
+    std::size_t end = script.find('\n', start);
+    if (end == std::string_view::npos) end = script.size();
+    const std::string_view line = script.substr(start, end - start);
+    start = end + 1;
+    // set(NAME "VALUE" CACHE TYPE "doc" FORCE), as cmake/HydraScore.cmake writes it.
+    if (line.rfind("set(", 0) != 0) continue;
+    const auto name_end = line.find(' ');
+    const auto open = line.find('"');
+    if (name_end == std::string_view::npos || open == std::string_view::npos || open != name_end + 1) continue;
+    std::string value;
+    std::size_t at = open + 1;
+    for (; at < line.size() && line[at] != '"'; ++at) {
+      if (line[at] == '\\' && at + 1 < line.size()) ++at;
+      value.push_back(line[at]);
+    }
+    const std::string_view name = line.substr(4, name_end - 4);
+    const std::string_view rest = at < line.size() ? line.substr(at + 1) : std::string_view();
+    const bool path_type = rest.find(" CACHE PATH ") == 0 || rest.find(" CACHE FILEPATH ") == 0;
+    const auto ends_with = [&](std::string_view suffix) {
+      return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+    };
+    if (!path_type && !ends_with("_DIR") && !ends_with("_ROOT") && !ends_with("_PATH") && !ends_with("_FILE")) continue;
+    std::size_t from = 0;
+    while (from <= value.size()) {
+      std::size_t to = value.find(';', from);
+      if (to == std::string::npos) to = value.size();
+      const fs::path entry = value.substr(from, to - from);
+      from = to + 1;
+      std::error_code error;
+      if (entry.is_absolute() && fs::exists(entry, error)) paths.push_back(util::absolute_clean(entry));
+    }
+  }
+  return paths;
+}
+
+fs::path home_folder_of(const fs::path& temporary) { return temporary.parent_path() / ".hydra-home"; }
+
+void prepare_step_folders(const fs::path& temporary) {
+  for (const fs::path& folder : {temporary, home_folder_of(temporary)}) {
+    std::error_code ignored;
+    fs::remove_all(folder, ignored);
+    fs::create_directories(folder);
+  }
+}
+
+StepLimits step_limits(const config::SandboxSettings& settings, std::uint64_t machine_memory) {
+  StepLimits limits;
+  if (settings.cpu_seconds > 0) limits.cpu_seconds = settings.cpu_seconds;
+  if (!settings.memory_megabytes) {
+    if (machine_memory > 0) limits.memory_bytes = machine_memory / 2;
+  } else if (*settings.memory_megabytes > 0) {
+    limits.memory_bytes = *settings.memory_megabytes * 1024 * 1024;
+  }
+  if (settings.processes > 0) limits.processes = settings.processes;
+  return limits;
 }
 
 fs::path seen_path(const std::vector<Mount>& tree_mounts, const fs::path& path) {
@@ -76,10 +321,15 @@ std::vector<Mount> tree_view_mounts(const fs::path& top, const fs::path& top_ori
 
 namespace {
 
-/// Makes the place each mount needs inside the origin of an earlier mount
+/// Makes the place each mount needs inside the origin of an enclosing mount
 /// that shows another folder there (bubblewrap mounts over an existing
-/// folder or file only, and the earlier one may be read-only).
-void make_mount_points(const std::vector<Mount>& mounts) {
+/// folder or file only, and the enclosing one may be read-only). Mounts are
+/// made as Sandbox::wrap makes them: shallowest path first, in their order
+/// at one depth.
+void make_mount_points(std::vector<Mount> mounts) {
+  std::stable_sort(mounts.begin(), mounts.end(), [](const Mount& left, const Mount& right) {
+    return std::distance(left.path.begin(), left.path.end()) < std::distance(right.path.begin(), right.path.end());
+  });
   for (std::size_t later = 1; later < mounts.size(); ++later) {
     for (std::size_t earlier = later; earlier-- > 0;) {
       const Mount& outer = mounts[earlier];
@@ -103,10 +353,18 @@ void make_mount_points(const std::vector<Mount>& mounts) {
 }  // namespace
 
 StepPolicy tree_step_policy(const Plan& plan, std::string step, const std::vector<fs::path>& writable_paths,
-                            const fs::path& temporary) {
+                            const fs::path& temporary, const std::vector<fs::path>& readable) {
+  const config::SandboxSettings& settings = plan.config.sandbox;
+  const std::map<std::string, std::string> inherited = current_environment();
   StepPolicy policy;
   policy.step = std::move(step);
+  std::error_code ignored;
+  fs::create_directories(temporary, ignored);
+  fs::create_directories(home_folder_of(temporary), ignored);
   policy.temporary = seen_path(plan.tree_mounts, temporary);
+  policy.home = seen_path(plan.tree_mounts, home_folder_of(temporary));
+  // A tree shown at another path than its own comes first: what follows at
+  // the same path (a hidden run directory) replaces it.
   policy.mounts = plan.tree_mounts;
   // The writable trees as the step sees them (with their origins).
   struct Writable {
@@ -114,32 +372,42 @@ StepPolicy tree_step_policy(const Plan& plan, std::string step, const std::vecto
   };
   std::vector<Writable> writable;
   for (const auto& path : writable_paths) writable.push_back({seen_path(plan.tree_mounts, path), path});
-  const auto covered = [&](const Writable& tree) {
-    // Writable already through a tree mount.
-    return std::any_of(plan.tree_mounts.begin(), plan.tree_mounts.end(), [&](const Mount& mount) {
+  for (const auto& tree : writable) {
+    const bool covered = std::any_of(plan.tree_mounts.begin(), plan.tree_mounts.end(), [&](const Mount& mount) {
       return mount.access == Mount::Access::read_write && tree.seen == mount.path && tree.origin == mount.origin();
     });
-  };
-  for (const auto& tree : writable)
-    if (!covered(tree)) policy.add(Mount::Access::read_write, tree.seen, tree.origin == tree.seen ? fs::path() : tree.origin);
-  // Evidence inside a writable tree is mounted read-only over it, then the
-  // writable paths inside the evidence are mounted writable again (mounts
-  // apply in order).
-  std::vector<fs::path> protected_paths;
-  for (const auto& path : plan.evidence) {
-    std::error_code error;
-    if (!fs::exists(path, error)) continue;
-    const bool inside_writable =
-        std::any_of(writable.begin(), writable.end(), [&](const auto& tree) { return util::is_within(path, tree.seen); });
-    if (!inside_writable) continue;  // read-only already
-    protected_paths.push_back(path);
-    policy.add(Mount::Access::read_only, path);
+    if (!covered)
+      policy.add(Mount::Access::read_write, tree.seen, tree.origin == tree.seen ? fs::path() : tree.origin);
   }
-  for (const auto& tree : writable) {
-    const bool inside_evidence = std::any_of(protected_paths.begin(), protected_paths.end(),
-                                             [&](const auto& path) { return util::is_within(tree.seen, path); });
-    if (inside_evidence) policy.add(Mount::Access::read_write, tree.seen, tree.origin == tree.seen ? fs::path() : tree.origin);
+  for (const auto& path : readable) {
+    const fs::path seen = seen_path(plan.tree_mounts, path);
+    policy.add(Mount::Access::read_only, seen, seen == path ? fs::path() : path);
   }
+  // Hidden: HydraScore's evidence and what the plan hides (the private
+  // tests, the other runs and trees), then the system's user data. The
+  // step's own trees inside them stay visible (deeper paths win); one that
+  // is itself such a path is not hidden.
+  std::vector<fs::path> hidden;
+  std::vector<fs::path> candidates = plan.evidence;
+  candidates.insert(candidates.end(), plan.hidden.begin(), plan.hidden.end());
+  const std::vector<fs::path> system = hidden_system_paths(settings, inherited);
+  candidates.insert(candidates.end(), system.begin(), system.end());
+  for (const auto& candidate : candidates) {
+    const fs::path path = util::absolute_clean(candidate);
+    if (is_system_root(path) || !fs::exists(path, ignored)) continue;
+    const bool is_tree =
+        std::any_of(writable.begin(), writable.end(), [&](const Writable& tree) { return tree.seen == path; }) ||
+        std::find(readable.begin(), readable.end(), path) != readable.end();
+    if (is_tree || std::find(hidden.begin(), hidden.end(), path) != hidden.end()) continue;
+    hidden.push_back(path);
+    policy.add(Mount::Access::hidden, path);
+  }
+  // What the user's cache entries point at (a Qt6_DIR, a toolchain file).
+  for (auto& mount : tool_mounts(settings, inherited, policy.home, hidden, initial_cache_paths(plan.initial_cache_text)))
+    policy.mounts.push_back(std::move(mount));
+  policy.environment = step_environment(settings, inherited, policy.home, policy.temporary);
+  policy.network = settings.network;
+  policy.limits = step_limits(settings, machine_memory_bytes());
   make_mount_points(policy.mounts);
   return policy;
 }

@@ -1,8 +1,10 @@
 // What one step that runs a tree's code may read, write and reach, as data
-// (docs/threat-model.md). The capture builds one policy per step (which
-// trees it works in, which caches it may use, what HydraScore's evidence is),
+// (docs/threat-model.md, "What candidate code can reach"). The capture
+// builds one policy per step (which trees it works in, which caches it may
+// use, what is hidden from it, its environment, network and limits),
 // Sandbox::wrap turns it into a bubblewrap command line, and the run's
-// manifest records it, so what a candidate's code could reach is on record.
+// manifest records it with the step, so what a candidate's code could reach
+// is on record.
 #pragma once
 
 #include <cstdint>
@@ -10,22 +12,27 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include <hydra/config/settings.hpp>
+#include <hydra/util/process.hpp>
 
 namespace hydra::capture {
 
 struct Plan;
 
-/// One path as a step sees it. Mounts apply in order, later over earlier
-/// (a read-only mount inside a writable tree, a writable one inside that
-/// again); everything no mount names is read-only.
+/// One path as a step sees it. The most specific path wins: mounts are made
+/// shallowest path first (a read-only or hidden path inside a writable tree,
+/// a writable one inside that again); at one path, a later mount replaces
+/// an earlier one. Everything no mount names is read-only.
 struct Mount {
   enum class Access {
     read_write,  ///< `source` is writable at `path`
     read_only,   ///< `source` is readable at `path`
-    hidden,      ///< an empty folder (or an empty file) at `path`: nothing of what is there can be read
+    hidden,      ///< an empty read-only folder (or, for a file, a device node no step may open) at `path`: nothing of what is there can be read
   };
   Access access = Access::read_only;
   std::filesystem::path path;    ///< where the step sees it
@@ -35,45 +42,106 @@ struct Mount {
   const std::filesystem::path& origin() const { return source.empty() ? path : source; }
 };
 
-/// Resource limits of one step (each process of it: RLIMIT_* where no
-/// cgroup can hold the step).
-struct StepLimits {
-  std::optional<std::uint64_t> cpu_seconds;   ///< CPU time per process
-  std::optional<std::uint64_t> memory_bytes;  ///< address space per process
-  std::optional<std::uint64_t> processes;     ///< processes the step may have at once
-};
+/// Resource limits of one step (util::ResourceLimits: a control group where
+/// the machine allows one, RLIMIT_* otherwise).
+using StepLimits = util::ResourceLimits;
 
 /// What one step may read, write and reach.
 struct StepPolicy {
   std::string step;            ///< "configure", "build", "test", "held-out build", ... (for the record)
-  std::vector<Mount> mounts;   ///< in order, later over earlier
+  std::vector<Mount> mounts;   ///< see Mount: the most specific path wins
   std::filesystem::path temporary;  ///< TMPDIR: writable, emptied per capture
+  /// HOME: an empty folder of the step's own (the user's home is hidden);
+  /// writable, emptied per capture.
+  std::filesystem::path home;
   std::filesystem::path working_directory;  ///< where the step starts, as it sees it; empty: unchanged
-  /// Variables the step gets beyond the sandbox's environment (CCACHE_*,
-  /// the test runners' report settings, ...).
+  /// The step's whole environment: the allowlist of step_environment() and
+  /// what the step sets itself (CCACHE_*, the test runners' settings, ...).
+  /// Nothing else of HydraScore's own environment reaches the step.
   std::map<std::string, std::string> environment;
   bool network = false;  ///< false: only a private loopback (a network namespace of its own)
   StepLimits limits;
+  /// The command runs under the step reaper (util/reaper.hpp): what its
+  /// programs leave running when they end is killed then.
+  bool reaped = true;
 
-  /// Adds a mount at the end (over the ones before it).
+  /// Adds a mount (over the ones before it at the same path).
   void add(Mount::Access access, std::filesystem::path path, std::filesystem::path source = {}) {
     mounts.push_back({access, std::move(path), std::move(source)});
   }
-  /// The manifest's record of this policy (paths as the step sees them).
+  /// The manifest's record of this policy (paths as the step sees them; the
+  /// environment by name only, its values may be secrets the user passed).
   nlohmann::json to_json() const;
 };
 
+/// The environment of a step that runs a tree's code: from `inherited`
+/// (HydraScore's own environment), only the variables compilers, CMake,
+/// CTest, cargo, npm, pytest and the locale need (docs/config.md,
+/// "[sandbox]") and those `settings.environment` names; HOME set to `home`,
+/// TMPDIR to `temporary`, and the tool homes the step may read at their own
+/// paths (RUSTUP_HOME, PYENV_ROOT, PYTHONUSERBASE; CARGO_HOME inside `home`).
+/// `user_home` is the user's home folder (HOME in `inherited`). Pure.
+std::map<std::string, std::string> step_environment(const config::SandboxSettings& settings,
+                                                    const std::map<std::string, std::string>& inherited,
+                                                    const std::filesystem::path& home,
+                                                    const std::filesystem::path& temporary);
+
+/// HydraScore's own environment (environ) as a map.
+std::map<std::string, std::string> current_environment();
+
+/// The paths no step that runs a tree's code may read, whatever the plan
+/// (docs/threat-model.md): the user's home and every home, the temporary and
+/// runtime folders (other programs' files and sockets: an SSH agent, a
+/// container engine's socket, a desktop session), removable media, and
+/// `settings.hidden`. `inherited` gives HOME.
+std::vector<std::filesystem::path> hidden_system_paths(const config::SandboxSettings& settings,
+                                                       const std::map<std::string, std::string>& inherited);
+
+/// What a step may still read inside the hidden paths: what its environment
+/// (step_environment) points at, but its own HOME and TMPDIR (the folders on
+/// PATH and the `lib` beside a `bin`, CMAKE_PREFIX_PATH and the compilers'
+/// search paths, rustup's toolchains, pyenv's Pythons, the Python user base's
+/// `lib`), cargo's registry and git checkouts mounted read-only inside
+/// `home`, `settings.read_only`, and `extra` (what the user's cache entries
+/// point at). Each as a mount; only those inside one of `hidden` (but
+/// `settings.read_only` and cargo's, always).
+std::vector<Mount> tool_mounts(const config::SandboxSettings& settings,
+                               const std::map<std::string, std::string>& inherited, const std::filesystem::path& home,
+                               const std::vector<std::filesystem::path>& hidden,
+                               const std::vector<std::filesystem::path>& extra);
+
+/// The existing absolute paths the cache entries of an initial-cache script
+/// (`cmake -C`, as cmake/HydraScore.cmake writes it) point at: entries of
+/// type PATH or FILEPATH and those named *_DIR, *_ROOT, *_PATH or *_FILE,
+/// each ';'-separated value. Reads only whether each exists.
+std::vector<std::filesystem::path> initial_cache_paths(std::string_view script);
+
+/// Empties (or makes) a step's temporary folder `temporary` and its home
+/// folder beside it (home_folder_of).
+void prepare_step_folders(const std::filesystem::path& temporary);
+/// The home folder of steps whose TMPDIR is `temporary`: ".hydra-home" beside it.
+std::filesystem::path home_folder_of(const std::filesystem::path& temporary);
+
 /// The policy of a step of `plan` that writes `writable` (the trees it works
-/// in, as HydraScore's side names them) and keeps its temporary files in
-/// `temporary`: first `plan.tree_mounts` (a tree shown at another path than
-/// its own), then those trees writable at the paths the step sees them
-/// (seen_path), HydraScore's evidence (`plan.evidence`: this run, the runs
-/// beside it, the baseline) read-only even inside them, and the writable
-/// trees inside the evidence writable again. Creates the folders (or empty
-/// files) a later mount needs inside the origin of an earlier one, so that
-/// bubblewrap can mount it there.
+/// in, as HydraScore's side names them), reads `readable` besides what is
+/// readable anyway (a compiler cache inside a hidden folder) and keeps its
+/// temporary files in `temporary`: first `plan.tree_mounts` (a tree shown at
+/// another path than its own), then those trees writable at the paths the
+/// step sees them (seen_path), HydraScore's evidence (`plan.evidence`: this
+/// run, the runs beside it, the baseline) and `plan.hidden` hidden even
+/// inside them, with the step's own trees inside those visible again, the
+/// system's hidden paths (hidden_system_paths) and the tools inside them
+/// (tool_mounts). Creates the folders (or empty files) a mount needs inside
+/// the origin of an enclosing one, so that bubblewrap can mount it there.
+/// Its environment, network and limits come from `plan.config.sandbox`.
 StepPolicy tree_step_policy(const Plan& plan, std::string step, const std::vector<std::filesystem::path>& writable,
-                            const std::filesystem::path& temporary);
+                            const std::filesystem::path& temporary,
+                            const std::vector<std::filesystem::path>& readable = {});
+
+/// The limits of `settings` for a step ([sandbox] memory_megabytes,
+/// cpu_seconds, processes; a memory limit not given: half of
+/// `machine_memory_bytes`). Pure.
+StepLimits step_limits(const config::SandboxSettings& settings, std::uint64_t machine_memory_bytes);
 
 /// Where a step sees `path` (a path on HydraScore's side): inside the origin
 /// of one of `tree_mounts` (the last that holds it), at that mount's path;

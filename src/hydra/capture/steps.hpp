@@ -23,11 +23,54 @@
 
 namespace hydra::capture {
 
+/// A step's time budget follows the cores it was given
+/// (docs/config.md, "Time budgets"): the configured timeouts are what a step
+/// gets with the reference's jobs (a candidate's baseline's, or for a
+/// baseline the jobs it would have had alone); a capture given fewer (a
+/// share of JOBS beside other captures) gets them scaled by
+/// `reference_jobs / jobs`, never less than the configured timeouts.
+struct TimeBudget {
+  unsigned jobs = 1;            ///< the jobs this capture's steps run with
+  unsigned reference_jobs = 1;  ///< the jobs the configured timeouts are for
+  std::string reference;        ///< where `reference_jobs` comes from, for people
+  double factor = 1.0;          ///< max(1, reference_jobs / jobs)
+
+  /// `configured` seconds for these resources.
+  double seconds(double configured) const { return configured * factor; }
+  /// The manifest's "time_budget" record (with the scaled timeouts of `config`).
+  nlohmann::json to_json(const config::Config& config) const;
+};
+
+/// The time budget of a capture with `jobs` jobs whose configured timeouts
+/// are for `reference_jobs` (0: unknown, then `jobs`). Pure.
+TimeBudget time_budget(unsigned jobs, unsigned reference_jobs, std::string reference);
+
+/// The trees of `excluded` that can be left out of `source`: those that do
+/// not hold it. A tree holding the source (the user's build tree around a
+/// ref's worktree) would leave nothing to lint or diff. Pure.
+std::vector<std::filesystem::path> exclusions_inside(const std::filesystem::path& source,
+                                                     std::vector<std::filesystem::path> excluded);
+
+/// Where a capture that checks out a commit keeps its trees: the folder
+/// given as its build directory holds the worktree (`source/`) and the
+/// build tree (`build/`). Every checkout capture (a baseline at a ref, every
+/// candidate ref) has this one relative layout, so with ccache's base
+/// directory at that folder their compilations are the same command lines
+/// and candidates reuse the baseline's objects (compiler_cache.hpp).
+struct CheckoutLayout {
+  std::filesystem::path folder, source, build;
+};
+CheckoutLayout checkout_layout(const std::filesystem::path& folder);
+
 /// What a capture resolved before running anything.
 struct Plan {
   std::filesystem::path source;     ///< absolute; a worktree (or its subdirectory) when the request checks out a commit
   std::filesystem::path worktree;   ///< the git worktree check_out made; empty otherwise
   std::filesystem::path build_dir;  ///< absolute
+  /// A capture that checks out a commit: the folder (the request's build
+  /// directory) holding its worktree and its build tree (checkout_layout);
+  /// empty for a capture of a work tree.
+  std::filesystem::path checkout_folder;
   std::filesystem::path out;        ///< absolute
   bool in_git = false;
   std::string source_commit;  ///< HEAD (or the checked-out commit); empty outside git or without commits
@@ -36,8 +79,12 @@ struct Plan {
   std::string config_text;
   config::Config config;
   std::string initial_cache_text;
-  std::vector<std::filesystem::path> excluded;  ///< trees that are not part of the change or the lint scope
+  /// Trees that are not part of the change or the lint scope; never one
+  /// that holds the source tree (exclusions_inside).
+  std::vector<std::filesystem::path> excluded;
   unsigned jobs = 1;
+  /// How long each step may take, for the cores this capture was given.
+  TimeBudget budget;
   std::filesystem::path cmake;
   std::filesystem::path ctest;
   std::optional<std::filesystem::path> tidy_config;  ///< the .clang-tidy lint uses (the baseline's, when given)
@@ -63,6 +110,11 @@ struct Plan {
 
   /// Where the steps see `path` (seen_path of the tree mounts).
   std::filesystem::path seen(const std::filesystem::path& path) const { return seen_path(tree_mounts, path); }
+  /// What no step of this plan may read (step_policy.hpp), besides the
+  /// evidence: the private test patch, the baseline's build tree, the
+  /// held-out trees (.hydra/ of the build tree), the other trees captured
+  /// beside this one. A step's own trees inside them stay visible.
+  std::vector<std::filesystem::path> hidden;
 };
 
 /// Sets `plan.cache_dir` from the request and `plan.config`'s [cache].
@@ -100,6 +152,9 @@ struct StepRecord {
 /// The record of `result`, which ran `argv` under `timeout_seconds`.
 StepRecord step_record(const std::string& name, const std::vector<std::string>& argv,
                        const util::ProcessResult& result, double timeout_seconds);
+/// As above, for a step that ran under `policy`: recorded with it ("policy").
+StepRecord step_record(const std::string& name, const std::vector<std::string>& argv,
+                       const util::ProcessResult& result, double timeout_seconds, const StepPolicy& policy);
 
 /// The run directory being written: its staging folder, the manifest so far
 /// and the role of every artifact in it.
@@ -126,6 +181,8 @@ Staging start_staging(const Plan& plan, const CaptureRequest& request, const San
 
 /// The first line of `--version` output naming the version, or "unavailable".
 std::string tool_version(const std::string& program);
+/// The same for a prepared request (Sandbox::request: a program of the tree's).
+std::string tool_version(util::ProcessRequest request);
 
 struct BuildResult {
   bool passed = false;
@@ -158,8 +215,8 @@ struct LintResult {
 };
 /// Runs clang-tidy over the lint units in parallel under the lint timeout;
 /// writes lint/0.log, or lint-partial.log and the reason when incomplete.
-LintResult run_lint(const Plan& plan, const CaptureRequest& request, bool build_passed, Staging& staging,
-                    Progress& progress);
+LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, bool build_passed,
+                    Staging& staging, Progress& progress);
 
 /// The held-out runs of a capture (docs/threat-model.md, "Held-out
 /// evaluation"): the baseline's tests (and the private test patch) on the

@@ -120,7 +120,7 @@ std::string outcome(const std::vector<TestCase>& tests, const std::string& disca
 
 std::vector<std::string> names_of(const std::vector<TestCase>& tests) {
   std::vector<std::string> names;
-  for (const auto& test : tests) names.push_back(test.name);
+  for (const auto& test : tests) names.push_back(test.selector.empty() ? test.name : test.selector);
   return names;
 }
 
@@ -141,7 +141,7 @@ void run_ctest_attempts(const Plan& plan, const CaptureRequest& request, Staging
   // Test names -> numbers, which `-I` selects exactly.
   const auto numbers = ctest_console_results(util::read_file(staging.directory / "test.log"));
   AttemptRecorder recorder(staging, std::move(first), counts.attempts, counts.repeats);
-  const double timeout = plan.config.test_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
 
   const auto run_one = [&](const std::string& kind, const std::vector<unsigned>& selected,
                            const std::vector<std::string>& names, double budget) {
@@ -222,7 +222,7 @@ void run_profile_attempts(const Plan& plan, const CaptureRequest& request, const
   }
   AttemptRecorder recorder(staging, std::move(first_tests), counts.attempts, counts.repeats);
   const fs::path cache = rerun_cache_directory(plan);
-  const double timeout = plan.config.test_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
   const RerunKind kind = rerun_kind(context, first);
   if (kind == RerunKind::none && counts.attempts > 1)
     recorder.note("the test command names its own results file: HydraScore knows no way to rerun its failing tests");

@@ -3,6 +3,8 @@
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/test_files.hpp>
+#include <hydra/capture/case_reports.hpp>
+#include <hydra/capture/test_frameworks.hpp>
 
 #include <cctype>
 #include <map>
@@ -92,7 +94,7 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
                      Progress& progress) {
   TestResult result;
   staging.manifest["tests_expected"] = true;
-  const double timeout = plan.config.test_timeout_seconds;
+  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
   const fs::path build_dir = plan.build_dir;
   const fs::path seen_build = plan.seen(build_dir);  // where the steps see it
   fs::create_directories(staging.directory / "junit");
@@ -101,8 +103,11 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   // of the tree: listed under the sandbox like every step that runs it.
   std::vector<std::string> list_argv = {plan.ctest.string(), "--test-dir", seen_build.string(), "--show-only=json-v1"};
   if (!request.build_config.empty()) list_argv.insert(list_argv.end(), {"-C", request.build_config});
-  util::ProcessRequest list;
-  list.argv = sandbox.wrap(tree_step_policy(plan, "test list", {build_dir}, build_dir / ".hydra-tmp"), list_argv);
+  // Listing runs the tree's code too: CTest includes the scripts test
+  // properties name (TEST_INCLUDE_FILES; gtest_discover_tests runs the test
+  // programs from one).
+  const StepPolicy list_policy = tree_step_policy(plan, "test list", {build_dir}, build_dir / ".hydra-tmp", {plan.source});
+  util::ProcessRequest list = sandbox.request(list_policy, list_argv);
   list.separate_stderr = true;
   list.keep_output_bytes = std::size_t(1) << 30;
   list.timeout = std::chrono::seconds(120);
@@ -129,6 +134,8 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
                   find_test_files(targets, plan.seen(plan.source), seen_build, plan.seen(top), listed_json).to_json().dump(1) +
                       "\n",
                   "test_files");
+    // Which programs write their framework's report, before any of them runs.
+    write_test_program_plan(listed.output, request, staging);
   } else {
     const std::string said = listed.error_output + listed.error;
     staging.problem("ctest --show-only=json-v1 failed: " + said.substr(0, said.find('\n')));
@@ -146,17 +153,28 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
                                      "--timeout", std::to_string(std::max(1, int(budget * 0.9)))};
     if (!request.build_config.empty()) argv.insert(argv.end(), {"-C", request.build_config});
     argv.insert(argv.end(), selection.begin(), selection.end());
-    util::ProcessRequest process;
-    process.argv = sandbox.wrap(
-        tree_step_policy(plan, "test", {build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp"),
-        argv);
+    // The framework reports of this run go beside its JUnit file; the
+    // launcher and its plan stay readable where the sandbox hides folders
+    // (the run directories, /tmp, home folders). The source tree is read-only.
+    const fs::path reports = junit_file.parent_path() / kCaseReportsFolder;
+    const std::map<std::string, std::string> launch = case_report_environment(staging, reports);
+    std::vector<fs::path> readable = {plan.source};
+    if (!launch.empty()) {
+      readable.push_back(launch.at(kTestProgramsVariable));
+      if (!request.test_launcher.empty()) readable.push_back(request.test_launcher.front());
+    }
+    StepPolicy policy =
+        tree_step_policy(plan, "test", {build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp", readable);
+    for (const auto& [variable, value] : launch) policy.environment[variable] = value;
+    util::ProcessRequest process = sandbox.request(policy, argv);
     process.output_file = log;
     process.timeout = std::chrono::duration<double>(budget);
     process.on_line = [&](std::string_view line) {
       if (auto text = ctest_progress(line)) progress.detail(*text);
     };
     const auto ran = util::run_process(process);
-    staging.step(step_record(step, argv, ran, budget));
+    staging.step(step_record(step, argv, ran, budget, policy));
+    add_case_reports(staging, reports);
     return ran;
   };
   const fs::path junit = staging.directory / "junit" / "0.xml";

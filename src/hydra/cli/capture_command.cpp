@@ -6,12 +6,13 @@
 #include <thread>
 
 #include <hydra/capture/capture.hpp>
+#include <hydra/capture/test_frameworks.hpp>
+#include <hydra/capture/parallel_captures.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
 #include <hydra/util/process.hpp>
-#include <hydra/util/thread_pool.hpp>
 
 namespace hydra::cli {
 
@@ -28,6 +29,11 @@ void add_build_tree_options(CLI::App& command, capture::BuildTreeOptions& option
       ->check(CLI::IsMember({"cmake", "js-node", "rust", "python"}));
   command.add_flag("--no-cache{false}", options.cache,
                    "No lint cache and no compiler cache (ccache) for this capture, whatever hydra.toml's [cache] says");
+  // This program is the test launcher of the trees it captures (its hidden
+  // test-launcher subcommand; capture/test_launcher.hpp).
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) options.test_launcher = {self.string(), capture::kLauncherSubcommand};
 }
 
 std::optional<std::filesystem::path> clang_tidy_program() {
@@ -63,7 +69,8 @@ void register_capture(CLI::App& app, int& exit_code) {
     std::vector<double> agent_seconds;
     std::string config, baseline_run, base_ref, checkout, metrics, metrics_dir, task, list;
     capture::BuildTreeOptions tree;
-    bool reuse = false, quiet = false, no_sandbox = false, if_changed = false, refuse_cmake_changes = false;
+    bool reuse = false, quiet = false, no_sandbox = false, require_sandbox = false, if_changed = false,
+         refuse_cmake_changes = false;
   };
   auto options = std::make_shared<Options>();
   command->add_option("--source", options->sources,
@@ -100,6 +107,8 @@ void register_capture(CLI::App& app, int& exit_code) {
   command->add_flag("--quiet", options->quiet, "No progress output");
   command->add_flag("--no-sandbox", options->no_sandbox,
                     "Do not run the tree's build and tests under bubblewrap (the run records it)");
+  command->add_flag("--require-sandbox", options->require_sandbox,
+                    "Refuse (exit 8) where the tree's code cannot run under bubblewrap, as [sandbox] require = true");
   command->callback([options, &exit_code] {
     const bool by_ref = !options->refs.empty();
     if (by_ref) {
@@ -188,42 +197,54 @@ void register_capture(CLI::App& app, int& exit_code) {
         if (std::filesystem::is_regular_file(file)) request.metrics = file;
       }
       request.task = options->task;
-      request.jobs = std::max(1u, jobs / parallel);
       request.reuse = options->reuse;
       request.progress = !options->quiet;
       request.sandbox = !options->no_sandbox;
+      request.require_sandbox = options->require_sandbox;
       request.clang_tidy = clang_tidy_program();
+      request.step_runner = util::current_executable();
       requests.push_back(std::move(request));
     }
-    // Every target is attempted; one that cannot be captured (its worktree
-    // cannot be made, a step cannot start) is reported, never skipped silently.
-    std::vector<capture::CaptureOutcome> outcomes(count);
-    std::vector<std::optional<Error>> failures(count);
-    util::parallel_for(count, parallel, [&](std::size_t i) {
-      try {
-        outcomes[i] = capture::capture(requests[i]);
-      } catch (const Error& error) {
-        failures[i] = error;
-      } catch (const std::exception& error) {
-        failures[i] = Error(error.what());
+    // No capture's code reads the trees of the captures beside it.
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto& own = targets[i];
+      for (std::size_t j = 0; j < count; ++j) {
+        if (j == i) continue;
+        std::vector<std::string> theirs = {targets[j].out, targets[j].build_dir};
+        if (!by_ref) theirs.push_back(targets[j].source);  // with --ref they share the repository
+        for (const auto& path : theirs) {
+          const auto tree = util::absolute_clean(path);
+          bool holds_own = false;
+          for (const auto& mine : {own.source, own.out, own.build_dir})
+            holds_own = holds_own || util::is_within(util::absolute_clean(mine), tree);
+          if (!holds_own) requests[i].hidden_trees.push_back(tree);
+        }
       }
-    });
+    }
+    // Every target is attempted; one that cannot be captured (its worktree
+    // cannot be made, a step cannot start) is reported, never skipped
+    // silently. Each gets its share of the jobs; one whose step ran out of
+    // time beside the others is captured again alone (parallel_captures.hpp).
+    const auto results = capture::capture_in_parallel(std::move(requests), jobs, parallel);
     std::string listed;
     std::optional<Error> first_failure;
+    std::size_t failed = 0;
     for (std::size_t i = 0; i < count; ++i) {
       const std::string what = targets[i].ref.empty() ? targets[i].source : "ref " + targets[i].ref;
-      if (failures[i]) {
+      if (!results[i].retried_alone.empty() && !options->quiet)
+        std::cerr << "hydra[" << targets[i].agent << "]: " << results[i].retried_alone << "\n";
+      if (results[i].failure) {
         std::cerr << "hydra-score: error: " << what << " (agent " << targets[i].agent
-                  << ") could not be captured: " << failures[i]->what() << "\n";
-        if (!first_failure) first_failure = failures[i];
+                  << ") could not be captured: " << results[i].failure->what() << "\n";
+        if (!first_failure) first_failure = results[i].failure;
+        ++failed;
         continue;
       }
-      std::cout << outcomes[i].summary << "\n";
-      if (!outcomes[i].skipped) listed += util::absolute_clean(targets[i].out).string() + "\n";
+      std::cout << results[i].outcome->summary << "\n";
+      if (!results[i].outcome->skipped) listed += util::absolute_clean(targets[i].out).string() + "\n";
     }
     if (!options->list.empty()) util::write_file_atomic(options->list, listed);
     if (first_failure) {
-      const std::size_t failed = std::count_if(failures.begin(), failures.end(), [](const auto& f) { return bool(f); });
       throw Error(std::to_string(failed) + " of " + std::to_string(count) + " captures failed (first: " +
                       first_failure->what() + ")",
                   first_failure->code() == ExitCode::internal ? ExitCode::step_failed : first_failure->code());

@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <hydra/capture/test_frameworks.hpp>
+#include <hydra/capture/test_launcher.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/version.hpp>
@@ -27,13 +29,16 @@ constexpr const char* kExitCodes = R"(Exit codes:
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The test launcher of capture trees takes its arguments as they are.
+  if (argc >= 2 && std::string(argv[1]) == capture::kLauncherSubcommand)
+    return capture::run_test_launcher(std::vector<std::string>(argv + 2, argv + argc));
   CLI::App app{"hydra-score: reproducible scores for code changes in CMake projects"};
   app.set_version_flag("--version", std::string(engine_version));
   app.footer(kExitCodes);
   app.require_subcommand(1);
   int exit_code = static_cast<int>(ExitCode::success);
   for (Register add : {&register_record, &register_score, &register_replay, &register_capture,
-                       &register_compare, &register_loop, &register_apply}) {
+                       &register_compare, &register_loop, &register_apply, &register_run_step}) {
     add(app, exit_code);
   }
   try {

@@ -6,6 +6,7 @@
 #include <hydra/loop/loop.hpp>
 #include <hydra/pipeline/evaluate.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/process.hpp>
 
 namespace hydra::cli {
 
@@ -44,6 +45,7 @@ void register_loop(CLI::App& app, int& exit_code) {
   command->callback([options, &exit_code] {
     loop::LoopRequest request;
     static_cast<capture::BuildTreeOptions&>(request) = options->tree;
+    request.step_runner = util::current_executable();
     request.source = options->source;
     request.out = options->out;
     request.build_dir = options->build_dir;

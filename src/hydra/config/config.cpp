@@ -114,6 +114,11 @@ void read_scoring(TableReader& scoring, Config& config) {
     // Flaky tests: reruns of failing tests, repeats of the baseline's suite.
     tests->integer("attempts", config.tests.attempts, 1, 100);
     tests->integer("baseline_repeat", config.tests.baseline_repeat, 1, 100);
+    // Test cases of framework programs; new tests' weight.
+    tests->choice<Tests::Granularity>("granularity", config.tests.granularity,
+                                      {{"case", Tests::Granularity::test_case},
+                                       {"program", Tests::Granularity::program}});
+    tests->boolean("dilution_guard", config.tests.dilution_guard);
     tests->reject_unknown_keys();
   }
 
@@ -185,6 +190,7 @@ void read_module_tables(TableReader& root, const std::filesystem::path& base_dir
   if (auto table = root.table("anti_gaming")) config.anti_gaming = read_anti_gaming(*table);
   if (auto table = root.table("loop")) config.loop = read_loop(*table);
   if (auto table = root.table("cache")) config.cache = read_cache(*table, base_directory);
+  if (auto table = root.table("sandbox")) config.sandbox = read_sandbox(*table, base_directory);
 }
 
 Config parse_document(std::string_view toml_text, const std::string& source_name,
@@ -253,7 +259,9 @@ nlohmann::json to_json(const Config& config) {
       {"tests",
        {{"regression", regression_name(config.tests.regression)},
         {"attempts", config.tests.attempts},
-        {"baseline_repeat", config.tests.baseline_repeat}}},
+        {"baseline_repeat", config.tests.baseline_repeat},
+        {"granularity", config.tests.granularity == Tests::Granularity::program ? "program" : "case"},
+        {"dilution_guard", config.tests.dilution_guard}}},
       {"lint",
        {{"match", match_name(config.lint.match)},
         {"compiler_warnings", config.lint.compiler_warnings},

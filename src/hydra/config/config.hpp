@@ -55,6 +55,15 @@ struct Tests {
   /// `baseline_repeat`: how often the baseline's whole suite runs, to find
   /// flaky tests before any candidate is captured; 1: once.
   int baseline_repeat = 1;
+  /// `granularity` (docs/formulas.md, "Test cases"): "case" scores each case
+  /// of a test program whose framework report was read (GoogleTest, Catch2,
+  /// doctest); "program" scores each CTest test as one, its report still
+  /// deciding over its exit code.
+  enum class Granularity { test_case, program };
+  Granularity granularity = Granularity::test_case;
+  /// `dilution_guard`: new tests raise the score by at most the new-test
+  /// bonus's cap, pass-rate gain included (docs/formulas.md, "Dilution guard").
+  bool dilution_guard = true;
 };
 
 /// [scoring.lint]
@@ -117,6 +126,7 @@ struct Config {
   CompareThresholds compare;   ///< [compare] (docs/compare.md)
   LoopSettings loop;           ///< [loop] (docs/loop.md)
   CacheSettings cache;         ///< [cache] (docs/config.md); not part of the digest
+  SandboxSettings sandbox;     ///< [sandbox] (docs/config.md); not part of the digest
 };
 
 /// Parses hydra.toml text. `source_name` names the file in errors.

@@ -1,5 +1,7 @@
 #include <hydra/config/module_tables.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include <hydra/error.hpp>
@@ -118,6 +120,39 @@ CacheSettings read_cache(TableReader& table, const std::filesystem::path& base_d
   table.string("directory", directory);
   if (!directory.empty()) settings.directory = resolve(base_directory, directory);
   table.unsigned_integer("lint_max_megabytes", settings.lint_max_megabytes, 1);
+  table.reject_unknown_keys();
+  return settings;
+}
+
+SandboxSettings read_sandbox(TableReader& table, const std::filesystem::path& base_directory) {
+  SandboxSettings settings;
+  table.boolean("network", settings.network);
+  table.boolean("require", settings.require);
+  table.string_list("environment", settings.environment, [](const std::string& name) {
+    const std::string body = !name.empty() && name.back() == '*' ? name.substr(0, name.size() - 1) : name;
+    const bool valid = !body.empty() && (std::isalpha(static_cast<unsigned char>(body[0])) || body[0] == '_') &&
+                       std::all_of(body.begin(), body.end(), [](char c) {
+                         return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                       });
+    return valid ? std::string()
+                 : "\"" + name + "\" is not a variable name (letters, digits and _, not starting with a digit; "
+                   "a final * for a prefix)";
+  });
+  std::vector<std::string> paths;
+  table.string_list("hidden", paths);
+  for (const auto& path : paths) settings.hidden.push_back(util::absolute_clean(resolve(base_directory, path)));
+  paths.clear();
+  table.string_list("read_only", paths);
+  for (const auto& path : paths) settings.read_only.push_back(util::absolute_clean(resolve(base_directory, path)));
+  std::uint64_t memory = 0;
+  if (const toml::node* node = table.node("memory_megabytes")) {
+    table.unsigned_integer("memory_megabytes", memory, 0);
+    if (memory > (std::uint64_t(1) << 30))  // a petabyte: beyond any machine, and bytes still fit 64 bits
+      table.fail(*node, "memory_megabytes", "must be at most 1073741824, got " + std::to_string(memory));
+    settings.memory_megabytes = memory;
+  }
+  table.unsigned_integer("cpu_seconds", settings.cpu_seconds, 0);
+  table.unsigned_integer("processes", settings.processes, 0);
   table.reject_unknown_keys();
   return settings;
 }

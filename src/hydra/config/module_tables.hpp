@@ -39,4 +39,10 @@ LoopSettings read_loop(TableReader& table);
 /// [cache]; a relative `directory` is resolved against `base_directory`.
 CacheSettings read_cache(TableReader& table, const std::filesystem::path& base_directory);
 
+/// [sandbox] (network, require, environment, hidden, read_only,
+/// memory_megabytes, cpu_seconds, processes); relative paths resolve against
+/// `base_directory`. A variable name that is not [A-Za-z_][A-Za-z0-9_]* (with
+/// an optional final "*") and an empty path are errors.
+SandboxSettings read_sandbox(TableReader& table, const std::filesystem::path& base_directory);
+
 }  // namespace hydra::config

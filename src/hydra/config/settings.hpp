@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -119,6 +120,38 @@ struct CacheSettings {
   /// directories (the run's parent). Relative: to hydra.toml's folder.
   std::filesystem::path directory;
   std::uint64_t lint_max_megabytes = 256;  ///< `lint_max_megabytes`: the lint cache is trimmed (oldest first) above this
+};
+
+/// [sandbox]: what the steps that run a tree's code (configure, build,
+/// tests, lint, held-out runs, the security command) may reach
+/// (docs/config.md, "[sandbox]"; docs/threat-model.md). Like [cache], not
+/// part of the digest: it changes what a candidate's code can do, never how
+/// a result is scored.
+struct SandboxSettings {
+  /// `network`: false gives those steps a network namespace of their own
+  /// (loopback only); true lets them reach the network, and every report says so.
+  bool network = false;
+  /// `require`: refuse to capture (exit 8) where bubblewrap cannot confine
+  /// the steps, instead of running them unconfined with a warning.
+  bool require = false;
+  /// `environment`: more variables those steps get from HydraScore's
+  /// environment, besides the built-in list: names, or prefixes ending in "*".
+  std::vector<std::string> environment;
+  /// `hidden`: more paths those steps cannot read (absolute, or relative to
+  /// hydra.toml's folder).
+  std::vector<std::filesystem::path> hidden;
+  /// `read_only`: paths inside hidden ones those steps may still read (a
+  /// toolchain under a home folder), likewise.
+  std::vector<std::filesystem::path> read_only;
+  /// `memory_megabytes`: memory of one step's processes together (a control
+  /// group), or of each one's address space where no control group can be
+  /// made; nullopt: half of this machine's memory; 0: no limit.
+  std::optional<std::uint64_t> memory_megabytes;
+  /// `cpu_seconds`: CPU time of each process of a step; 0: no limit.
+  std::uint64_t cpu_seconds = 3600;
+  /// `processes`: processes and threads of one step at once (a control
+  /// group; not enforced where none can be made); 0: no limit.
+  std::uint64_t processes = 4096;
 };
 
 }  // namespace hydra::config

@@ -17,10 +17,31 @@ namespace {
 std::string key(const TestCase& test) { return test.id(); }
 /// How evidence names a test: ctest's by its name, others by suite::name.
 std::string label(const TestCase& test) { return test.suite == "ctest" ? test.name : test.id(); }
+/// The CTest test whose files hold `test`: a case's program, else itself.
+const std::string& ctest_name(const TestCase& test) { return test.program.empty() ? test.name : test.program; }
 
-std::map<std::string, const TestCase*> by_key(const std::vector<TestCase>& tests) {
+/// Which test of a duplicated identity stands for it.
+enum class Prefer { failing, passing };
+
+/// Each identity's test; of several with one identity (a runner that names
+/// no file), the one `prefer` picks, by what they say and never by where they
+/// stood (docs/formulas.md, "One identity, several tests"): the held-out
+/// verdicts on the candidate's code prefer a failure (it can only lower the
+/// candidate's result), the new tests on the baseline's code a pass (a test
+/// that passes there demonstrates nothing).
+std::map<std::string, const TestCase*> by_key(const std::vector<TestCase>& tests, Prefer prefer) {
+  const auto better = [&](const TestCase& left, const TestCase& right) {
+    const bool left_passed = left.status == TestStatus::passed;
+    const bool right_passed = right.status == TestStatus::passed;
+    if (left_passed != right_passed) return prefer == Prefer::passing ? left_passed : right_passed;
+    if (left.status != right.status) return left.status < right.status;
+    return left.message < right.message;
+  };
   std::map<std::string, const TestCase*> index;
-  for (const auto& test : tests) index.emplace(key(test), &test);  // the first of a duplicated identity
+  for (const auto& test : tests) {
+    auto [found, inserted] = index.emplace(key(test), &test);
+    if (!inserted && better(test, *found->second)) found->second = &test;
+  }
   return index;
 }
 
@@ -56,15 +77,15 @@ HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<Te
     judgement.tests = own;
     return judgement;
   }
-  const auto judged_baseline = by_key(baseline_tests);
+  const auto judged_baseline = by_key(baseline_tests, Prefer::failing);
   const std::set<std::string> baseline_own = [&] {
     std::set<std::string> names;
     if (baseline.tests)
       for (const auto& test : *baseline.tests) names.insert(key(test));
     return names;
   }();
-  const auto held_out = by_key(held.tests ? *held.tests : none);
-  const auto on_baseline = by_key(held.tests_on_baseline ? *held.tests_on_baseline : none);
+  const auto held_out = by_key(held.tests ? *held.tests : none, Prefer::failing);
+  const auto on_baseline = by_key(held.tests_on_baseline ? *held.tests_on_baseline : none, Prefer::passing);
   const std::set<std::string> changed(held.test_files_changed.begin(), held.test_files_changed.end());
 
   // A test's files the change touched (unknown files: assume touched).
@@ -90,9 +111,9 @@ HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<Te
       } else if (held.mode == "built") {
         const auto found = held_out.find(key(test));
         // A result is a verdict unless the program was not built.
-        if (found != held_out.end() && !(not_built(*found->second) && touched(test.name))) {
+        if (found != held_out.end() && !(not_built(*found->second) && touched(ctest_name(test)))) {
           source = found->second;
-        } else if (found == held_out.end() && !touched(test.name) && held.build_passed) {
+        } else if (found == held_out.end() && !touched(ctest_name(test)) && held.build_passed) {
           source = &test;  // not defined in the held-out tree; its files are unchanged
         } else {
           source = in_baseline->second;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <map>
 
 #include <hydra/capture/capture.hpp>
 #include <hydra/util/process.hpp>
@@ -13,6 +14,7 @@
 #include <hydra/report/report.hpp>
 #include <hydra/pipeline/evaluate.hpp>
 #include <hydra/pipeline/run_dir.hpp>
+#include <hydra/score/confinement.hpp>
 #include <hydra/score/score.hpp>
 #include <hydra/util/files.hpp>
 
@@ -363,11 +365,40 @@ class LoopRunner {
     write_reports();
   }
 
+  /// The iterations whose code ran unconfined or with network (docs/reports.md,
+  /// "Alerts"), one line per kind: "iterations 0, 1: the tree's code ran UNCONFINED (...)".
+  std::vector<std::string> confinement_alerts() const {
+    std::map<std::string, std::string> iterations_by_line;
+    std::vector<std::string> order;
+    for (const auto& iteration : state_.iterations) {
+      const fs::path run = iteration_dir(iteration.number) / "run";
+      if (!fs::is_regular_file(run / "manifest.json")) continue;
+      std::string line;
+      try {
+        const model::RunManifest manifest = pipeline::read_run_manifest(run);
+        line = score::sandbox_warning("the tree's", manifest.sandbox, pipeline::ran_sandboxed(manifest), manifest.network);
+      } catch (const Error&) {
+        continue;  // its evaluation reports a run that cannot be read
+      }
+      if (line.empty()) continue;
+      auto& numbers = iterations_by_line[line];
+      if (numbers.empty()) order.push_back(line);
+      numbers += (numbers.empty() ? "" : ", ") + std::to_string(iteration.number);
+    }
+    std::vector<std::string> lines;
+    for (const auto& line : order) {
+      const std::string& numbers = iterations_by_line[line];
+      lines.push_back((numbers.find(',') == std::string::npos ? "iteration " : "iterations ") + numbers + ": " + line);
+    }
+    return lines;
+  }
+
   json write_reports() const {
     const LoopSettings& settings = request_.settings;
     const auto reason = stop_reason(state_.iterations, settings.max_iterations, settings.stuck_after);
-    const json report = loop_report(reason.value_or("running"), state_.iterations, state_.best_cases,
-                                    to_string(settings.metric), state_.best_iteration);
+    json report = loop_report(reason.value_or("running"), state_.iterations, state_.best_cases,
+                              to_string(settings.metric), state_.best_iteration);
+    if (auto lines = confinement_alerts(); !lines.empty()) report["alerts"] = lines;
     util::write_file_atomic(out_ / "results.tsv", results_tsv(state_.iterations));
     util::write_file_atomic(out_ / "loop.json", report.dump(2) + "\n");
     util::write_file_atomic(out_ / "loop.md", report::render_loop_markdown(report));

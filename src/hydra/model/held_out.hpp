@@ -23,11 +23,13 @@ struct HeldOut {
   std::string reason;
   bool build_passed = false;                        ///< mode "built": the held-out tree built completely
   std::optional<std::vector<TestCase>> tests;       ///< mode "built": held-out/junit
+  std::optional<std::vector<TestCase>> program_tests;  ///< `tests` at program level (Run::program_tests)
   std::vector<std::string> test_files_changed;      ///< test files the change touches (top-level relative)
   /// "none" (no new test, or no evidence), "no code change", "built".
   std::string new_tests_mode = "none";
   bool on_baseline_build_passed = false;
   std::optional<std::vector<TestCase>> tests_on_baseline;  ///< new_tests_mode "built": on-baseline/junit
+  std::optional<std::vector<TestCase>> program_tests_on_baseline;  ///< at program level (Run::program_tests)
   bool private_test_patch = false;                  ///< a private test patch was configured and applied
   /// The tests private to the task: those the private test patch adds or
   /// whose files it touches (recorded by the baseline's capture).

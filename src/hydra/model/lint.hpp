@@ -14,14 +14,26 @@ enum class Severity { warning, error };
 /// "warning" or "error".
 std::string_view to_string(Severity severity) noexcept;
 
+/// `message` with the positions it mentions replaced by "N", as a finding's
+/// fingerprint reads it (docs/parsers.md, "Fingerprint and de-duplication"):
+/// a number after a position word (`line`, `lines`, `column`, `columns`,
+/// `col`, `ln`; "from line 1", "on line 3 column 7", "(line 9)") and the
+/// line and column after a file name with an extension ("src/a.cpp:12:5",
+/// "lib.rs:3"), with the numbers chained to them by "-", ":" or ","
+/// ("lines 3-5"). Other numbers (counts, limits, values) stay. Returns
+/// false, leaving `out` alone, when there is nothing to replace.
+bool position_free_message(std::string_view message, std::string& out);
+
 /// One diagnostic. Identified across runs by its fingerprint, which hashes
 /// the tool, file, checks, message and the whitespace-stripped source line,
-/// never the line number (so moved code is not "new").
+/// never the line number (so moved code is not "new"), nor a position inside
+/// the message (position_free_message).
 ///
 /// A value type whose text lives in one allocation: a large log gives a
 /// million of these, and six strings each made building them the larger part
 /// of parsing (bench/README.md). That text is the fingerprint's input,
-/// `tool 0x1F file 0x1F checks-joined-by-"," 0x1F message 0x1F source_line`.
+/// `tool 0x1F file 0x1F checks-joined-by-"," 0x1F message 0x1F source_line`
+/// (with the message's positions replaced when it mentions any).
 class LintFinding {
  public:
   /// What a finding is made of.
@@ -59,8 +71,9 @@ class LintFinding {
   std::uint64_t fingerprint() const noexcept { return fingerprint_; }
   /// fingerprint() as 16 lower-case hex digits, as the JSON output shows it.
   std::string fingerprint_hex() const;
-  /// `tool 0x1F file 0x1F checks 0x1F message 0x1F source_line`.
-  std::string_view fingerprint_bytes() const noexcept { return text_; }
+  /// `tool 0x1F file 0x1F checks 0x1F message 0x1F source_line`, the message
+  /// without the positions it mentions (position_free_message).
+  std::string fingerprint_bytes() const;
 
   /// Replaces the file (e.g. made relative to the source root); the
   /// fingerprint follows.
@@ -72,7 +85,9 @@ class LintFinding {
     return std::string_view(text_).substr(separator + 1, end - separator - 1);
   }
 
-  std::string text_;  ///< fingerprint_bytes()
+  /// `tool 0x1F file 0x1F checks 0x1F message 0x1F source_line`, the
+  /// message as printed.
+  std::string text_;
   std::uint32_t tool_end_ = 0;     ///< offsets of the four 0x1F separators in text_
   std::uint32_t file_end_ = 1;
   std::uint32_t checks_end_ = 2;

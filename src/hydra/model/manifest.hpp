@@ -65,6 +65,11 @@ struct RunManifest {
   /// captured before profiles were recorded, and recorded runs).
   std::string profile = "cmake";
   std::string sandbox;  ///< the protection in force while the tree's code ran; empty for recorded runs
+  /// "confinement": whether the tree's code ran inside the sandbox (nullopt:
+  /// not recorded; a capture before it was, or a recorded run) and whether
+  /// it could reach the network.
+  std::optional<bool> sandboxed;
+  bool network = false;
   std::map<std::string, std::string> tools;
   std::optional<double> agent_seconds;
   std::optional<ManifestBuild> build;
@@ -75,6 +80,9 @@ struct RunManifest {
   bool lint_unavailable_outside_tree = false;
   /// The lint step's "translation_units" (in "steps"): units it linted.
   std::optional<std::uint64_t> lint_units;
+  /// "lint_incomplete": why the linter stopped early on some unit (a
+  /// clang-tidy crash), one line each; empty when it did not.
+  std::vector<std::string> lint_incomplete;
   std::optional<std::string> diff_inactive_reason;
   ManifestSecurity security;
   std::vector<std::string> problems;  ///< integrity problems the capture found
@@ -82,6 +90,9 @@ struct RunManifest {
   std::optional<ManifestCache> compiler_cache;  ///< "caches"/"compiler"
   std::optional<ManifestCache> lint_cache;      ///< "caches"/"lint"
   std::optional<std::string> recaptured;  ///< why this run replaced a corrupted one (its "reason")
+  /// Why this run was captured again alone ("retried_alone"/"reason"): a
+  /// step of its first capture ran out of time beside other captures.
+  std::optional<std::string> retried_alone;
   std::vector<ManifestArtifact> artifacts;
   std::string seal;
 };

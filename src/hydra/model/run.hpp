@@ -45,6 +45,12 @@ struct Run {
   /// Which protection was in force while the tree's code ran ("bubblewrap:
   /// ..." or "none: ..."); empty for recorded runs, which ran nothing.
   std::string sandbox;
+  /// Whether the tree's code ran confined (bubblewrap): nullopt for a
+  /// recorded run (HydraScore ran nothing); see report lines of
+  /// score::sandbox_warnings.
+  std::optional<bool> sandboxed;
+  /// Its code could reach the network ([sandbox] network = true).
+  bool network = false;
   /// What the capture's caches did ("ccache: 12 of 12 compilations from the
   /// cache; lint: 23 of 24 translation units from the cache"); empty when
   /// not recorded.
@@ -55,12 +61,24 @@ struct Run {
   /// Why this run replaced a corrupted run directory at its place (a baseline
   /// captured again at scoring time); empty for an ordinary run.
   std::string recaptured;
+  /// Why this run was captured again alone: a step of its first capture ran
+  /// out of time while other captures ran beside it; empty when it was not.
+  std::string retried_alone;
 
   BuildOutcome build;
 
   /// nullopt: no test results were recorded (tests dimension inactive, unless
   /// the baseline has tests, in which case the candidate scores 0).
   std::optional<std::vector<TestCase>> tests;
+  /// The same tests at program level (docs/formulas.md, "Test cases"): each
+  /// CTest test one result, its framework report deciding over its exit
+  /// code; set when some test program's framework report was expected
+  /// (`tests` then holds its cases), nullopt when `tests` is program level
+  /// already. pipeline::load puts it in `tests` for `granularity = "program"`.
+  std::optional<std::vector<TestCase>> program_tests;
+  /// The test programs of known frameworks and how their reports were read
+  /// (the first attempt's); empty when no program had a framework report.
+  std::vector<TestProgram> test_programs;
   std::vector<TestDefinition> test_definitions;  ///< from ctest --show-only=json-v1; may be empty
   /// How the build tree builds its targets (build-targets.json, read right
   /// after configure); nullopt when not recorded.
@@ -84,6 +102,11 @@ struct Run {
   /// not), when the run recorded it (capture's clang-tidy step); nullopt
   /// when unknown. 0: lint ran and measured nothing.
   std::optional<std::uint64_t> lint_units;
+  /// Why the lint log is incomplete: the linter stopped before it had looked
+  /// at everything (a clippy build stopped by an error, a clang-tidy crash),
+  /// one line each; empty when it is complete. Findings it never reached
+  /// are missing, never fixed (docs/formulas.md, "Lint").
+  std::vector<std::string> lint_incomplete;
 
   std::optional<DiffSummary> diff;  ///< nullopt: no diff recorded (diff scope inactive)
   AgentMetrics metrics;

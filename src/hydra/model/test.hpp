@@ -27,21 +27,50 @@ struct TestAttempt {
   std::string message;  ///< as TestCase::message
 };
 
-/// One test case. Its identity is `suite` + "::" + `name` (see docs/formulas.md,
-/// "Tests: a test's identity is its suite plus name").
+/// One test case. Its identity is `suite` + "::" + `name`: the runner's full
+/// path to the test (program, crate or file, suite, class, name, parameters)
+/// without line numbers or run order, as each parser states it in
+/// docs/parsers.md.
+/// A case of a test program's framework report is `program` + "/" + `suite`
+/// + "/" + `name` (docs/formulas.md, "Test cases").
 struct TestCase {
+  /// The CTest test whose program ran this case, when it is a case of a
+  /// known test framework's report (GoogleTest, Catch2, doctest); empty for
+  /// a test that is itself a CTest test or another runner's test.
+  std::string program;
   std::string suite;
   std::string name;
   TestStatus status = TestStatus::passed;
   double duration_seconds = 0.0;
   std::vector<std::string> labels;  ///< sorted, unique
   std::string message;              ///< failure/skip reason, first line, at most 500 bytes
+  /// The name the runner selects the test by, when it differs from `name`
+  /// (a doc test's "src/lib.rs - add (line 3)", whose identity leaves the
+  /// line out); empty otherwise. Not part of the identity.
+  std::string selector;
   /// Every attempt of the test on this code, in order, when it ran more than
   /// once (parse/test_attempts.hpp merges them into the status above); empty
   /// when it ran once.
   std::vector<TestAttempt> attempts;
 
-  std::string id() const { return suite + "::" + name; }
+  std::string id() const { return program.empty() ? suite + "::" + name : program + "/" + suite + "/" + name; }
+};
+
+/// A CTest test whose program is a known test framework (docs/formulas.md,
+/// "Test cases"): how its own report was read in the run's first attempt.
+struct TestProgram {
+  std::string test;       ///< the CTest test's name
+  std::string framework;  ///< "googletest", "catch2", "doctest"
+  /// "read": its report's cases stand for it; "missing": the program wrote
+  /// no report; "unparsable": its report does not parse; "contradicted": it
+  /// exited with a failure but its report lists no failed case; "empty": its
+  /// report lists no case. Every state but "read" leaves the program one
+  /// test, failed unless "empty".
+  std::string report;
+  std::string detail;                 ///< why, in words, when not "read"
+  std::uint64_t cases = 0;            ///< cases its report lists
+  std::uint64_t failed_cases = 0;     ///< of them failed or errored
+  bool exit_passed = false;           ///< ctest's own verdict on the program (exit code, output rules)
 };
 
 /// What `ctest --show-only=json-v1` says of one test: its command, labels and

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <hydra/model/test.hpp>
+#include <hydra/parse/junit_dialect.hpp>
 
 namespace hydra::parse {
 
@@ -24,6 +25,14 @@ std::vector<model::TestCase> parse_junit(std::string_view xml, const std::string
 
 /// Reads and parses a file.
 std::vector<model::TestCase> parse_junit_file(const std::filesystem::path& file,
+                                              std::uint64_t* invalid_utf8_replaced = nullptr);
+
+/// As above, for a document a test framework's own reporter wrote
+/// (junit_dialect.hpp): its cases named as the framework names them. A
+/// framework's document is never read as CTest's.
+std::vector<model::TestCase> parse_junit(std::string_view xml, const std::string& source_name, JunitDialect dialect,
+                                         std::uint64_t* invalid_utf8_replaced = nullptr);
+std::vector<model::TestCase> parse_junit_file(const std::filesystem::path& file, JunitDialect dialect,
                                               std::uint64_t* invalid_utf8_replaced = nullptr);
 
 }  // namespace hydra::parse

@@ -1,10 +1,12 @@
 #include <hydra/parse/libtest.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <map>
 #include <optional>
 
+#include <hydra/parse/cargo_targets.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/mapped_file.hpp>
 #include <hydra/util/text.hpp>
@@ -96,41 +98,6 @@ bool parse_count(std::string_view digits, std::uint64_t& value) {
   if (digits.empty()) return false;
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   return error == std::errc() && end == digits.data() + digits.size();
-}
-
-/// The suite a cargo header names, or nullopt when `line` is not one:
-/// "     Running unittests src/lib.rs (target/debug/deps/x-hash)" gives
-/// "unittests src/lib.rs"; an older cargo's "     Running target/debug/deps/x-hash"
-/// (or with -v, "`/abs/target/debug/deps/x-hash`") gives "x";
-/// "   Doc-tests x" gives "doc-tests x". cargo right-aligns its status words, so
-/// a header starts with a space.
-std::optional<std::string> cargo_header(std::string_view line) {
-  if (line.empty() || line.front() != ' ') return std::nullopt;
-  const std::string_view text = trim(line);
-  if (starts_with(text, "Doc-tests ")) return "doc-tests " + std::string(trim(text.substr(10)));
-  if (!starts_with(text, "Running ")) return std::nullopt;
-  std::string_view target = trim(text.substr(8));
-  if (target.empty()) return std::nullopt;
-  if (target.back() == ')') {
-    if (const auto open = target.rfind(" ("); open != std::string_view::npos) return std::string(target.substr(0, open));
-  }
-  // A bare binary path, maybe quoted in backticks and followed by arguments (-v).
-  if (target.front() == '`') {
-    target.remove_prefix(1);
-    target = target.substr(0, target.find_first_of("` "));
-  } else {
-    target = target.substr(0, target.find(' '));
-  }
-  if (const auto slash = target.find_last_of("/\\"); slash != std::string_view::npos) target.remove_prefix(slash + 1);
-  if (ends_with(target, ".exe")) target.remove_suffix(4);
-  if (const auto dash = target.rfind('-'); dash != std::string_view::npos && dash + 1 < target.size()) {
-    const std::string_view hash = target.substr(dash + 1);
-    bool hex = hash.size() >= 8;
-    for (const char c : hash) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
-    if (hex) target = target.substr(0, dash);
-  }
-  if (target.empty()) return std::nullopt;
-  return std::string(target);
 }
 
 /// N of "running N tests" / "running 1 test".
@@ -268,9 +235,16 @@ class LibtestReader {
 
  private:
   void read_line(std::string_view line) {
-    if (auto suite = cargo_header(line)) {
+    if (const auto header = cargo_header(line)) {
       if (section_) unfinished();
-      suite_ = std::move(*suite);
+      suite_ = packages_.suite_of(*header);
+      seen_header_ = true;
+      return;
+    }
+    // cargo's JSON messages (--message-format=json) come before it runs any
+    // test binary; later lines are the tests' own output.
+    if (!seen_header_ && !line.empty() && line.front() == '{') {
+      packages_.read_message(line);
       return;
     }
     if (const auto announced = running_line(line)) {
@@ -368,6 +342,7 @@ class LibtestReader {
                said->ignored != section.seen.ignored) {
       problem(section.suite, "\"test result:\" says " + counts(*said) + ", the result lines say " + counts(section.seen));
     }
+    without_lines(section);
     section_.reset();
   }
 
@@ -387,7 +362,30 @@ class LibtestReader {
     finish_block();
     problem(section_->suite, "no \"test result:\" line after " + running_text(section_->announced) +
                                  " (the test binary crashed or exited early)");
+    without_lines(*section_);
     section_.reset();
+  }
+
+  /// A doc test's name carries its line ("src/lib.rs - add (line 3)"), which
+  /// moves when lines are added above it: its identity leaves the line out.
+  /// The doc tests of one item keep apart in line order: the first is
+  /// "src/lib.rs - add", the next "src/lib.rs - add #2", and so on. The name
+  /// as printed stays the test's `selector` (what a rerun selects it by).
+  void without_lines(const Section& section) {
+    std::map<std::string, std::vector<std::pair<unsigned long, std::size_t>>> items;  // name without line -> (line, test)
+    for (const auto& [name, index] : section.names) {
+      unsigned long line = 0;
+      const std::string_view item = without_doc_test_line(name, line);
+      if (item.size() != name.size()) items[std::string(item)].emplace_back(line, index);
+    }
+    for (auto& [item, tests] : items) {
+      std::sort(tests.begin(), tests.end());
+      for (std::size_t k = 0; k < tests.size(); ++k) {
+        TestCase& test = result_.tests[tests[k].second];
+        test.selector = test.name;
+        test.name = k == 0 ? item : item + " #" + std::to_string(k + 1);
+      }
+    }
   }
 
   void problem(const std::string& suite, std::string text) {
@@ -398,6 +396,8 @@ class LibtestReader {
   const std::string& source_name_;
   LibtestResult result_;
   std::string suite_;  ///< the suite the last cargo header named
+  CargoPackages packages_;    ///< the test binaries' packages, from cargo's JSON messages
+  bool seen_header_ = false;  ///< a cargo header was read (JSON messages end before it)
   std::optional<Section> section_;
   bool in_block_ = false;
   std::string block_name_;

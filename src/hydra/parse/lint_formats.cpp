@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
@@ -240,9 +241,11 @@ bool parse_flake8_line(std::string_view text, Flake8Line& out) {
 
 }  // namespace
 
-std::vector<model::LintFinding> parse_cargo_diagnostics(std::string_view text, const std::string& source_name) {
+std::vector<model::LintFinding> parse_cargo_diagnostics(std::string_view text, const std::string& source_name,
+                                                        std::string* stopped_early) {
   util::require_text(text, source_name);
   Findings findings;
+  std::optional<bool> finished;  // build-finished's "success"
   const std::vector<std::string_view> lines = util::split(text, '\n');
   for (std::size_t index = 0; index < lines.size(); ++index) {
     const std::uint64_t line_number = index + 1;
@@ -261,15 +264,30 @@ std::vector<model::LintFinding> parse_cargo_diagnostics(std::string_view text, c
     const json* reason = member(object, "reason");
     if (reason == nullptr || !reason->is_string())
       throw InputError(source_name, "/reason: expected a string (a cargo message's kind)", line_number);
+    if (reason->get_ref<const std::string&>() == "build-finished") {
+      const json* success = member(object, "success");
+      finished = success != nullptr && success->is_boolean() && success->get<bool>();
+      continue;
+    }
     if (reason->get_ref<const std::string&>() != "compiler-message") continue;
     add_compiler_message(object, Shape(source_name, line_number), findings);
+  }
+  if (stopped_early) {
+    if (!finished)
+      *stopped_early = "cargo's messages end without \"build-finished\" (cargo stopped before the end)";
+    else if (!*finished)
+      *stopped_early = "cargo stopped the build at an error (\"build-finished\": success false): the targets that "
+                       "depend on the failing one were never checked";
+    else
+      stopped_early->clear();
   }
   return findings.take();
 }
 
-std::vector<model::LintFinding> parse_cargo_diagnostics_file(const std::filesystem::path& file) {
+std::vector<model::LintFinding> parse_cargo_diagnostics_file(const std::filesystem::path& file,
+                                                             std::string* stopped_early) {
   const util::MappedFile text(file);
-  return parse_cargo_diagnostics(text.text(), file.string());
+  return parse_cargo_diagnostics(text.text(), file.string(), stopped_early);
 }
 
 std::vector<model::LintFinding> parse_eslint_json(std::string_view text, const std::string& source_name) {
@@ -302,7 +320,10 @@ std::vector<model::LintFinding> parse_eslint_json(std::string_view text, const s
       } else if (severity_value != 1) {
         wrong_shape(source_name, 0, pointer + "/severity", "1 (warning) or 2 (error)");
       }
-      if (fatal || checks.empty()) severity = Severity::error;
+      // A fatal message (a parsing error) is an error whatever it says; one
+      // without a rule (an unused eslint-disable directive, severity 1)
+      // keeps ESLint's own severity.
+      if (fatal) severity = Severity::error;
       // A message about the whole file ("File ignored because ...") has no line.
       std::uint32_t line = 0;
       std::uint32_t column = 0;

@@ -16,9 +16,16 @@ namespace hydra::parse {
 /// "compiler-message" entries become findings. tool "clippy" for codes "clippy::...", else "rustc".
 /// Throws hydra::InputError naming the source and line for a line that is not a
 /// JSON object or a compiler-message of the wrong shape.
-std::vector<model::LintFinding> parse_cargo_diagnostics(std::string_view text, const std::string& source_name);
+/// `stopped_early` (when given) says why the messages are incomplete: cargo's
+/// `build-finished` says `"success": false` (an error stopped the build, so
+/// the targets that depend on the failing one were never checked; clippy
+/// under `-D warnings` does this for any new finding) or never comes (cargo
+/// was killed); empty when the build finished.
+std::vector<model::LintFinding> parse_cargo_diagnostics(std::string_view text, const std::string& source_name,
+                                                        std::string* stopped_early = nullptr);
 /// Reads `file` (memory-mapped) and parses it with parse_cargo_diagnostics.
-std::vector<model::LintFinding> parse_cargo_diagnostics_file(const std::filesystem::path& file);
+std::vector<model::LintFinding> parse_cargo_diagnostics_file(const std::filesystem::path& file,
+                                                             std::string* stopped_early = nullptr);
 
 /// ESLint --format json: an array of {filePath, messages[{ruleId, severity, message, line, column, fatal}], source?}; tool "eslint".
 /// Throws hydra::InputError naming the source (and the JSON pointer of a value of the wrong shape).

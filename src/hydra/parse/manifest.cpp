@@ -122,6 +122,13 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
   top.text("cache_key", manifest.cache_key);
   top.text("config_digest", manifest.config_digest);
   top.text("sandbox", manifest.sandbox);
+  if (const json* confinement = top.object("confinement")) {
+    const Fields fields = top.in("confinement", *confinement);
+    bool sandboxed = false;
+    fields.flag("sandboxed", sandboxed);
+    if (confinement->contains("sandboxed")) manifest.sandboxed = sandboxed;
+    fields.flag("network", manifest.network);
+  }
   top.text("profile", manifest.profile);
   top.text("seal", manifest.seal);
   if (const json* tools = top.object("tools")) {
@@ -140,6 +147,7 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
   top.flag("tests_expected", manifest.tests_expected);
   top.text("lint_inactive_reason", manifest.lint_inactive_reason);
   top.flag("lint_unavailable_outside_tree", manifest.lint_unavailable_outside_tree);
+  top.texts("lint_incomplete", manifest.lint_incomplete);
   top.text("diff_inactive_reason", manifest.diff_inactive_reason);
   if (const json* steps = top.array("steps")) {
     for (std::size_t index = 0; index < steps->size(); ++index) {
@@ -189,6 +197,10 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
   if (const json* recaptured = top.object("recaptured")) {
     manifest.recaptured = "captured again";
     top.in("recaptured", *recaptured).text("reason", *manifest.recaptured);
+  }
+  if (const json* retried = top.object("retried_alone")) {
+    manifest.retried_alone = "captured again alone";
+    top.in("retried_alone", *retried).text("reason", *manifest.retried_alone);
   }
   if (const json* list = top.array("artifacts")) {
     for (std::size_t index = 0; index < list->size(); ++index) {

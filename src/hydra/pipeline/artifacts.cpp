@@ -29,13 +29,15 @@ TestArtifact parse_test_artifact(const std::string& role, const std::filesystem:
   return artifact;
 }
 
-std::vector<model::LintFinding> parse_lint_artifact(const std::string& role, const std::filesystem::path& file) {
-  if (role == "lint_log") return parse::parse_clang_tidy_file(file);
-  if (role == "clippy_json") return parse::parse_cargo_diagnostics_file(file);
-  if (role == "eslint_json") return parse::parse_eslint_json_file(file);
-  if (role == "flake8_log") return parse::parse_flake8_file(file, "flake8");
-  if (role == "ruff_log") return parse::parse_flake8_file(file, "ruff");
-  throw Error("no lint parser for artifact role \"" + role + "\"");
+LintArtifact parse_lint_artifact(const std::string& role, const std::filesystem::path& file) {
+  LintArtifact artifact;
+  if (role == "lint_log") artifact.findings = parse::parse_clang_tidy_file(file);
+  else if (role == "clippy_json") artifact.findings = parse::parse_cargo_diagnostics_file(file, &artifact.stopped_early);
+  else if (role == "eslint_json") artifact.findings = parse::parse_eslint_json_file(file);
+  else if (role == "flake8_log") artifact.findings = parse::parse_flake8_file(file, "flake8");
+  else if (role == "ruff_log") artifact.findings = parse::parse_flake8_file(file, "ruff");
+  else throw Error("no lint parser for artifact role \"" + role + "\"");
+  return artifact;
 }
 
 }  // namespace hydra::pipeline

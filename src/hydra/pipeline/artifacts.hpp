@@ -28,8 +28,15 @@ struct TestArtifact {
 /// for malformed input.
 TestArtifact parse_test_artifact(const std::string& role, const std::filesystem::path& file);
 
+/// Lint findings of an artifact of a lint role.
+struct LintArtifact {
+  std::vector<model::LintFinding> findings;
+  /// Why the log is incomplete (the linter stopped early: cargo's build
+  /// stopped at an error); empty when complete or the format cannot tell.
+  std::string stopped_early;
+};
 /// Parses `file`, an artifact of lint role `role`. Throws hydra::InputError
 /// for malformed input.
-std::vector<model::LintFinding> parse_lint_artifact(const std::string& role, const std::filesystem::path& file);
+LintArtifact parse_lint_artifact(const std::string& role, const std::filesystem::path& file);
 
 }  // namespace hydra::pipeline

@@ -76,7 +76,7 @@ void record(const RecordRequest& request, const fs::path& out) {
     TestArtifact parsed = parse_test_artifact("libtest_log", file);
     tests.insert(tests.end(), parsed.tests.begin(), parsed.tests.end());
   }
-  for (const auto& file : request.lint_logs) logs.push_back(parse_lint_artifact(request.lint_role, file));
+  for (const auto& file : request.lint_logs) logs.push_back(parse_lint_artifact(request.lint_role, file).findings);
   if (request.build_log && request.profile == "cmake")
     logs.push_back(parse::parse_compiler_warnings_file(*request.build_log));
   config::find_profile(request.profile);

@@ -25,6 +25,7 @@
 #include <hydra/parse/test_files.hpp>
 #include <hydra/parse/lint_log.hpp>
 #include <hydra/pipeline/artifacts.hpp>
+#include <hydra/pipeline/case_results.hpp>
 #include <hydra/parse/metrics.hpp>
 #include <hydra/pipeline/held_out_record.hpp>
 #include <hydra/pipeline/signals.hpp>
@@ -74,6 +75,13 @@ std::string held_out_result_role(const std::string& role) {
   for (const std::string prefix : {"held_out_", "on_baseline_"})
     if (role.rfind(prefix, 0) == 0 && is_test_role(role.substr(prefix.size()))) return role.substr(prefix.size());
   return {};
+}
+
+/// The artifacts' roles by path.
+std::map<std::string, std::string> artifact_roles(const std::vector<Artifact>& artifacts) {
+  std::map<std::string, std::string> roles;
+  for (const auto& artifact : artifacts) roles[artifact.path] = artifact.role;
+  return roles;
 }
 
 std::string manifest_seal(json manifest) {
@@ -239,6 +247,13 @@ void verify_seal(const fs::path& run_dir) {
   }
 }
 
+std::optional<bool> ran_sandboxed(const model::RunManifest& manifest) {
+  if (manifest.sandboxed) return manifest.sandboxed;
+  // Captures before "confinement" was recorded: their description says.
+  if (!manifest.sandbox.empty()) return manifest.sandbox.rfind("bubblewrap", 0) == 0;
+  return std::nullopt;
+}
+
 model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const json& roles_override,
                            bool include_compiler_warnings) {
   const model::RunManifest typed = parse::parse_manifest(manifest, (run_dir / kManifest).string());
@@ -246,7 +261,10 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   run.agent = typed.agent;
   run.path = run_dir.string();
   run.sandbox = typed.sandbox;
+  run.sandboxed = ran_sandboxed(typed);
+  run.network = typed.network;
   run.recaptured = typed.recaptured.value_or(std::string());
+  run.retried_alone = typed.retried_alone.value_or(std::string());
   run.tools = typed.tools;
   run.caches = caches_summary(typed);
 
@@ -289,6 +307,10 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     run.build.no_step = typed.build_inactive_reason->empty() ? "no build step" : *typed.build_inactive_reason;
 
   std::vector<model::TestCase> tests;
+  std::vector<model::TestCase> program_tests;  // the same at program level (case_results.hpp)
+  bool planned = false;                        // some program's framework report was expected
+  std::pair<std::vector<model::TestCase>, bool> held_out_programs, on_baseline_programs;  // (tests, planned)
+  const CaseReports cases(run_dir, artifact_roles(artifacts), run);
   AttemptArtifacts attempts;  // reruns and repeats of the tests, merged below
   bool have_junit = false;
   std::vector<Artifact> lint_logs;
@@ -299,7 +321,10 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
     if (is_test_role(artifact.role)) {
       TestArtifact parsed = parse_test_artifact(artifact.role, file);
       note_replacements(run, artifact.path, parsed.replaced_bytes);
-      tests.insert(tests.end(), parsed.tests.begin(), parsed.tests.end());
+      TestLevels levels = cases.expand(artifact.path, std::move(parsed.tests), &run.test_programs);
+      planned = planned || levels.planned;
+      tests.insert(tests.end(), levels.cases.begin(), levels.cases.end());
+      program_tests.insert(program_tests.end(), levels.programs.begin(), levels.programs.end());
       run.integrity_problems.insert(run.integrity_problems.end(), parsed.problems.begin(), parsed.problems.end());
       have_junit = true;
     } else if (artifact.role == "ctest_json") {
@@ -327,13 +352,19 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
       auto& into = artifact.role.rfind("held_out_", 0) == 0 ? run.held_out.tests : run.held_out.tests_on_baseline;
       try {
         auto parsed = parse_test_artifact(inner, file);
+        auto& programs = artifact.role.rfind("held_out_", 0) == 0 ? held_out_programs : on_baseline_programs;
+        TestLevels levels = cases.expand(artifact.path, std::move(parsed.tests));
         if (!into) into.emplace();
-        into->insert(into->end(), parsed.tests.begin(), parsed.tests.end());
+        into->insert(into->end(), levels.cases.begin(), levels.cases.end());
+        programs.second = programs.second || levels.planned;
+        programs.first.insert(programs.first.end(), levels.programs.begin(), levels.programs.end());
         for (const auto& problem : parsed.problems) run.integrity_problems.push_back(artifact.path + ": " + problem);
       } catch (const InputError& error) {
         run.integrity_problems.push_back(error.what());
       }
-    } else if (attempts.collect(artifact.role, artifact.path, file, run)) {
+    } else if (CaseReports::is_case_role(artifact.role)) {
+      // Read with the ctest run they belong to.
+    } else if (attempts.collect(artifact.role, artifact.path, file, run, cases)) {
     } else if (artifact.role == "test_files") {
       try {
         run.test_files = parse::parse_test_files_file(file).by_test;
@@ -365,12 +396,17 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   }
   if (have_junit) {
     parse::apply_labels(tests, run.test_definitions);
+    parse::apply_labels(program_tests, run.test_definitions);
+    label_cases(tests, run.test_definitions);
     run.tests = std::move(tests);
+    if (planned) run.program_tests = std::move(program_tests);
   } else if (typed.tests_expected) {
     // The test step ran but left no usable results (timeout, crash): zero
     // tests ran, which scores and gates fail-closed.
     run.tests = std::vector<model::TestCase>{};
   }
+  if (held_out_programs.second) run.held_out.program_tests = std::move(held_out_programs.first);
+  if (on_baseline_programs.second) run.held_out.program_tests_on_baseline = std::move(on_baseline_programs.first);
   attempts.merge_into(run);
 
   // Lint is active when clang-tidy ran (a lint log exists); compiler warnings
@@ -425,12 +461,17 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
         findings.push_back(std::move(finding));
       }
     };
-    for (const auto& log : lint_logs) merge(parse_lint_artifact(log.role, run_dir / log.path));
+    for (const auto& log : lint_logs) {
+      LintArtifact parsed = parse_lint_artifact(log.role, run_dir / log.path);
+      if (!parsed.stopped_early.empty()) run.lint_incomplete.push_back(log.path + ": " + parsed.stopped_early);
+      merge(std::move(parsed.findings));
+    }
     // GCC/Clang warnings: the cmake profile's build log only.
     if (include_compiler_warnings && !build_log.empty() && typed.profile == "cmake")
       merge(parse::parse_compiler_warnings_file(run_dir / build_log));
     run.lint = std::move(findings);
     run.lint_units = typed.lint_units;
+    run.lint_incomplete.insert(run.lint_incomplete.end(), typed.lint_incomplete.begin(), typed.lint_incomplete.end());
   } else {
     run.lint_inactive_reason = typed.lint_inactive_reason.value_or("no lint log was recorded");
     run.lint_unavailable_outside_tree = typed.lint_unavailable_outside_tree;
@@ -454,6 +495,7 @@ model::Run load(const fs::path& run_dir, const config::Config& config) {
   verify_seal(run_dir);
   const json manifest = read_manifest(run_dir);
   model::Run run = parse_artifacts(run_dir, manifest, json::object(), config.lint.compiler_warnings);
+  select_test_level(run, config.tests.granularity);
   run.digest = util::sha256_file(run_dir / kManifest);
   return run;
 }

@@ -83,6 +83,11 @@ void verify_seal(const std::filesystem::path& run_dir);
 /// Throws hydra::InputError if missing, malformed, or a key has the wrong type.
 model::RunManifest read_run_manifest(const std::filesystem::path& run_dir);
 
+/// Whether the run's code ran inside the sandbox: its recorded
+/// `confinement`, or, for captures from before it was recorded, its
+/// `sandbox` description; nullopt for a recorded run (nothing ran).
+std::optional<bool> ran_sandboxed(const model::RunManifest& manifest);
+
 /// Reads the manifest and checks its own seal (not the artifacts'). Throws
 /// hydra::TamperError when the manifest was modified after it was sealed.
 nlohmann::json read_sealed_manifest(const std::filesystem::path& run_dir);

@@ -9,6 +9,26 @@
 namespace hydra::pipeline {
 using nlohmann::json;
 
+namespace {
+
+/// Counts of `tests` by status, their total and (when any) the flaky ones.
+json test_summary(const std::vector<model::TestCase>& tests) {
+  std::map<std::string, int> by_status;
+  for (auto status : {model::TestStatus::passed, model::TestStatus::failed, model::TestStatus::error,
+                      model::TestStatus::skipped, model::TestStatus::disabled})
+    by_status[std::string(model::to_string(status))] = 0;
+  for (const auto& test : tests) ++by_status[std::string(model::to_string(test.status))];
+  json summary = by_status;
+  summary["total"] = tests.size();
+  // Tests that failed and passed on this code (only when there are any,
+  // so runs without reruns keep their summary).
+  const auto flaky = std::count_if(tests.begin(), tests.end(), parse::is_flaky);
+  if (flaky > 0) summary["flaky"] = flaky;
+  return summary;
+}
+
+}  // namespace
+
 json signals_json(const model::Run& run) {
   json out = json::object();
   out["agent"] = run.agent;
@@ -20,18 +40,21 @@ json signals_json(const model::Run& run) {
                             {"seconds", run.build.seconds}}
                      : json{{"known", false}};
   if (run.tests) {
-    std::map<std::string, int> by_status;
-    for (auto status : {model::TestStatus::passed, model::TestStatus::failed, model::TestStatus::error,
-                        model::TestStatus::skipped, model::TestStatus::disabled})
-      by_status[std::string(model::to_string(status))] = 0;
-    for (const auto& test : *run.tests) ++by_status[std::string(model::to_string(test.status))];
-    json tests = by_status;
-    tests["total"] = run.tests->size();
-    // Tests that failed and passed on this code (only when there are any,
-    // so runs without reruns keep their summary).
-    const auto flaky = std::count_if(run.tests->begin(), run.tests->end(), parse::is_flaky);
-    if (flaky > 0) tests["flaky"] = flaky;
-    out["tests"] = tests;
+    out["tests"] = test_summary(*run.tests);
+    // Framework programs (docs/run-directory.md, "Framework reports"): the
+    // tests above count their cases; the same tests at program level.
+    if (run.program_tests) out["program_tests"] = test_summary(*run.program_tests);
+    if (!run.test_programs.empty()) {
+      json programs = json::array();
+      for (const auto& program : run.test_programs) {
+        json entry = {{"test", program.test},          {"framework", program.framework},
+                      {"report", program.report},      {"cases", program.cases},
+                      {"failed_cases", program.failed_cases}, {"exit_passed", program.exit_passed}};
+        if (!program.detail.empty()) entry["detail"] = program.detail;
+        programs.push_back(std::move(entry));
+      }
+      out["test_programs"] = std::move(programs);
+    }
   } else {
     out["tests"] = nullptr;
   }

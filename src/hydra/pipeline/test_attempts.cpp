@@ -41,7 +41,7 @@ unsigned attempt_number(const std::string& path) {
 }
 
 bool AttemptArtifacts::collect(const std::string& role, const std::string& path, const std::filesystem::path& file,
-                               model::Run& run) {
+                               model::Run& run, const CaseReports& cases) {
   std::vector<Attempt>* into = &own_;
   std::string inner = role;
   for (const auto& [prefix, list] : {std::make_pair(std::string("held_out_"), &held_out_),
@@ -55,7 +55,8 @@ bool AttemptArtifacts::collect(const std::string& role, const std::string& path,
   if (test_role.empty()) return false;
   try {
     TestArtifact parsed = parse_test_artifact(test_role, file);
-    into->push_back({attempt_number(path), path, std::move(parsed.tests)});
+    TestLevels levels = cases.expand(path, std::move(parsed.tests));
+    into->push_back({attempt_number(path), path, std::move(levels.cases), std::move(levels.programs)});
   } catch (const InputError& error) {
     run.integrity_problems.push_back(path + ": " + error.what());
   }
@@ -63,18 +64,23 @@ bool AttemptArtifacts::collect(const std::string& role, const std::string& path,
 }
 
 void AttemptArtifacts::merge_into(model::Run& run) const {
-  const auto merge = [](std::optional<std::vector<model::TestCase>>& tests, std::vector<Attempt> attempts) {
+  const auto merge = [](std::optional<std::vector<model::TestCase>>& tests,
+                        std::optional<std::vector<model::TestCase>>& programs, std::vector<Attempt> attempts) {
     if (!tests || attempts.empty()) return;
     std::sort(attempts.begin(), attempts.end(), [](const Attempt& left, const Attempt& right) {
       return left.number != right.number ? left.number < right.number : left.path < right.path;
     });
-    std::vector<std::vector<model::TestCase>> later;
-    for (auto& attempt : attempts) later.push_back(std::move(attempt.tests));
-    tests = parse::merge_attempts(std::move(*tests), later);
+    std::vector<std::vector<model::TestCase>> later, later_programs;
+    for (auto& attempt : attempts) {
+      later.push_back(std::move(attempt.tests));
+      later_programs.push_back(std::move(attempt.programs));
+    }
+    tests = merge_case_attempts(std::move(*tests), later);
+    if (programs) programs = parse::merge_attempts(std::move(*programs), later_programs);
   };
-  merge(run.tests, own_);
-  merge(run.held_out.tests, held_out_);
-  merge(run.held_out.tests_on_baseline, on_baseline_);
+  merge(run.tests, run.program_tests, own_);
+  merge(run.held_out.tests, run.held_out.program_tests, held_out_);
+  merge(run.held_out.tests_on_baseline, run.held_out.program_tests_on_baseline, on_baseline_);
 }
 
 }  // namespace hydra::pipeline

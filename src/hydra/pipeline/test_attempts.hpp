@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <hydra/model/run.hpp>
+#include <hydra/pipeline/case_results.hpp>
 
 namespace hydra::pipeline {
 
@@ -35,12 +36,16 @@ class AttemptArtifacts {
   /// code ("on_baseline_rerun_*"); returns whether it did. Results that do not
   /// parse are an integrity problem of `run` (a capture seals only results
   /// it could read).
+  /// A ctest run's results are read with its programs' framework reports
+  /// (`cases`), at both levels (case_results.hpp).
   bool collect(const std::string& role, const std::string& path, const std::filesystem::path& file,
-               model::Run& run);
+               model::Run& run, const CaseReports& cases);
 
   /// Merges the collected attempts, in attempt order, into `run.tests`,
   /// `run.held_out.tests` and `run.held_out.tests_on_baseline` (those that
-  /// were recorded: a first attempt is what a run's tests are).
+  /// were recorded: a first attempt is what a run's tests are), and their
+  /// program-level results into the `program_tests` beside them (each rerun
+  /// of a program is an attempt of its cases: merge_case_attempts).
   void merge_into(model::Run& run) const;
 
  private:
@@ -48,6 +53,7 @@ class AttemptArtifacts {
     unsigned number = 0;
     std::string path;
     std::vector<model::TestCase> tests;
+    std::vector<model::TestCase> programs;  ///< the same at program level
   };
   std::vector<Attempt> own_, held_out_, on_baseline_;
 };

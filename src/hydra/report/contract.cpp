@@ -105,6 +105,7 @@ std::optional<BaselineView> read_baseline(const json& baseline) {
   view.agent = text_at(baseline, "agent", "baseline");
   view.path = text_at(baseline, "path");
   view.recaptured = text_at(baseline, "recaptured");
+  view.retried_alone = text_at(baseline, "retried_alone");
   view.tools = read_tools(object_at(baseline, "tools"));
   const json& summary = object_at(baseline, "summary");
   const json& build = object_at(summary, "build");
@@ -122,6 +123,11 @@ std::optional<BaselineView> read_baseline(const json& baseline) {
     view.tests_failed = count_at(tests, "failed");
     view.tests_skipped = count_at(tests, "skipped");
     view.tests_flaky = count_at(tests, "flaky");
+    if (const json& programs = object_at(tests, "programs"); programs.is_object()) {
+      view.programs_total = count_at(programs, "total");
+      view.programs_passed = count_at(programs, "passed");
+      view.programs_with_cases = count_at(programs, "with_cases");
+    }
   }
   const json& lint = summary.is_object() && summary.contains("lint") ? summary["lint"] : json();
   if (lint.is_object()) {
@@ -275,6 +281,8 @@ ContractView read_contract(const json& contract) {
   view.dimension_names = choose_dimensions(rankings, weights);
   for (const auto& line : array_at(contract, "nothing_measured"))
     if (line.is_string()) view.nothing_measured.push_back(line.get<std::string>());
+  for (const auto& line : array_at(contract, "alerts"))
+    if (line.is_string()) view.alerts.push_back(line.get<std::string>());
   std::uint64_t position = 0;
   for (const auto& ranking : rankings) {
     ++position;
@@ -310,6 +318,7 @@ ContractView read_contract(const json& contract) {
     candidate.resolved_findings_omitted = count_at(lint, "resolved_omitted");
     candidate.sandbox = text_at(object_at(ranking, "run"), "sandbox");
     candidate.caches = text_at(object_at(ranking, "run"), "caches");
+    candidate.retried_alone = text_at(object_at(ranking, "run"), "retried_alone");
     candidate.tools = read_tools(object_at(object_at(ranking, "run"), "tools"));
     candidate.anti_gaming = read_anti_gaming(object_at(ranking, "anti_gaming"));
     const json& resolution = object_at(ranking, "resolution");
@@ -333,6 +342,16 @@ std::string resolution_text(const CandidateView& candidate) {
   return text;
 }
 
+std::string baseline_test_counts(const BaselineView& baseline) {
+  std::string text = std::to_string(baseline.tests_passed) + "/" + std::to_string(baseline.tests_total) + " passed";
+  if (baseline.tests_flaky > 0) text += " (" + std::to_string(baseline.tests_flaky) + " flaky)";
+  if (baseline.programs_total && baseline.programs_with_cases > 0)
+    text += " (cases of " + std::to_string(baseline.programs_with_cases) + " framework program" +
+            (baseline.programs_with_cases == 1 ? "" : "s") + "; programs " + std::to_string(baseline.programs_passed) +
+            "/" + std::to_string(*baseline.programs_total) + " passed)";
+  return text;
+}
+
 std::string baseline_sentence(const BaselineView& baseline) {
   std::string text = "Baseline: ";
   if (!baseline.build_passed) {
@@ -342,10 +361,7 @@ std::string baseline_sentence(const BaselineView& baseline) {
     if (baseline.build_seconds) text += " in " + format_number(*baseline.build_seconds, 1) + " s";
   }
   const std::string no_test_ran = baseline_no_test_ran(baseline);
-  text += !no_test_ran.empty() ? ", " + no_test_ran
-                               : ", tests " + std::to_string(baseline.tests_passed) + "/" +
-                                     std::to_string(baseline.tests_total) + " passed" +
-                                     (baseline.tests_flaky > 0 ? " (" + std::to_string(baseline.tests_flaky) + " flaky)" : "");
+  text += !no_test_ran.empty() ? ", " + no_test_ran : ", tests " + baseline_test_counts(baseline);
   const std::string linted_nothing = baseline_linted_nothing(baseline);
   text += !linted_nothing.empty() ? ", lint " + linted_nothing
           : baseline.has_lint     ? ", lint " + std::to_string(baseline.lint_errors) + " errors and " +
@@ -355,6 +371,7 @@ std::string baseline_sentence(const BaselineView& baseline) {
   if (!baseline.recaptured.empty())
     text += " The baseline was captured again from its recorded commit and diff because its seal was broken: " +
             baseline.recaptured;
+  if (!baseline.retried_alone.empty()) text += " The baseline was captured again alone: " + baseline.retried_alone;
   return text;
 }
 

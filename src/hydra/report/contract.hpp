@@ -79,6 +79,9 @@ struct CandidateView {
   std::string sandbox;
   /// What the capture's caches did (empty: not recorded).
   std::string caches;
+  /// Why the candidate's run was captured again alone (a step ran out of
+  /// time beside other captures); empty: it was not.
+  std::string retried_alone;
   /// Versions of the tools that made the candidate's run (run.tools).
   std::map<std::string, std::string> tools;
   /// The anti-gaming findings, one readable line each ("lint suppression
@@ -101,6 +104,7 @@ struct BaselineView {
   std::string path;
   std::map<std::string, std::string> tools;  ///< versions of the tools that made the baseline's run
   std::string recaptured;  ///< why the baseline was captured again at scoring time; empty: it was not
+  std::string retried_alone;  ///< why the baseline's run was captured again alone; empty: it was not
   std::optional<bool> build_passed;       ///< nullopt when unknown
   std::optional<std::int64_t> build_exit_code;
   std::optional<double> build_seconds;
@@ -111,6 +115,11 @@ struct BaselineView {
   std::uint64_t tests_failed = 0;
   std::uint64_t tests_skipped = 0;
   std::uint64_t tests_flaky = 0;          ///< failed and passed on the baseline's code
+  /// When the tests are cases of framework programs: the CTest tests they
+  /// come from, how many passed, and how many gave cases.
+  std::optional<std::uint64_t> programs_total;
+  std::uint64_t programs_passed = 0;
+  std::uint64_t programs_with_cases = 0;
   bool has_lint = false;                  ///< false when lint did not run
   std::uint64_t lint_errors = 0;
   std::uint64_t lint_warnings = 0;
@@ -133,6 +142,8 @@ struct ContractView {
   /// Some candidate has acceptance tests (a private test patch): the
   /// renderers show a Resolved column.
   bool has_resolution = false;
+  /// Runs whose code ran unconfined or with network (the contract's `alerts`).
+  std::vector<std::string> alerts;
 };
 
 /// Reads `contract`. Throws hydra::Error when it is not a JSON object; any
@@ -157,6 +168,10 @@ const nlohmann::json& array_at(const nlohmann::json& object, const char* key);
 
 /// Object at `object[key]`, an empty object when absent or not an object.
 const nlohmann::json& object_at(const nlohmann::json& object, const char* key);
+
+/// The baseline's test counts: "9/10 passed", "(2 flaky)", and for cases of
+/// framework programs "(cases of 3 framework programs; programs 4/4 passed)".
+std::string baseline_test_counts(const BaselineView& baseline);
 
 /// One sentence about the baseline for people ("Baseline: build passed in
 /// 2.2 s, tests 9/10 passed, lint 0 errors and 2 warnings."), unescaped.

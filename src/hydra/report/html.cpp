@@ -2,6 +2,7 @@
 #include <hydra/report/report.hpp>
 
 #include <hydra/report/contract.hpp>
+#include <hydra/report/alerts.hpp>
 #include <hydra/report/measured.hpp>
 #include <hydra/report/flaky.hpp>
 #include <hydra/report/html_page.hpp>
@@ -201,6 +202,8 @@ std::string candidate_section(const CandidateView& candidate) {
     html += "<p><span class=\"muted\">Protection while its code ran: " + escape_html(candidate.sandbox) + "</span></p>\n";
   if (!candidate.caches.empty())
     html += "<p><span class=\"muted\">Capture caches: " + escape_html(candidate.caches) + "</span></p>\n";
+  if (!candidate.retried_alone.empty())
+    html += "<p>Captured again alone: " + escape_html(candidate.retried_alone) + "</p>\n";
   html += findings_table("New lint findings", candidate.introduced_findings, candidate.introduced_findings_omitted);
   html += findings_table("Resolved lint findings", candidate.resolved_findings, candidate.resolved_findings_omitted);
   html += tests_table("Regressed tests", candidate.regressed_tests, candidate.regressed_tests_omitted);
@@ -214,7 +217,7 @@ std::string candidate_section(const CandidateView& candidate) {
 std::string render_html(const nlohmann::json& contract) {
   const ContractView view = read_contract(contract);
   std::string html = html_page_start("HydraScore report" + (view.run_id.empty() ? "" : " " + view.run_id));
-  html += "<header>\n<h1>HydraScore report</h1>\n<p class=\"meta\">";
+  html += "<header>\n<h1>HydraScore report</h1>\n" + alerts_html(view.alerts) + "<p class=\"meta\">";
   if (!view.run_id.empty()) html += "Run <code>" + escape_html(view.run_id) + "</code> · ";
   html += std::to_string(view.candidates.size()) + (view.candidates.size() == 1 ? " candidate" : " candidates");
   if (view.baseline) html += " · " + escape_html(baseline_sentence(*view.baseline));

@@ -70,6 +70,7 @@ std::string render_gates_junit(const nlohmann::json& contract) {
     add_property("rank", std::to_string(candidate.rank));
     add_property("total", format_optional(candidate.total));
     add_property("mergeable", candidate.mergeable ? "true" : "false");
+    for (const auto& line : view.alerts) add_property("alert", line);
     for (const auto& line : view.nothing_measured) add_property("nothing_measured", line);
     // Tests counted as passed on both sides because they were flaky.
     for (const auto& line : flaky_test_lines(ranking)) add_property("flaky_test", line);

@@ -3,6 +3,7 @@
 #include <hydra/report/report.hpp>
 
 #include <hydra/error.hpp>
+#include <hydra/report/alerts.hpp>
 #include <hydra/report/contract.hpp>
 #include <hydra/report/html_page.hpp>
 #include <hydra/report/text.hpp>
@@ -41,6 +42,7 @@ struct LoopView {
   std::string noise_note;
   std::vector<IterationView> iterations;
   std::vector<CaseView> cases;
+  std::vector<std::string> alerts;  ///< iterations whose code ran unconfined or with network
 };
 
 LoopView read_loop(const nlohmann::json& report) {
@@ -51,6 +53,8 @@ LoopView read_loop(const nlohmann::json& report) {
   view.kept = number_at(report, "kept");
   view.reverted = number_at(report, "reverted");
   view.noise_note = text_at(report, "noise_note");
+  for (const auto& line : array_at(report, "alerts"))
+    if (line.is_string()) view.alerts.push_back(line.get<std::string>());
   std::size_t position = 0;
   for (const auto& iteration : array_at(report, "iterations")) {
     IterationView item;
@@ -238,7 +242,8 @@ std::string cases_mean(const std::vector<CaseView>& cases) {
 std::string render_loop_html(const nlohmann::json& loop_report) {
   const LoopView view = read_loop(loop_report);
   std::string html = html_page_start("HydraScore improvement loop");
-  html += "<header>\n<h1>HydraScore improvement loop</h1>\n<p class=\"meta\"><span class=\"badge " +
+  html += "<header>\n<h1>HydraScore improvement loop</h1>\n" + alerts_html(view.alerts) +
+          "<p class=\"meta\"><span class=\"badge " +
           std::string(view.classification == "converged" || view.classification == "improved" ? "ok" : "neutral") +
           "\">" + escape_html(classification_title(view.classification)) + "</span> " +
           escape_html(summary_sentence(view)) + "</p>\n</header>\n";
@@ -280,7 +285,8 @@ std::string render_loop_html(const nlohmann::json& loop_report) {
 
 std::string render_loop_markdown(const nlohmann::json& loop_report) {
   const LoopView view = read_loop(loop_report);
-  std::string out = "## HydraScore improvement loop\n\n**" + escape_markdown(classification_title(view.classification)) +
+  std::string out = "## HydraScore improvement loop\n\n" + alerts_markdown(view.alerts) + "**" +
+                    escape_markdown(classification_title(view.classification)) +
                     "** · " + escape_markdown(summary_sentence(view)) + "\n";
   const std::string meaning = classification_meaning(view.classification);
   if (!meaning.empty()) out += "\n" + escape_markdown(meaning) + "\n";

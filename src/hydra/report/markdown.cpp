@@ -2,6 +2,7 @@
 #include <hydra/report/report.hpp>
 
 #include <hydra/report/contract.hpp>
+#include <hydra/report/alerts.hpp>
 #include <hydra/report/measured.hpp>
 #include <hydra/report/flaky.hpp>
 #include <hydra/report/text.hpp>
@@ -101,6 +102,8 @@ void append_candidate(std::string& out, const CandidateView& candidate) {
   }
   if (!candidate.sandbox.empty()) out += "\n**Protection while its code ran:** " + escape_markdown(candidate.sandbox) + "\n";
   if (!candidate.caches.empty()) out += "\n**Capture caches:** " + escape_markdown(candidate.caches) + "\n";
+  if (!candidate.retried_alone.empty())
+    out += "\n**Captured again alone:** " + escape_markdown(candidate.retried_alone) + "\n";
   append_findings(out, "New lint findings", candidate.introduced_findings, candidate.introduced_findings_omitted);
   append_findings(out, "Resolved lint findings", candidate.resolved_findings, candidate.resolved_findings_omitted);
   append_tests(out, "Regressed tests", candidate.regressed_tests, candidate.regressed_tests_omitted);
@@ -112,7 +115,7 @@ void append_candidate(std::string& out, const CandidateView& candidate) {
 
 std::string render_markdown(const nlohmann::json& contract) {
   const ContractView view = read_contract(contract);
-  std::string out = "## HydraScore ranking\n\n";
+  std::string out = "## HydraScore ranking\n\n" + alerts_markdown(view.alerts);
   std::vector<std::string> facts;
   if (!view.run_id.empty()) facts.push_back("Run " + escape_markdown(view.run_id));
   if (!view.engine_version.empty()) facts.push_back("HydraScore " + escape_markdown(view.engine_version));

@@ -2,6 +2,7 @@
 #include <hydra/report/report.hpp>
 
 #include <hydra/report/contract.hpp>
+#include <hydra/report/alerts.hpp>
 #include <hydra/report/measured.hpp>
 #include <hydra/report/flaky.hpp>
 
@@ -175,6 +176,14 @@ json make_run(const std::string& tool, std::vector<PendingResult> pending, const
       {"results", results},
   };
   if (json invocations = nothing_measured_sarif(view); !invocations.is_null()) run["invocations"] = std::move(invocations);
+  if (json alerts = alerts_sarif_notifications(view.alerts); !alerts.empty()) {
+    // Alerts first among the notifications (alerts.hpp).
+    if (!run.contains("invocations"))
+      run["invocations"] = json::array({{{"executionSuccessful", true}, {"toolExecutionNotifications", json::array()}}});
+    json& notifications = run["invocations"][0]["toolExecutionNotifications"];
+    alerts.insert(alerts.end(), notifications.begin(), notifications.end());
+    notifications = std::move(alerts);
+  }
   json properties = json::object();
   if (!view.run_id.empty()) properties["hydraRunId"] = view.run_id;
   if (!view.engine_version.empty()) properties["hydraEngineVersion"] = view.engine_version;
@@ -204,6 +213,8 @@ std::string render_sarif(const nlohmann::json& contract) {
       {"version", "2.1.0"},
       {"runs", runs},
   };
+  // Before the runs (keys in order): code that ran unconfined or with network.
+  if (!view.alerts.empty()) sarif["properties"]["hydraAlerts"] = view.alerts;
   // New findings the score contract did not list (it lists at most 25,000
   // per candidate), so no run here can hold them.
   std::uint64_t unlisted = 0;

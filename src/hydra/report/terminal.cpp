@@ -80,10 +80,7 @@ std::string build_summary(const BaselineView& baseline) {
 std::string baseline_line(const BaselineView& baseline) {
   std::string line = "Baseline: " + build_summary(baseline) + "; ";
   const std::string no_test_ran = baseline_no_test_ran(baseline);
-  line += !no_test_ran.empty() ? no_test_ran
-                               : "tests " + std::to_string(baseline.tests_passed) + "/" +
-                                     std::to_string(baseline.tests_total) + " passed" +
-                                     (baseline.tests_flaky > 0 ? " (" + std::to_string(baseline.tests_flaky) + " flaky)" : "");
+  line += !no_test_ran.empty() ? no_test_ran : "tests " + baseline_test_counts(baseline);
   line += "; ";
   const std::string linted_nothing = baseline_linted_nothing(baseline);
   line += !linted_nothing.empty() ? "lint " + linted_nothing
@@ -109,6 +106,12 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
   std::string out = paint("HydraScore ranking", ansi_bold, color);
   if (!view.run_id.empty()) out += "  (run " + sanitize_terminal(view.run_id) + ")";
   out += "\n";
+  // Alerts first (alerts.hpp): code that ran unconfined or with network.
+  for (const auto& line : view.alerts) {
+    const auto wrapped = wrap_words(sanitize_terminal(line), kLineWidth - 10);
+    for (std::size_t i = 0; i < wrapped.size(); ++i)
+      out += (i == 0 ? paint("WARNING:", ansi_red, color) + "  " : std::string(10, ' ')) + wrapped[i] + "\n";
+  }
   if (view.baseline) out += sanitize_terminal(baseline_line(*view.baseline)) + "\n";
   if (!view.nothing_measured.empty()) {
     out += paint("Nothing measured:", ansi_red, color) + "\n";
@@ -201,6 +204,19 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
         for (std::size_t i = 0; i < wrapped.size(); ++i)
           out += (i == 0 ? "     " + paint("x", ansi_red, color) + " " : std::string(9, ' ')) + wrapped[i] + "\n";
       }
+    }
+  }
+  // Runs captured again alone: a step ran out of time beside other captures.
+  bool any_retried = false;
+  for (const auto& candidate : view.candidates) any_retried = any_retried || !candidate.retried_alone.empty();
+  if (any_retried) {
+    out += "\n" + paint("Captured again alone:", ansi_bold, color) + "\n";
+    for (const auto& candidate : view.candidates) {
+      if (candidate.retried_alone.empty()) continue;
+      const auto wrapped = wrap_words(std::to_string(candidate.rank) + ". " + sanitize_terminal(candidate.agent) +
+                                          ": " + sanitize_terminal(candidate.retried_alone),
+                                      kLineWidth - 4);
+      for (std::size_t i = 0; i < wrapped.size(); ++i) out += (i == 0 ? "  " : "     ") + wrapped[i] + "\n";
     }
   }
   out += flaky_tests_terminal(contract, color);

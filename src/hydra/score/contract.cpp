@@ -1,9 +1,11 @@
 #include <hydra/score/contract.hpp>
+#include <hydra/score/test_comparison.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include <hydra/score/confinement.hpp>
 #include <hydra/score/measured.hpp>
 #include <hydra/parse/test_attempts.hpp>
 #include <hydra/util/sha256.hpp>
@@ -48,6 +50,16 @@ json baseline_summary(const config::Config& config, const model::Run& baseline) 
                         {"failed", failed},
                         {"skipped", skipped},
                         {"flaky", std::count_if(baseline.tests->begin(), baseline.tests->end(), parse::is_flaky)}};
+    // Cases of framework programs: the same tests at program level.
+    if (baseline.program_tests) {
+      const TestCounts programs = count_tests(baseline.program_tests);
+      std::uint64_t with_cases = 0;
+      for (const auto& program : baseline.test_programs) with_cases += program.report == "read" ? 1 : 0;
+      if (with_cases > 0)
+        summary["tests"]["programs"] = {{"total", baseline.program_tests->size()},
+                                        {"passed", programs.passed},
+                                        {"with_cases", with_cases}};
+    }
   } else {
     summary["tests"] = nullptr;
   }
@@ -123,6 +135,7 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
   list_into(tests, "dropped", candidate.test_changes.dropped);
   list_into(tests, "added", candidate.test_changes.added);
   list_into(tests, "flaky", candidate.test_changes.flaky);
+  list_into(tests, "duplicates", candidate.test_changes.duplicates);
   json lint = json::object();
   list_into(lint, "introduced", candidate.lint_changes.introduced);
   list_into(lint, "resolved", candidate.lint_changes.resolved);
@@ -152,6 +165,10 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
                             {"acceptance_tests", candidate.resolution.acceptance_tests},
                             {"still_failing", candidate.resolution.still_failing}};
   if (!candidate.caches.empty()) result["run"]["caches"] = candidate.caches;
+  // Only when it ran unconfined or with network, so other contracts keep their bytes.
+  if (candidate.sandboxed && !*candidate.sandboxed) result["run"]["unconfined"] = true;
+  if (candidate.network) result["run"]["network"] = true;
+  if (!candidate.retried_alone.empty()) result["run"]["retried_alone"] = candidate.retried_alone;
   // Only when there is something to say, so runs without repairs keep their output.
   if (!candidate.input_notes.empty()) result["run"]["input_notes"] = candidate.input_notes;
   return result;
@@ -188,6 +205,9 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
                         {"tools", baseline.tools},
                         {"summary", baseline_summary(config, baseline)}};
   if (!baseline.recaptured.empty()) baseline_json["recaptured"] = baseline.recaptured;
+  if (baseline.sandboxed && !*baseline.sandboxed) baseline_json["unconfined"] = true;
+  if (baseline.network) baseline_json["network"] = true;
+  if (!baseline.retried_alone.empty()) baseline_json["retried_alone"] = baseline.retried_alone;
   json contract = {
       {"schema", contract_schema},
       {"engine_version", engine_version},
@@ -200,6 +220,8 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
   };
   // Only when something measured nothing, so other contracts keep their bytes.
   if (auto lines = nothing_measured(baseline, ranking); !lines.empty()) contract["nothing_measured"] = lines;
+  // "alerts" sorts first: a reader of the JSON meets them before anything else.
+  if (auto lines = sandbox_warnings(baseline, ranking); !lines.empty()) contract["alerts"] = lines;
   add_ranking_flaky_tests(contract, ranking);
   return contract;
 }

@@ -204,6 +204,20 @@ Dimension score_lint(const config::Config& config, const model::Run& baseline,
     resolved = b_all > a_all ? b_all - a_all : 0;
   }
 
+  // An incomplete log (the linter stopped early: a clippy build stopped by an
+  // error, a clang-tidy crash): the baseline findings it lacks may never have
+  // been looked for, so none counts as resolved, and the candidate never
+  // scores above a no-op (which resolves nothing).
+  // Counts of a partial log say nothing, so in either mode its new findings
+  // are the ones it introduced (by fingerprint).
+  std::uint64_t not_reached = 0;
+  if (!candidate.lint_incomplete.empty()) {
+    std::tie(new_errors, new_warnings) = count_severities(lint_changes.introduced);
+    not_reached = lint_changes.resolved.size();
+    resolved = 0;
+    lint_changes.resolved.clear();
+  }
+
   // Anti-gaming: each lint suppression the change adds costs like a new
   // warning (anti_gaming.suppression_weight points).
   // Exact arithmetic (docs/formulas.md, "Exact values").
@@ -230,6 +244,11 @@ Dimension score_lint(const config::Config& config, const model::Run& baseline,
       {"suppressions_added", candidate.tampering.suppressions_added},
       {"suppression_penalty", suppression_penalty},
   };
+  if (!candidate.lint_incomplete.empty()) {
+    dimension.evidence["incomplete"] = candidate.lint_incomplete;
+    dimension.evidence["baseline_findings_not_reached"] = not_reached;
+  }
+  if (!baseline.lint_incomplete.empty()) dimension.evidence["baseline_incomplete"] = baseline.lint_incomplete;
   if (changes) *changes = std::move(lint_changes);
   apply_weight(dimension, config.weights.lint);
   return dimension;

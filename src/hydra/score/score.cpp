@@ -7,6 +7,7 @@
 #include <hydra/score/dimension_support.hpp>
 #include <hydra/score/measured.hpp>
 #include <hydra/score/flaky.hpp>
+#include <hydra/score/test_cases.hpp>
 #include <hydra/score/test_comparison.hpp>
 
 #include <hydra/util/path_pattern.hpp>
@@ -94,9 +95,13 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
   // Anti-gaming: assertion lines removed from test files cost points.
   const util::Exact assertion_penalty =
       util::Exact(candidate.tampering.assertions_removed) * config.anti_gaming.assertion_penalty;
+  // Dilution guard: what new tests add to the pass rate and the bonus
+  // together stays within the bonus's cap (docs/formulas.md, "Dilution guard").
+  const Dilution dilution = dilution_of(comparison, pass_rate, new_test_bonus, config.tests.dilution_guard);
 
   dimension.active = true;
-  dimension.score = clamp_score(pass_rate * 100 - reg_penalty + new_test_bonus - assertion_penalty);
+  dimension.score =
+      clamp_score(pass_rate * 100 - reg_penalty + new_test_bonus - assertion_penalty - dilution.cut);
   dimension.evidence = {
       {"mode", mode_name(config.tests.regression)},
       {"B_pass", b.passed},
@@ -122,6 +127,17 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
       {"assertion_penalty", assertion_penalty},
   };
   dimension.evidence["flaky"] = comparison.changes.flaky.size();  // counted as passed on both sides
+  dimension.evidence["kept_pass_rate"] = dilution.kept_pass_rate;
+  dimension.evidence["new_tests_gain"] = dilution.gain;
+  dimension.evidence["dilution_cut"] = dilution.cut;
+  add_granularity_evidence(config, baseline, candidate, dimension.evidence);
+  // Identities several tests share: paired as groups, never by position.
+  const auto& duplicates = comparison.changes.duplicates;
+  dimension.evidence["duplicate_identities"] = duplicates.size();
+  dimension.evidence["duplicate_identities_introduced"] =
+      std::count_if(duplicates.begin(), duplicates.end(), [](const DuplicateIdentity& duplicate) {
+        return duplicate.introduced_by_candidate;
+      });
   apply_weight(dimension, config.weights.tests);
   return dimension;
 }
@@ -291,7 +307,10 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.run_path = candidate.path;
   result.run_digest = candidate.digest;
   result.sandbox = candidate.sandbox;
+  result.sandboxed = candidate.sandboxed;
+  result.network = candidate.network;
   result.caches = candidate.caches;
+  result.retried_alone = candidate.retried_alone;
   result.tools = candidate.tools;
   result.input_notes = candidate.input_notes;
   result.anti_gaming = candidate.tampering.evidence;
@@ -408,13 +427,22 @@ nlohmann::json to_json(const model::LintFinding& finding) {
 }
 
 nlohmann::json to_json(const model::TestCase& test) {
-  return {{"id", test.id()},
-          {"suite", test.suite},
-          {"name", test.name},
-          {"status", model::to_string(test.status)},
-          {"message", test.message},
-          {"labels", test.labels},
-          {"duration_seconds", test.duration_seconds}};
+  nlohmann::json out = {{"id", test.id()},
+                        {"suite", test.suite},
+                        {"name", test.name},
+                        {"status", model::to_string(test.status)},
+                        {"message", test.message},
+                        {"labels", test.labels},
+                        {"duration_seconds", test.duration_seconds}};
+  if (!test.program.empty()) out["program"] = test.program;  // a framework program's case
+  return out;
+}
+
+nlohmann::json to_json(const DuplicateIdentity& duplicate) {
+  return {{"id", duplicate.id},
+          {"baseline", duplicate.baseline},
+          {"candidate", duplicate.candidate},
+          {"introduced_by_candidate", duplicate.introduced_by_candidate}};
 }
 
 }  // namespace hydra::score

@@ -2,6 +2,7 @@
 // gates and ranking. No I/O. Every formula is stated in docs/formulas.md.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,12 +46,28 @@ struct Gate {
   std::string detail;
 };
 
+/// An identity two or more tests share in one run (docs/formulas.md, "Tests":
+/// "One identity, several tests"). Such tests cannot be told apart, so they
+/// are paired as a group, never by position.
+struct DuplicateIdentity {
+  std::string id;                 ///< TestCase::id()
+  std::uint64_t baseline = 0;     ///< tests of the baseline with it
+  std::uint64_t candidate = 0;    ///< tests of the candidate with it
+  /// The candidate has more of them than the baseline (and at least two):
+  /// the ambiguity is the candidate's, and its group is paired against it
+  /// (every non-passing candidate test pairs first). Otherwise the ambiguity
+  /// is the baseline's own and the group is paired in the candidate's favour
+  /// (passing with passing), so it never costs a candidate anything.
+  bool introduced_by_candidate = false;
+};
+
 /// Test-level differences against the baseline (by identity suite::name).
 struct TestChanges {
   std::vector<model::TestCase> regressed;  ///< passed in baseline, not passed in candidate
   std::vector<model::TestCase> dropped;    ///< in baseline, absent from candidate (baseline's record)
   std::vector<model::TestCase> added;      ///< absent from baseline
   std::vector<FlakyTest> flaky;            ///< flaky in the ranking: counted as passed on both sides (flaky.hpp)
+  std::vector<DuplicateIdentity> duplicates;  ///< identities shared by several tests of a side, by identity
 };
 
 /// Lint-level differences against the baseline (by fingerprint with multiplicity).
@@ -65,7 +82,10 @@ struct Candidate {
   std::string run_path;
   std::string run_digest;
   std::string sandbox;  ///< protection in force while the candidate's code ran (model::Run::sandbox)
+  std::optional<bool> sandboxed;  ///< model::Run::sandboxed
+  bool network = false;           ///< model::Run::network
   std::string caches;   ///< what the capture's caches did (model::Run::caches)
+  std::string retried_alone;  ///< why the run was captured again alone (model::Run::retried_alone); empty: it was not
   std::map<std::string, std::string> tools;  ///< versions of the tools that made the run (model::Run::tools)
   std::vector<std::string> input_notes;      ///< repairs made to the run's inputs (model::Run::input_notes)
   nlohmann::json anti_gaming = nlohmann::json::object();  ///< the anti-gaming detectors' report (model::Tampering::evidence)
@@ -169,5 +189,8 @@ Ranking rank(const config::Config& config, const model::Run& baseline,
 /// The JSON of one finding / test, as used in the output contract.
 nlohmann::json to_json(const model::LintFinding& finding);
 nlohmann::json to_json(const model::TestCase& test);
+/// {id, baseline, candidate, introduced_by_candidate}: the contract's
+/// `rankings[].tests.duplicates[]`.
+nlohmann::json to_json(const DuplicateIdentity& duplicate);
 
 }  // namespace hydra::score

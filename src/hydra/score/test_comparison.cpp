@@ -19,7 +19,53 @@ bool skipped(model::TestStatus status) {
   return status == model::TestStatus::skipped || status == model::TestStatus::disabled;
 }
 
+using Group = std::vector<const model::TestCase*>;
+
+/// Orders a group of tests sharing an identity by what they say, never by
+/// where they stood: passing tests first (or last, with `passing_first`
+/// false), then by status, message and duration.
+void order_group(Group& group, bool passing_first) {
+  std::stable_sort(group.begin(), group.end(), [&](const model::TestCase* left, const model::TestCase* right) {
+    const bool left_passed = left->status == model::TestStatus::passed;
+    const bool right_passed = right->status == model::TestStatus::passed;
+    if (left_passed != right_passed) return passing_first ? left_passed : right_passed;
+    if (left->status != right->status) return left->status < right->status;
+    if (left->message != right->message) return left->message < right->message;
+    return left->duration_seconds < right->duration_seconds;
+  });
+}
+
+/// Pairs the tests of one identity: `baseline` and `candidate` hold every
+/// test of each side with it. Either side may hold none.
+void pair_group(const std::string& id, Group& baseline, Group& candidate, TestChanges& changes) {
+  const bool introduced = candidate.size() > baseline.size() && candidate.size() >= 2;
+  if (baseline.size() >= 2 || candidate.size() >= 2)
+    changes.duplicates.push_back({id, baseline.size(), candidate.size(), introduced});
+  // The baseline's passing tests first; the candidate's in its favour (its
+  // passing tests pair with them) unless the ambiguity is its own, then
+  // against it (its non-passing tests pair with them). One test per side
+  // pairs as it always did.
+  order_group(baseline, true);
+  order_group(candidate, !introduced);
+  const std::size_t paired = std::min(baseline.size(), candidate.size());
+  for (std::size_t at = 0; at < paired; ++at) {
+    if (baseline[at]->status == model::TestStatus::passed && candidate[at]->status != model::TestStatus::passed)
+      changes.regressed.push_back(*candidate[at]);
+  }
+  for (std::size_t at = paired; at < baseline.size(); ++at) changes.dropped.push_back(*baseline[at]);
+  for (std::size_t at = paired; at < candidate.size(); ++at) changes.added.push_back(*candidate[at]);
+}
+
 }  // namespace
+
+void pair_by_identity(const std::vector<model::TestCase>& baseline, const std::vector<model::TestCase>& candidate,
+                      TestChanges& changes) {
+  std::map<std::string, std::pair<Group, Group>> groups;  // identity -> (baseline's, candidate's)
+  for (const auto& test : baseline) groups[test.id()].first.push_back(&test);
+  for (const auto& test : candidate) groups[test.id()].second.push_back(&test);
+  // By identity: the lists read the same whatever order the tests ran in.
+  for (auto& [id, sides] : groups) pair_group(id, sides.first, sides.second, changes);
+}
 
 bool has_tests(const model::Run& run) { return run.tests && !run.tests->empty(); }
 
@@ -50,28 +96,7 @@ TestComparison compare_tests(const config::Config& config, const model::Run& bas
   const auto& baseline_tests = scored.baseline_tests() ? *scored.baseline_tests() : none;
   const auto& candidate_tests = scored.candidate_tests() ? *scored.candidate_tests() : none;
 
-  std::map<std::string, std::vector<const model::TestCase*>> candidate_by_id;
-  for (const auto& test : candidate_tests) candidate_by_id[test.id()].push_back(&test);
-  std::map<std::string, std::size_t> used;  // candidate occurrences paired so far, per id
-
-  for (const auto& test : baseline_tests) {
-    const std::string id = test.id();
-    auto found = candidate_by_id.find(id);
-    std::size_t& next = used[id];
-    if (found == candidate_by_id.end() || next >= found->second.size()) {
-      comparison.changes.dropped.push_back(test);
-      continue;
-    }
-    const model::TestCase& paired = *found->second[next++];
-    if (test.status == model::TestStatus::passed && paired.status != model::TestStatus::passed) {
-      comparison.changes.regressed.push_back(paired);
-    }
-  }
-  std::map<std::string, std::size_t> seen;
-  for (const auto& test : candidate_tests) {
-    const std::string id = test.id();
-    if (++seen[id] > used[id]) comparison.changes.added.push_back(test);
-  }
+  pair_by_identity(baseline_tests, candidate_tests, comparison.changes);
 
   const auto& b = comparison.baseline;
   const auto& a = comparison.candidate;

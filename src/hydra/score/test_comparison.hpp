@@ -40,9 +40,17 @@ struct TestComparison {
   TestChanges changes;
 };
 
-/// Pairs baseline and candidate tests by identity (suite::name); the k-th
-/// occurrence of an identity in the baseline pairs with its k-th occurrence
-/// in the candidate, so duplicated identities are matched with multiplicity.
+/// Pairs `baseline` and `candidate` tests by identity (suite::name), never
+/// by position, into `changes` (regressed, dropped, added and duplicates,
+/// each listed by identity). Tests sharing an identity are paired as a group
+/// (see DuplicateIdentity): in the candidate's favour when the ambiguity is
+/// the baseline's, against it when the candidate introduced it. Equivalent
+/// runs in another order give the same changes.
+void pair_by_identity(const std::vector<model::TestCase>& baseline, const std::vector<model::TestCase>& candidate,
+                      TestChanges& changes);
+
+/// Pairs baseline and candidate tests by identity (pair_by_identity) and
+/// counts what the tests dimension and gates need.
 TestComparison compare_tests(const config::Config& config, const model::Run& baseline,
                              const model::Run& candidate);
 

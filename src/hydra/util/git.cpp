@@ -1,5 +1,7 @@
 #include <hydra/util/git.hpp>
 
+#include <mutex>
+
 #include <algorithm>
 #include <fstream>
 #include <set>
@@ -178,7 +180,20 @@ std::string diff_against(const fs::path& repository, const std::string& base_com
   return result.output;
 }
 
+namespace {
+
+/// One worktree change at a time in this process: captures run in parallel
+/// threads, and a `git worktree prune` of one removes the entry another's
+/// `git worktree add` has made and not yet filled.
+std::mutex& worktree_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+}  // namespace
+
 void checkout_worktree(const fs::path& repository, const std::string& commit, const fs::path& path) {
+  const std::lock_guard lock(worktree_mutex());
   std::error_code ec;
   if (fs::exists(path / ".git", ec)) {
     auto checkout = git(path, {"checkout", "--detach", "--force", commit});
@@ -192,10 +207,12 @@ void checkout_worktree(const fs::path& repository, const std::string& commit, co
   git(repository, {"worktree", "prune"});
   fs::create_directories(path.parent_path());
   auto added = git(repository, {"worktree", "add", "--detach", "--force", path.string(), commit});
-  if (added.exit_code != 0) throw Error("git worktree add " + path.string() + " failed: " + added.output);
+  if (added.exit_code != 0)
+    throw Error("git worktree add " + path.string() + " failed: " + added.output + added.error_output);
 }
 
 void remove_worktree(const fs::path& repository, const fs::path& path) {
+  const std::lock_guard lock(worktree_mutex());
   try {
     git(repository, {"worktree", "remove", "--force", path.string()});
     std::error_code ec;

@@ -12,16 +12,22 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <set>
 
 #include <hydra/error.hpp>
+#include <hydra/util/control_group.hpp>
+#include <hydra/util/file_descriptor.hpp>
+#include <hydra/util/process_output.hpp>
+#include <hydra/util/watchdog.hpp>
 
 extern char** environ;
 
@@ -38,49 +44,6 @@ constexpr std::chrono::milliseconds reap_limit{5000};
 /// Poll tick: how often the loop checks whether the child has exited.
 constexpr int poll_tick_milliseconds = 20;
 
-/// A file descriptor closed on scope exit.
-class FileDescriptor {
- public:
-  FileDescriptor() = default;
-  explicit FileDescriptor(int descriptor) : descriptor_(descriptor) {}
-  ~FileDescriptor() { reset(); }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  FileDescriptor(FileDescriptor&& other) noexcept : descriptor_(other.release()) {}
-  FileDescriptor& operator=(FileDescriptor&& other) noexcept {
-    if (this != &other) {
-      reset();
-      descriptor_ = other.release();
-    }
-    return *this;
-  }
-  int get() const { return descriptor_; }
-  bool valid() const { return descriptor_ >= 0; }
-  int release() {
-    int descriptor = descriptor_;
-    descriptor_ = -1;
-    return descriptor;
-  }
-  void reset() {
-    if (descriptor_ >= 0) ::close(descriptor_);
-    descriptor_ = -1;
-  }
-
- private:
-  int descriptor_ = -1;
-};
-
-std::string system_message(const std::string& what, int error_number) {
-  return what + ": " + std::strerror(error_number);
-}
-
-/// A pipe whose ends close on exec: (read end, write end).
-std::pair<FileDescriptor, FileDescriptor> close_on_exec_pipe() {
-  int ends[2];
-  if (::pipe2(ends, O_CLOEXEC) != 0) throw Error(system_message("pipe", errno));
-  return {FileDescriptor(ends[0]), FileDescriptor(ends[1])};
-}
-
 /// Makes this process the reaper of its orphaned descendants (Linux), so the
 /// grandchildren of a killed group can be reaped here instead of lingering
 /// as zombies under an init that may not reap.
@@ -90,228 +53,6 @@ void become_subreaper() {
   std::call_once(once, [] { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); });
 #endif
 }
-
-// --- the watchdog: no step outlives this process --------------------------
-//
-// Every step runs in a process group of its own (so a timeout can kill the
-// step with everything it started). When this process dies, by SIGKILL too,
-// nothing would kill those groups: their members would be re-parented and
-// keep running. PR_SET_PDEATHSIG on the leader is not enough: it reaches the
-// leader only (not cmake's ninja and compilers), and it fires when the
-// *thread* that forked exits, not the process.
-//
-// So one small process, forked on first use, watches the groups: this process
-// holds one end of a socket pair and sends it "watch G" before a step's child
-// may exec (the child waits for a go byte, see run_process) and "forget G"
-// once the group is gone. Only this process holds that end (close-on-exec,
-// and the watchdog closes its copy), so when this process dies the kernel
-// closes it: the watchdog reads end-of-file, SIGKILLs every group still
-// watched, and exits. A normal exit closes the end too, with nothing watched.
-
-/// One message to the watchdog (a SOCK_SEQPACKET datagram: sent whole).
-struct WatchMessage {
-  std::int32_t watch;  ///< 1: watch the group, 0: forget it
-  std::int32_t group;
-};
-
-/// How many groups can be watched at once (steps run in parallel: the lint
-/// workers, several candidates).
-constexpr std::size_t watch_capacity = 4096;
-/// The watchdog's table; only the forked watchdog writes it (its own copy).
-pid_t watched_table[watch_capacity];
-
-/// Closes every descriptor from `first` up, except `keep`.
-void close_descriptors_from(int first, int keep) {
-#ifdef SYS_close_range
-  bool closed = true;
-  if (keep > first && ::syscall(SYS_close_range, first, keep - 1, 0) != 0) closed = false;
-  if (closed && ::syscall(SYS_close_range, keep + 1, ~0U, 0) == 0) return;
-#endif
-  long limit = ::sysconf(_SC_OPEN_MAX);
-  if (limit < 0 || limit > 65536) limit = 65536;
-  for (int descriptor = first; descriptor < limit; ++descriptor)
-    if (descriptor != keep) ::close(descriptor);
-}
-
-/// The watchdog process: runs after fork in a possibly multi-threaded parent,
-/// so it makes async-signal-safe system calls only (no allocation, no locks).
-[[noreturn]] void watchdog_main(int socket) {
-  // Its own process group: a signal to the capture's group (Ctrl-C, a CI
-  // runner ending the job) ends the capture, and the watchdog cleans up after it.
-  ::setpgid(0, 0);
-  struct sigaction ignore {};
-  ignore.sa_handler = SIG_IGN;
-  sigemptyset(&ignore.sa_mask);
-  for (int signal_number : {SIGINT, SIGQUIT, SIGHUP, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU})
-    ::sigaction(signal_number, &ignore, nullptr);
-  struct sigaction default_action {};
-  default_action.sa_handler = SIG_DFL;
-  sigemptyset(&default_action.sa_mask);
-  ::sigaction(SIGTERM, &default_action, nullptr);
-  sigset_t all_signals;
-  sigemptyset(&all_signals);
-  ::sigprocmask(SIG_SETMASK, &all_signals, nullptr);
-#ifdef __linux__
-  ::prctl(PR_SET_NAME, "hydra-watchdog", 0, 0, 0);
-#endif
-  // Hold nothing of the parent's: no pipe it waits on, no lock, no terminal.
-  if (socket <= STDERR_FILENO) socket = ::fcntl(socket, F_DUPFD, STDERR_FILENO + 1);
-  if (socket < 0) ::_exit(1);
-  const int null_device = ::open("/dev/null", O_RDWR);
-  if (null_device >= 0) {
-    ::dup2(null_device, STDIN_FILENO);
-    ::dup2(null_device, STDOUT_FILENO);
-    ::dup2(null_device, STDERR_FILENO);
-  }
-  close_descriptors_from(STDERR_FILENO + 1, socket);
-
-  std::size_t count = 0;
-  while (true) {
-    WatchMessage message{};
-    const ssize_t received = ::recv(socket, &message, sizeof message, 0);
-    if (received < 0 && errno == EINTR) continue;
-    if (received <= 0) break;  // end-of-file: the parent is gone
-    if (received != static_cast<ssize_t>(sizeof message) || message.group <= 1) continue;
-    if (message.watch != 0) {
-      if (count < watch_capacity) watched_table[count++] = message.group;
-    } else {
-      for (std::size_t index = 0; index < count; ++index) {
-        if (watched_table[index] == message.group) {
-          watched_table[index] = watched_table[--count];
-          break;
-        }
-      }
-    }
-  }
-  for (std::size_t index = 0; index < count; ++index) ::kill(-watched_table[index], SIGKILL);
-  ::_exit(0);
-}
-
-class Watchdog {
- public:
-  /// Watches `group` from now on; throws hydra::Error when no watchdog can run.
-  void watch(pid_t group) {
-    std::lock_guard lock(mutex_);
-    if (owner_ != ::getpid()) {
-      // A forked copy of the process that started the watchdog: that one
-      // is its parent's, and so are the groups it watches. Start afresh.
-      if (socket_ >= 0) ::close(socket_);
-      socket_ = -1;
-      pid_ = -1;
-      watched_.clear();
-      owner_ = ::getpid();
-    }
-    if (watched_.size() >= watch_capacity)
-      throw Error("too many processes at once (" + std::to_string(watched_.size()) + ")");
-    watched_.insert(group);
-    if (socket_ >= 0) {
-      if (send_message(true, group)) return;
-      if (errno != EPIPE && errno != ECONNRESET && errno != ENOTCONN) {
-        // The watchdog is alive (closing its socket would make it kill every
-        // running step): this step cannot be watched, so it does not run.
-        const int error_number = errno;
-        watched_.erase(group);
-        throw Error(system_message("cannot reach the process watchdog", error_number));
-      }
-    }
-    // Not started yet, or it died (somebody killed it): start one and tell
-    // it every group that is still running.
-    restart();
-  }
-
-  /// At exit: closes the socket and waits for the watchdog to leave, so not
-  /// even it outlives a process that ends normally (atexit; exit() from a
-  /// thread that holds the lock skips this, the watchdog then leaves by itself).
-  void stop() noexcept {
-    std::unique_lock lock(mutex_, std::try_to_lock);
-    if (!lock.owns_lock() || owner_ != ::getpid() || socket_ < 0) return;
-    ::close(socket_);
-    socket_ = -1;
-    int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
-    pid_ = -1;
-  }
-
-  /// Stops watching `group` (it is gone). Never throws.
-  void forget(pid_t group) noexcept {
-    std::lock_guard lock(mutex_);
-    watched_.erase(group);
-    if (socket_ >= 0 && owner_ == ::getpid()) send_message(false, group);
-  }
-
- private:
-  bool send_message(bool watch, pid_t group) {
-    const WatchMessage message{watch ? 1 : 0, static_cast<std::int32_t>(group)};
-    while (true) {
-      if (::send(socket_, &message, sizeof message, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof message))
-        return true;
-      if (errno != EINTR) return false;
-    }
-  }
-
-  void restart() {
-    if (socket_ >= 0) ::close(socket_);
-    socket_ = -1;
-    if (pid_ > 0) {
-      int status = 0;
-      ::waitpid(pid_, &status, WNOHANG);  // a watchdog that died: do not leave a zombie
-      pid_ = -1;
-    }
-    int sockets[2];
-    if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sockets) != 0)
-      throw Error(system_message("cannot start the process watchdog: socketpair", errno));
-    const pid_t child = ::fork();
-    if (child < 0) {
-      const int error_number = errno;
-      ::close(sockets[0]);
-      ::close(sockets[1]);
-      throw Error(system_message("cannot start the process watchdog: fork", error_number));
-    }
-    if (child == 0) watchdog_main(sockets[1]);
-    ::close(sockets[1]);
-    socket_ = sockets[0];
-    pid_ = child;
-    if (!stop_at_exit_) stop_at_exit_ = std::atexit(stop_watchdog) == 0;
-    for (const pid_t group : watched_)
-      if (!send_message(true, group)) throw Error(system_message("cannot reach the process watchdog", errno));
-  }
-
-  static void stop_watchdog();
-
-  std::mutex mutex_;
-  bool stop_at_exit_ = false;
-  pid_t owner_ = ::getpid();  ///< the process the watchdog below belongs to
-  int socket_ = -1;
-  pid_t pid_ = -1;            ///< the watchdog
-  std::set<pid_t> watched_;
-};
-
-Watchdog& watchdog() {
-  static Watchdog* instance = new Watchdog;  // never destroyed: in use until exit
-  return *instance;
-}
-
-void Watchdog::stop_watchdog() { watchdog().stop(); }
-
-/// Forgets a watched group when the run is over (after GroupGuard has killed
-/// and reaped it, when that is needed: declare this first).
-class WatchedGroup {
- public:
-  WatchedGroup() = default;
-  ~WatchedGroup() {
-    if (group_ > 0) watchdog().forget(group_);
-  }
-  WatchedGroup(const WatchedGroup&) = delete;
-  WatchedGroup& operator=(const WatchedGroup&) = delete;
-  void watch(pid_t group) {
-    watchdog().watch(group);
-    group_ = group;
-  }
-
- private:
-  pid_t group_ = -1;
-};
 
 bool is_executable_file(const std::filesystem::path& path) {
   struct stat info {};
@@ -346,7 +87,7 @@ std::optional<std::filesystem::path> find_on_path(std::string_view program,
 /// The child's environment: the inherited one with `request`'s changes.
 std::map<std::string, std::string> child_environment(const ProcessRequest& request) {
   std::map<std::string, std::string> environment;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+  for (char** entry = environ; request.inherit_environment && entry != nullptr && *entry != nullptr; ++entry) {
     std::string_view text{*entry};
     std::size_t equals = text.find('=');
     if (equals == std::string_view::npos) continue;
@@ -356,72 +97,6 @@ std::map<std::string, std::string> child_environment(const ProcessRequest& reque
   for (const auto& [name, value] : request.environment) environment[name] = value;
   return environment;
 }
-
-/// Collects merged output: the tail kept in memory, the full file, and lines.
-class OutputSink {
- public:
-  OutputSink(const ProcessRequest& request, std::string& tail) : request_(request), tail_(tail) {
-    if (request.output_file) {
-      file_ = FileDescriptor(::open(request.output_file->c_str(),
-                                    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-      if (!file_.valid())
-        throw Error(system_message("cannot write " + request.output_file->string(), errno));
-    }
-  }
-
-  void append(std::string_view bytes) {
-    write_to_file(bytes);
-    keep_tail(bytes);
-    if (request_.on_line) {
-      partial_line_.append(bytes);
-      std::size_t start = 0;
-      for (std::size_t newline = partial_line_.find('\n'); newline != std::string::npos;
-           newline = partial_line_.find('\n', start)) {
-        request_.on_line(std::string_view(partial_line_).substr(start, newline - start));
-        start = newline + 1;
-      }
-      partial_line_.erase(0, start);
-    }
-  }
-
-  /// Delivers a last line that had no '\n' and trims the tail to its limit.
-  void finish() {
-    if (request_.on_line && !partial_line_.empty()) request_.on_line(partial_line_);
-    partial_line_.clear();
-    if (tail_.size() > request_.keep_output_bytes)
-      tail_.erase(0, tail_.size() - request_.keep_output_bytes);
-  }
-
- private:
-  void write_to_file(std::string_view bytes) {
-    if (!file_.valid()) return;
-    while (!bytes.empty()) {
-      ssize_t written = ::write(file_.get(), bytes.data(), bytes.size());
-      if (written < 0) {
-        if (errno == EINTR) continue;
-        throw Error(system_message("cannot write " + request_.output_file->string(), errno));
-      }
-      bytes.remove_prefix(static_cast<std::size_t>(written));
-    }
-  }
-
-  void keep_tail(std::string_view bytes) {
-    std::size_t limit = request_.keep_output_bytes;
-    if (limit == 0) return;
-    if (bytes.size() >= limit) {
-      tail_.assign(bytes.substr(bytes.size() - limit));
-      return;
-    }
-    tail_.append(bytes);
-    // Trim in batches so long outputs do not move the buffer on every read.
-    if (tail_.size() > 2 * limit) tail_.erase(0, tail_.size() - limit);
-  }
-
-  const ProcessRequest& request_;
-  std::string& tail_;
-  FileDescriptor file_;
-  std::string partial_line_;
-};
 
 /// Sends `signal_number` to the whole group; false when the group is gone.
 bool signal_group(pid_t group, int signal_number) {
@@ -526,7 +201,37 @@ class GroupGuard {
   bool armed_ = true;
 };
 
+/// Puts `child` (not yet exec'd) under `limits`: into `control_group` when
+/// there is one, setrlimit for what no group holds. Returns how (for
+/// ProcessResult::limits_enforced).
+std::string apply_limits(pid_t child, const ResourceLimits& limits, std::unique_ptr<ControlGroup>& control_group) {
+  if (!limits.any()) return {};
+  if (control_group && !control_group->add(child)) control_group.reset();
+  std::vector<std::string> how;
+  if (control_group) how.push_back("control group (" + control_group->description() + ")");
+  std::string rlimits;
+  const auto set_limit = [&](decltype(RLIMIT_CPU) resource, const char* name, std::uint64_t value) {
+    const rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+    if (::prlimit(child, resource, &limit, nullptr) == 0)
+      rlimits += (rlimits.empty() ? "" : ", ") + std::string(name);
+  };
+  if (limits.cpu_seconds) set_limit(RLIMIT_CPU, "RLIMIT_CPU", *limits.cpu_seconds);
+  if (limits.memory_bytes && !control_group) set_limit(RLIMIT_AS, "RLIMIT_AS", *limits.memory_bytes);
+  if (!rlimits.empty()) how.push_back("resource limits (" + rlimits + ")");
+  if (limits.processes && !control_group) how.push_back("no process limit (no control group)");
+  std::string text;
+  for (const auto& part : how) text += (text.empty() ? "" : "; ") + part;
+  return text;
+}
+
 }  // namespace
+
+std::optional<std::filesystem::path> current_executable() {
+  std::error_code error;
+  const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error || path.empty() || !is_executable_file(path)) return std::nullopt;  // " (deleted)": replaced meanwhile
+  return path;
+}
 
 std::optional<std::filesystem::path> find_program(std::string_view program) {
   const char* search_path = std::getenv("PATH");
@@ -600,6 +305,14 @@ ProcessResult run_process(const ProcessRequest& request) {
   FileDescriptor go_read(go_sockets[0]);
   FileDescriptor go_write(go_sockets[1]);
 
+  // Limits: a control group for memory and processes where one can be made,
+  // setrlimit for the rest (applied before the child may exec, below).
+  std::unique_ptr<ControlGroup> control_group;
+  std::string no_control_group;
+  const ResourceLimits& limits = request.limits;
+  if ((limits.memory_bytes || limits.processes) && request.use_control_group)
+    control_group = ControlGroup::create(usable_control_groups(), limits, no_control_group);
+
   become_subreaper();
   const pid_t parent = ::getpid();
   const pid_t child = ::fork();
@@ -621,6 +334,7 @@ ProcessResult run_process(const ProcessRequest& request) {
   // The child waits for this byte: its group is watched before it can exec,
   // so even a kill of this process right after fork leaves nothing running.
   watched.watch(group);
+  result.limits_enforced = apply_limits(child, limits, control_group);
   const char go = 1;
   while (::send(go_write.get(), &go, 1, MSG_NOSIGNAL) < 0 && errno == EINTR) {
   }
@@ -762,6 +476,11 @@ ProcessResult run_process(const ProcessRequest& request) {
   }
 
   guard.disarm();
+  if (control_group) {
+    // What left the step's process group (another session) goes too.
+    control_group->kill_all();
+    result.memory_limit_reached = control_group->memory_limit_reached();
+  }
   sink.finish();
   result.seconds = elapsed_seconds();
   return result;

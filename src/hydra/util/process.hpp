@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -15,11 +16,35 @@
 
 namespace hydra::util {
 
+/// What a process and everything it starts may use (docs/config.md,
+/// "[sandbox]"). Unset: no limit.
+struct ResourceLimits {
+  /// CPU time of each process (RLIMIT_CPU: SIGXCPU, then SIGKILL).
+  std::optional<std::uint64_t> cpu_seconds;
+  /// Memory of all its processes together where a control group can hold
+  /// them (control_group.hpp); otherwise the address space of each (RLIMIT_AS).
+  std::optional<std::uint64_t> memory_bytes;
+  /// Processes (and threads) at once; only where a control group can hold them.
+  std::optional<std::uint64_t> processes;
+
+  bool any() const { return cpu_seconds || memory_bytes || processes; }
+};
+
 struct ProcessRequest {
   std::vector<std::string> argv;  ///< argv[0] is looked up on PATH; use {"/bin/sh", "-c", cmd} for a shell command
   std::filesystem::path working_directory;  ///< empty: the current directory
   std::map<std::string, std::string> environment;  ///< added to (overriding) the inherited environment
   std::vector<std::string> unset_environment;      ///< removed from the inherited environment
+  /// false: `environment` is the child's whole environment (nothing of this
+  /// process's own is passed on).
+  bool inherit_environment = true;
+  /// Limits of the child and everything it starts. With a memory or process
+  /// limit the child runs in a control group of its own where this machine
+  /// lets this process make one; everything still in it when the child has
+  /// ended is killed then, wherever it moved (another process group, session).
+  ResourceLimits limits;
+  /// false: never a control group; `limits` through setrlimit only.
+  bool use_control_group = true;
   std::optional<std::string> stdin_text;           ///< nullopt: stdin is /dev/null
   std::optional<std::chrono::duration<double>> timeout;  ///< nullopt: no limit
   /// When set, stdout and stderr (merged, in order) are written here in full.
@@ -44,6 +69,12 @@ struct ProcessResult {
   std::string output;       ///< merged stdout+stderr, at most keep_output_bytes (the tail)
   std::string error_output; ///< stderr, when separate_stderr was set (at most keep_output_bytes)
   std::string error;        ///< why it could not start
+  /// How `limits` were enforced: "control group (cgroup v1: memory, pids,
+  /// cpu)", "resource limits (RLIMIT_CPU, RLIMIT_AS)", ...; empty without limits.
+  std::string limits_enforced;
+  /// The memory limit of its control group was reached (the kernel killed a
+  /// process of it for memory).
+  bool memory_limit_reached = false;
 };
 
 /// Runs the process to completion (or timeout). The child runs in a new
@@ -54,6 +85,10 @@ struct ProcessResult {
 /// Never throws for the child's failures; throws hydra::Error only when the
 /// parent cannot set things up (pipe/fork failure, output file not writable).
 ProcessResult run_process(const ProcessRequest& request);
+
+/// This process's own executable (/proc/self/exe); nullopt when it cannot be
+/// told or was replaced on disk since this process started.
+std::optional<std::filesystem::path> current_executable();
 
 /// Convenience: the path of `program` on PATH, or nullopt.
 std::optional<std::filesystem::path> find_program(std::string_view program);

@@ -1,0 +1,113 @@
+// The step reaper (reaper.hpp).
+#include <hydra/util/reaper.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include <hydra/util/process_table.hpp>
+
+namespace hydra::util {
+namespace {
+
+volatile sig_atomic_t termination_signal = 0;
+
+void note_termination(int signal_number) { termination_signal = signal_number; }
+
+void sleep_milliseconds(long milliseconds) {
+  timespec pause{0, milliseconds * 1000000L};
+  ::nanosleep(&pause, nullptr);  // a signal may cut it short: the loop looks again
+}
+
+/// Kills `pid` and, when it leads a process group other than this one's,
+/// that group (what it started in its own session goes with it).
+void kill_with_group(pid_t pid) {
+  const pid_t group = ::getpgid(pid);
+  if (group == pid && group != ::getpgrp()) ::kill(-group, SIGKILL);
+  ::kill(pid, SIGKILL);
+}
+
+/// Reaps every child that has ended; records `main`'s status when it is one.
+void reap_ended(pid_t main, std::optional<int>& main_status) {
+  while (true) {
+    int status = 0;
+    const pid_t reaped = ::waitpid(-1, &status, WNOHANG);
+    if (reaped <= 0) return;
+    if (reaped == main) main_status = status;
+  }
+}
+
+}  // namespace
+
+int run_reaped(const std::vector<std::string>& argv) {
+  if (argv.empty()) return 127;
+#ifdef __linux__
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+#endif
+  struct sigaction note {};
+  note.sa_handler = note_termination;
+  sigemptyset(&note.sa_mask);
+  for (int signal_number : {SIGTERM, SIGINT, SIGHUP}) ::sigaction(signal_number, &note, nullptr);
+
+  std::vector<char*> arguments;
+  for (const auto& argument : argv) arguments.push_back(const_cast<char*>(argument.c_str()));
+  arguments.push_back(nullptr);
+  const pid_t main = ::fork();
+  if (main < 0) {
+    const std::string message = std::string("hydra-score run-step: fork: ") + std::strerror(errno) + "\n";
+    ssize_t ignored = ::write(STDERR_FILENO, message.data(), message.size());
+    (void)ignored;
+    return 127;
+  }
+  if (main == 0) {
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    sigemptyset(&default_action.sa_mask);
+    for (int signal_number : {SIGTERM, SIGINT, SIGHUP}) ::sigaction(signal_number, &default_action, nullptr);
+    ::execvp(arguments[0], arguments.data());
+    const std::string message =
+        std::string("hydra-score run-step: cannot run ") + argv[0] + ": " + std::strerror(errno) + "\n";
+    ssize_t ignored = ::write(STDERR_FILENO, message.data(), message.size());
+    (void)ignored;
+    ::_exit(127);
+  }
+
+  std::optional<int> main_status;
+  bool passed_on = false;
+  while (true) {
+    reap_ended(main, main_status);
+    if (main_status) break;
+    if (termination_signal != 0 && !passed_on) {
+      ::kill(main, termination_signal);
+      passed_on = true;
+    }
+    // Every child but `main` is an orphan: its parent (a test program, a
+    // shell) ended and left it running.
+    for (const pid_t child : child_processes(::getpid()))
+      if (child != main) kill_with_group(child);
+    sleep_milliseconds(20);
+  }
+  // The command ended: nothing it started outlives it (a process that cannot
+  // die, stuck in the kernel, is left after a few seconds).
+  for (int round = 0; round < 2500; ++round) {
+    std::optional<int> unused;
+    reap_ended(main, unused);
+    const auto left = child_processes(::getpid());
+    if (left.empty()) break;
+    for (const pid_t child : left) kill_with_group(child);
+    sleep_milliseconds(2);
+  }
+  if (WIFEXITED(*main_status)) return WEXITSTATUS(*main_status);
+  if (WIFSIGNALED(*main_status)) return 128 + WTERMSIG(*main_status);
+  return 127;
+}
+
+}  // namespace hydra::util
