@@ -82,7 +82,9 @@ TEST_CASE("one change scores the same in every documented flow", "[e2e][cmake][f
 
   // Work tree: hydra_baseline on the clean tree, then the change in the tree.
   const fs::path tree_build = temp.path() / "build-tree";
-  configure(source, tree_build, {"-DHYDRA_SCORE_AGENT=" + kChange});
+  // The change edits CMakeLists.txt: the working-tree flow scores it only
+  // when the user opts in (cmake --build runs its configure unsandboxed).
+  configure(source, tree_build, {"-DHYDRA_SCORE_AGENT=" + kChange, "-DHYDRA_SCORE_ALLOW_CMAKE_CHANGES=ON"});
   const auto baseline = run({"cmake", "--build", tree_build.string(), "--target", "hydra_baseline"});
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
@@ -97,7 +99,8 @@ TEST_CASE("one change scores the same in every documented flow", "[e2e][cmake][f
   const fs::path ref_runs = temp.path() / "ref-runs";
   const auto by_ref = run({kTool.string(), "capture", "--source", source.string(), "--ref", "agent/" + kChange,
                            "--out", ref_runs.string(), "--baseline-run", (tree_hydra / "baseline").string(),
-                           "--generator", "Ninja", "--jobs", "2"});
+                           "--generator", "Ninja", "--initial-cache",
+                           (tree_build / "hydra" / "initial-cache.cmake").string(), "--jobs", "2"});
   INFO(by_ref.output);
   REQUIRE(by_ref.exit_code == 0);
   const fs::path ref_run = ref_runs / ("agent-" + kChange);

@@ -226,7 +226,9 @@ int main(int argc, char** argv) {
                               (runs / "baseline").string(), "--jobs", "2"});
   INFO(alone.output);
   REQUIRE(alone.exit_code == 0);
-  REQUIRE(score({"agent-honest"}, temp.path() / "alone.json").exit_code == 0);
+  const auto alone_score = score({"agent-honest"}, temp.path() / "alone.json");
+  INFO(alone_score.output);
+  REQUIRE(alone_score.exit_code == 0);
   const auto started = std::chrono::steady_clock::now();
   const auto all = capture({"--ref", "agent/*", "--out", runs.string(), "--baseline-run", (runs / "baseline").string(),
                             "--jobs", "3"});

@@ -76,6 +76,14 @@ TEST_CASE("compare_test_recipes finds every difference in how a test is defined 
           "run: command [\"<build>/tests/test_count\",\"x\"] -> [\"<build>/tests/test_count\",\"y\"]; "
           "PASS_REGULAR_EXPRESSION unset -> [\".*\"]");
   }
+  SECTION("valid input: a program that was not built (ctest lists no command) fails as it is, not as tampered") {
+    judged.definitions[0].command.clear();
+    CHECK(compare_test_recipes(baseline.view(), judged.view(), tests, "on-baseline run").empty());
+    // Its properties still count.
+    judged.definitions[0].properties["WILL_FAIL"] = "true";
+    CHECK(kinds(compare_test_recipes(baseline.view(), judged.view(), tests, "on-baseline run")) ==
+          std::vector<std::string>{"count.x definition_changed"});
+  }
   SECTION("valid input: a force-included header in the test program's options") {
     judged.program().compile_groups[0].fragments = {"-Wall", "-include", judged.source + "/src/fake.hpp", "-std=c++17"};
     const auto found = compare_test_recipes(baseline.view(), judged.view(), tests, "run");

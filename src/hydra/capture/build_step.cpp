@@ -70,9 +70,9 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   const CompilerCache compiler_cache = prepare_compiler_cache(plan, request, build_dir);
   // The source tree is read-only: only the build tree (and the cache) is written.
   std::vector<fs::path> writable = {build_dir};
-  // What configure reads besides the trees: the user's cache entries (beside
-  // the run directories, which are hidden).
-  std::vector<fs::path> readable;
+  // What configure reads besides the build tree: the source tree, the user's
+  // cache entries (beside the run directories, which are hidden).
+  std::vector<fs::path> readable = {plan.source};
   if (request.initial_cache) readable.push_back(util::absolute_clean(*request.initial_cache));
   if (compiler_cache.used) {
     fs::create_directories(compiler_cache.directory);
