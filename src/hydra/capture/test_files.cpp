@@ -14,8 +14,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* client = "client-hydrascore";
-
 const json& member(const json& object, const char* key) {
   static const json null;
   if (!object.is_object()) return null;
