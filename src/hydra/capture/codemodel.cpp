@@ -1,5 +1,6 @@
 // The File API reply (codemodel.hpp).
 #include <hydra/capture/codemodel.hpp>
+#include <hydra/capture/json_members.hpp>
 
 #include <algorithm>
 #include <map>
@@ -18,18 +19,6 @@ using nlohmann::json;
 namespace {
 
 constexpr const char* client = "client-hydrascore";
-
-const json& member(const json& object, const char* key) {
-  static const json null;
-  if (!object.is_object()) return null;
-  const auto found = object.find(key);
-  return found == object.end() ? null : *found;
-}
-
-std::string string_member(const json& object, const char* key) {
-  const json& value = member(object, key);
-  return value.is_string() ? value.get<std::string>() : std::string();
-}
 
 const json& list_member(const json& object, const char* key) {
   static const json empty = json::array();

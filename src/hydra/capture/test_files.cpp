@@ -1,6 +1,7 @@
 // Test files from the CMake File API codemodel and ctest's test list
 // (test_files.hpp).
 #include <hydra/capture/test_files.hpp>
+#include <hydra/capture/json_members.hpp>
 
 #include <algorithm>
 
@@ -13,18 +14,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-const json& member(const json& object, const char* key) {
-  static const json null;
-  if (!object.is_object()) return null;
-  const auto found = object.find(key);
-  return found == object.end() ? null : *found;
-}
-
-std::string string_member(const json& object, const char* key) {
-  const json& value = member(object, key);
-  return value.is_string() ? value.get<std::string>() : std::string();
-}
 
 /// The files of a backtrace chain (`backtrace` indexes `graph`'s nodes).
 std::set<std::string> backtrace_files(const json& graph, const json& backtrace) {
