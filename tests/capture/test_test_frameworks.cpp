@@ -128,6 +128,27 @@ TEST_CASE("frameworks: the configure step includes the launch hook first, the us
   }
 }
 
+TEST_CASE("frameworks: a held-out build tree's launch files name the build tree where its steps see it",
+          "[capture][frameworks]") {
+  // The held-out build tree is written on HydraScore's side and mounted at
+  // the candidate's build tree: configure and ctest read the files there.
+  hydra::util::TempDir temp("hydra-launch-seen");
+  const fs::path build = temp.path() / ".hydra/held-out/build";
+  const fs::path seen = temp.path() / "candidate-build";
+  const auto arguments =
+      hydra::capture::install_test_launch({"/opt/hydra-score", "test-launcher"}, build, "", {}, seen);
+  const fs::path seen_folder = seen / hydra::capture::kTestLaunchFolder;
+  CHECK(arguments ==
+        std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + (seen_folder / "top-level.cmake").string()});
+  const fs::path written = build / hydra::capture::kTestLaunchFolder;
+  REQUIRE(fs::is_regular_file(written / "add-test.cmake"));
+  REQUIRE(fs::is_regular_file(written / "top-level.cmake"));
+  CHECK_FALSE(fs::exists(seen_folder));
+  const std::string include = hydra::util::read_file(written / "top-level.cmake");
+  CHECK(include.find((seen_folder / "add-test.cmake").generic_string()) != std::string::npos);
+  CHECK(include.find(build.generic_string()) == std::string::npos);
+}
+
 TEST_CASE("frameworks: ctest runs every existing program through the launcher, arguments as they are",
           "[capture][frameworks]") {
   // A real configure and ctest: both add_test() signatures, arguments that
