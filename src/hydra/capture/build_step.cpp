@@ -170,7 +170,7 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   build.timed_out = result.timed_out;
   build.exit_code = result.started ? result.exit_code : 127;
   staging.manifest["build"] = {{"exit_code", build.exit_code}, {"seconds", build.seconds}, {"timed_out", build.timed_out}};
-  if (build.timed_out) staging.problem("build timed out after " + std::to_string(int(timeout)) + " s");
+  if (build.timed_out) staging.incomplete("build", "build timed out after " + std::to_string(int(timeout)) + " s");
   std::string outcome = build.passed ? "passed" : (build.timed_out ? "TIMED OUT" : "FAILED");
   const json compiler_record = staging.manifest.value("caches", json::object()).value("compiler", json::object());
   if (compiler_record.value("used", false))

@@ -288,4 +288,46 @@ void add_build_commands(model::BuildTargets& targets, const fs::path& build_dir,
   }
 }
 
+std::map<std::string, std::set<std::string>> header_users(const fs::path& build_dir) {
+  std::map<std::string, std::set<std::string>> users;
+  std::error_code error;
+  if (!fs::is_regular_file(build_dir / "CMakeCache.txt", error)) return users;
+  const std::string cache = util::read_file(build_dir / "CMakeCache.txt");
+  const std::string ninja = cache_entry(cache, "CMAKE_MAKE_PROGRAM");
+  if (cache_entry(cache, "CMAKE_GENERATOR") != "Ninja" || ninja.empty()) return users;
+  util::ProcessRequest request;
+  request.argv = {ninja, "-C", build_dir.string(), "-t", "deps"};
+  request.separate_stderr = true;
+  request.keep_output_bytes = std::size_t(1) << 30;
+  request.timeout = std::chrono::seconds(120);
+  const auto listed = util::run_process(request);
+  if (!listed.started || listed.exit_code != 0) return users;
+  // "<object>: #deps N, deps mtime T (VALID)" then one indented path a line;
+  // CMake puts a target's objects under ".../CMakeFiles/<target>.dir/".
+  std::string target;
+  std::size_t start = 0;
+  const std::string marker = "CMakeFiles/";
+  while (start < listed.output.size()) {
+    std::size_t end = listed.output.find('\n', start);
+    if (end == std::string::npos) end = listed.output.size();
+    const std::string line = listed.output.substr(start, end - start);
+    start = end + 1;
+    if (line.empty()) continue;
+    if (line[0] != ' ') {
+      target.clear();
+      const std::size_t colon = line.find(": #deps");
+      const std::string object = line.substr(0, colon);
+      const std::size_t at = object.rfind(marker);
+      if (colon == std::string::npos || at == std::string::npos) continue;
+      const std::size_t dir = object.find(".dir/", at);
+      if (dir != std::string::npos) target = object.substr(at + marker.size(), dir - at - marker.size());
+      continue;
+    }
+    if (target.empty()) continue;
+    const std::size_t first = line.find_first_not_of(' ');
+    if (first != std::string::npos) users[line.substr(first)].insert(target);
+  }
+  return users;
+}
+
 }  // namespace hydra::capture

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 
 #include <hydra/model/build_targets.hpp>
@@ -29,5 +31,12 @@ model::BuildTargets read_build_targets(const std::filesystem::path& build_dir, c
 /// Leaves them empty for other generators or when ninja cannot answer.
 void add_build_commands(model::BuildTargets& targets, const std::filesystem::path& build_dir,
                         const std::string& launcher);
+
+/// Which targets' objects include each header, from the Ninja deps log of
+/// the built tree `build_dir` (`ninja -t deps`): header path as the
+/// compiler saw it (absolute, or relative to the build tree) -> the names of
+/// the targets whose objects depend on it. Empty for other generators, or
+/// when the log cannot be read.
+std::map<std::string, std::set<std::string>> header_users(const std::filesystem::path& build_dir);
 
 }  // namespace hydra::capture

@@ -122,6 +122,10 @@ std::vector<std::string> private_test_names(const Plan& plan, const Staging& sta
   const auto own = definitions_in(staging.directory / "ctest.json");
   const auto held = definitions_in(staging.directory / "held-out" / "ctest.json");
   const TestFiles files = read_test_files(staging.directory / "held-out" / "test-files.json");
+  // A program that does not build with the patch has no command in the
+  // held-out tree's list, so no files there: the baseline's own tree (the
+  // same paths as the steps see them) knows them from its built program.
+  const TestFiles own_files = read_test_files(staging.directory / "test-files.json");
   std::set<std::string> own_names, names;
   for (const auto& definition : own) own_names.insert(definition.name);
   std::vector<std::string> common;
@@ -131,10 +135,12 @@ std::vector<std::string> private_test_names(const Plan& plan, const Staging& sta
       continue;
     }
     common.push_back(definition.name);
-    const auto found = files.by_test.find(definition.name);
-    if (found == files.by_test.end()) continue;
-    for (const auto& file : found->second)
-      if (touched.count(file)) names.insert(definition.name);
+    for (const TestFiles* known : {&files, &own_files}) {
+      const auto found = known->by_test.find(definition.name);
+      if (found == known->by_test.end()) continue;
+      for (const auto& file : found->second)
+        if (touched.count(file)) names.insert(definition.name);
+    }
   }
   guard::TreeTests before{&own, nullptr, plan.source.string(), plan.build_dir.string()};
   const json roots = run.value("roots", json::object());
@@ -205,12 +211,13 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
   // definitions) and the configured patterns.
   const TestFiles baseline_files = read_test_files(*request.baseline_run / "test-files.json");
   const TestFiles candidate_files = read_test_files(staging.directory / "test-files.json");
-  std::set<std::string> files = baseline_files.files;
-  files.insert(candidate_files.files.begin(), candidate_files.files.end());
   std::vector<std::string> globs = settings.test_file_globs;
   globs.insert(globs.end(), settings.test_paths.begin(), settings.test_paths.end());
+  // A file only tests use (test_files.hpp); a library source a test program
+  // compiles too is code.
   const auto is_test = [&](const PatchSection& section) {
-    return is_test_file(section.path, files, globs) || is_test_file(section.old_path, files, globs);
+    return is_test_file_of_change(section.path, baseline_files, candidate_files, globs) ||
+           is_test_file_of_change(section.old_path, baseline_files, candidate_files, globs);
   };
 
   std::string code_patch, test_patch;

@@ -1,10 +1,16 @@
 // The held-out runs' trees (held_out_trees.hpp).
 #include <hydra/capture/held_out_trees.hpp>
 
+#include <set>
+
+#include <pugixml.hpp>
+
 #include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/tree_snapshot.hpp>
 #include <hydra/error.hpp>
 #include <hydra/parse/diff_lines.hpp>
+#include <hydra/pipeline/artifacts.hpp>
+#include <hydra/pipeline/test_attempts.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
 
@@ -34,10 +40,44 @@ std::string without_elements(std::string xml, const std::string& element) {
   return xml;
 }
 
+/// The framework reports of a run with the private tests (`roles`: path ->
+/// role) without what quotes the tests: failure and skip messages and
+/// texts (assertions with their values), the cases' file and line, the
+/// programs' output. Each case's identity and result stay.
+void withhold_case_reports(const fs::path& directory, const json& roles) {
+  const std::string withheld = "(withheld: a run with the private tests)";
+  for (const auto& [path, role] : roles.items()) {
+    if (!role.is_string()) continue;
+    const std::string name = role.get<std::string>();
+    if (name != "case_report" && name != pipeline::attempt_role("case_report")) continue;
+    const fs::path file = directory / path;
+    pugi::xml_document document;
+    if (!document.load_file(file.c_str())) continue;  // an unparsable report is judged as such where loaded
+    std::vector<pugi::xml_node> removed;
+    for (const char* element : {"system-out", "system-err"})
+      for (const auto& found : document.select_nodes((std::string("//") + element).c_str()))
+        removed.push_back(found.node());
+    for (auto& node : removed) node.parent().remove_child(node);
+    for (const char* element : {"failure", "error", "skipped"})
+      for (const auto& found : document.select_nodes((std::string("//") + element).c_str())) {
+        pugi::xml_node node = found.node();
+        while (node.first_child()) node.remove_child(node.first_child());
+        if (node.attribute("message")) node.attribute("message").set_value(withheld.c_str());
+      }
+    for (const auto& found : document.select_nodes("//testcase")) {
+      pugi::xml_node node = found.node();
+      node.remove_attribute("file");
+      node.remove_attribute("line");
+    }
+    document.save_file(file.c_str(), "  ");
+  }
+}
+
 /// Removes what a run with the private tests wrote about their text: the
 /// test output in the JUnit file and the logs (compiler messages quote
-/// source lines). The results stay.
+/// source lines), the framework reports' messages. The results stay.
 void keep_only_results(const fs::path& directory, const json& roles) {
+  withhold_case_reports(directory, roles);
   const fs::path junit = directory / "junit" / "0.xml";
   if (fs::is_regular_file(junit))
     util::write_file_atomic(junit, without_elements(without_elements(util::read_file(junit), "system-out"), "system-err"));
@@ -172,9 +212,16 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
     if (c == '-') c = '_';
   for (const auto& [relative, role] : sub_staging.roles.items())
     staging.add(name + "/" + relative, role_prefix + "_" + role.get<std::string>());
+  std::set<std::string> incomplete;
+  for (const auto& step : sub_staging.manifest.value("incomplete_steps", json::array())) {
+    const std::string reason = step.value("reason", std::string());
+    incomplete.insert(reason);
+    staging.incomplete(name + " " + step.value("step", std::string()), name + " run: " + reason);
+  }
   if (sub_staging.manifest.contains("problems"))
     for (const auto& problem : sub_staging.manifest["problems"])
-      if (problem.is_string()) staging.problem(name + " run: " + problem.get<std::string>());
+      if (problem.is_string() && !incomplete.count(problem.get<std::string>()))
+        staging.problem(name + " run: " + problem.get<std::string>());
   json record = {{"build_passed", build_passed},
                  {"build", sub_staging.manifest.value("build", json::object())},
                  {"steps", sub_staging.manifest.value("steps", json::array())},

@@ -15,6 +15,7 @@
 #include <hydra/error.hpp>
 #include <hydra/parse/build_targets.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/load_clock.hpp>
 #include <hydra/util/path_pattern.hpp>
 #include <hydra/util/thread_pool.hpp>
 
@@ -116,14 +117,17 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   std::vector<util::ProcessResult> results(units.size());
   std::atomic<std::size_t> done{0}, cached{0}, linted{0}, uncacheable{0};
   std::atomic<bool> timed_out{false};
-  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_seconds);
+  // One budget for the whole step, counted on the processor time the
+  // machine could give (load_clock.hpp).
+  util::LoadClock budget_clock;
+  const auto left = [&] { return std::chrono::duration<double>(timeout_seconds - budget_clock.counted()); };
   const auto started = Clock::now();
   const auto show = [&] {
     progress.detail(std::to_string(done) + "/" + std::to_string(units.size()) + " files (" + std::to_string(cached) +
                     " from cache)");
   };
   util::parallel_for(units.size(), plan.jobs, [&](std::size_t index) {
-    auto remaining = std::chrono::duration<double>(deadline - Clock::now());
+    auto remaining = left();
     if (remaining.count() <= 0) {
       timed_out = true;
       return;
@@ -147,7 +151,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
       } else {
         ++uncacheable;
       }
-      remaining = std::chrono::duration<double>(deadline - Clock::now());
+      remaining = left();
       if (remaining.count() <= 0) {
         timed_out = true;
         return;
@@ -230,7 +234,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
     lint.inactive_reason = "lint timed out after " + std::to_string(int(timeout_seconds)) + " s";
     staging.manifest["lint_inactive_reason"] = lint.inactive_reason;
     staging.write("lint-partial.log", log, "lint_partial_log");
-    staging.problem(lint.inactive_reason);
+    staging.incomplete("lint", lint.inactive_reason);
     progress.finish("TIMED OUT");
   }
   staging.manifest["tools"]["clang-tidy"] = tidy_version;

@@ -354,7 +354,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
     staging.manifest["build"] = {{"exit_code", result.started ? result.exit_code : 127},
                                  {"seconds", result.seconds},
                                  {"timed_out", result.timed_out}};
-    if (result.timed_out) staging.problem("build timed out after " + std::to_string(int(timeout)) + " s");
+    if (result.timed_out) staging.incomplete("build", "build timed out after " + std::to_string(int(timeout)) + " s");
     progress.finish(build_passed ? "passed" : (result.timed_out ? "TIMED OUT" : "FAILED"));
   }
   if (!build_passed) return false;
@@ -367,7 +367,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   const fs::path results = test->source == ResultSource::file ? junit : staging.directory / "test.log";
   staging.add("test.log", test->source == ResultSource::file ? "test_log" : test->role);
   if (result.timed_out) {
-    staging.problem("test step timed out after " + std::to_string(int(timeout)) + " s; process group killed");
+    staging.incomplete("test", "test step timed out after " + std::to_string(int(timeout)) + " s; process group killed");
     if (test->source == ResultSource::file) fs::remove(junit, error);  // partial results under-count failures
     progress.finish("TIMED OUT");
     return true;

@@ -82,6 +82,9 @@ util::ProcessRequest Sandbox::request(const StepPolicy& policy, const std::vecto
   request.inherit_environment = false;
   request.limits = policy.limits;
   request.working_directory = policy.working_directory;
+  // A busy machine is not the step's fault: its budget counts the processor
+  // time the machine could give it (docs/config.md, "Time budgets").
+  request.timeout_follows_load = true;
   return request;
 }
 

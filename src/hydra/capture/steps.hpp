@@ -174,6 +174,14 @@ struct Staging {
   void step(const StepRecord& record) { manifest["steps"].push_back(record.to_json()); }
   /// Appends a problem (the run is then not mergeable).
   void problem(const std::string& text) { manifest["problems"].push_back(text); }
+  /// A step that could not finish in its budget (`step`: "build", "test",
+  /// "lint", or "held-out <step>"): a problem of this run, and recorded as
+  /// such in "incomplete_steps", so that a baseline's makes the dimension
+  /// unmeasurable for every candidate instead of failing their gates.
+  void incomplete(const std::string& step, const std::string& text) {
+    problem(text);
+    manifest["incomplete_steps"].push_back({{"step", step}, {"reason", text}});
+  }
 };
 
 /// The staging directory for `plan.out` and the manifest's fixed fields.

@@ -37,7 +37,8 @@ std::set<std::string> backtrace_files(const json& graph, const json& backtrace) 
 }  // namespace
 
 TestFiles find_test_files(const model::BuildTargets& targets, const fs::path& source, const fs::path& build_dir,
-                          const fs::path& top, const json& ctest_json) {
+                          const fs::path& top, const json& ctest_json,
+                          const std::map<std::string, std::set<std::string>>& header_users) {
   TestFiles result;
   const fs::path clean_source = util::absolute_clean(source);
   const fs::path clean_top = util::absolute_clean(top);
@@ -98,12 +99,71 @@ TestFiles find_test_files(const model::BuildTargets& targets, const fs::path& so
     for (const auto& file : files)
       if (!defines_code.count(file))
         if (auto inside = relative(file); !inside.empty()) result.by_test[name].insert(inside);
-  for (const auto& [name, files] : result.by_test) result.files.insert(files.begin(), files.end());
+
+  // Code: a file only tests use is a test file; a source that a non-test
+  // target also compiles (a library source a test program compiles too) is
+  // code, and so is every source of a target no test runs.
+  std::set<std::string> test_target_names;
+  std::map<std::string, std::set<std::string>> tests_of_target;  // target name -> the tests running it
+  for (const auto* target : test_targets) test_target_names.insert(target->name);
+  for (const json& test : tests.is_array() ? tests : json::array()) {
+    const std::string name = string_member(test, "name");
+    for (const json& argument : member(test, "command")) {
+      if (!argument.is_string() || !fs::path(argument.get<std::string>()).is_absolute()) continue;
+      if (const auto found = by_artifact.find(util::absolute_clean(argument.get<std::string>())); found != by_artifact.end())
+        tests_of_target[found->second->name].insert(name);
+    }
+  }
+  std::vector<fs::path> code_directories;  // include directories of code targets
+  for (const auto& target : targets.targets) {
+    if (test_targets.count(&target) || target.type == "UTILITY") continue;
+    for (const auto& file : target.sources)
+      if (!file.generated)
+        if (auto inside = relative(file.path); !inside.empty()) result.code.insert(inside);
+    for (const auto& group : target.compile_groups)
+      for (const auto& include : group.includes) {
+        const fs::path directory = util::absolute_clean(include.path);
+        if (util::is_within(directory, clean_source) && !util::is_within(directory, clean_build))
+          code_directories.push_back(directory);
+      }
+  }
+  // A header is classified by what includes it (the build's own record of
+  // each object's inputs): one a code target's object includes is code; one
+  // only test programs include is theirs, unless it sits in an include
+  // directory of a code target (a header-only library's public header that
+  // only its tests compile is still the library).
+  for (const auto& [header, users] : header_users) {
+    const fs::path path = fs::path(header).is_absolute() ? fs::path(header) : clean_build / header;
+    const std::string inside = relative(path);
+    if (inside.empty()) continue;
+    bool code = false;
+    for (const auto& user : users) code = code || !test_target_names.count(user);
+    const fs::path clean = util::absolute_clean(path);
+    for (const auto& directory : code_directories) code = code || util::is_within(clean, directory);
+    if (code) {
+      result.code.insert(inside);
+      continue;
+    }
+    for (const auto& user : users)
+      for (const auto& test : tests_of_target[user]) result.by_test[test].insert(inside);
+  }
+  for (const auto& [name, files] : result.by_test)
+    for (const auto& file : files)
+      if (!result.code.count(file)) result.files.insert(file);
   return result;
 }
 
 bool is_test_file(const std::string& path, const std::set<std::string>& files, const std::vector<std::string>& globs) {
   return files.count(path) > 0 || util::first_match(globs, path) != nullptr;
+}
+
+bool is_test_file_of_change(const std::string& path, const TestFiles& baseline, const TestFiles& candidate,
+                            const std::vector<std::string>& globs) {
+  if (path.empty()) return false;
+  if (util::first_match(globs, path) != nullptr) return true;
+  if (baseline.code.count(path)) return false;
+  if (baseline.files.count(path)) return true;
+  return candidate.files.count(path) > 0 && !candidate.code.count(path);
 }
 
 }  // namespace hydra::capture

@@ -4,6 +4,7 @@
 #include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/test_files.hpp>
 #include <hydra/capture/case_reports.hpp>
+#include <hydra/capture/codemodel.hpp>
 #include <hydra/capture/test_frameworks.hpp>
 
 #include <cctype>
@@ -131,7 +132,10 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     }
     const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
     staging.write("test-files.json",
-                  find_test_files(targets, plan.seen(plan.source), seen_build, plan.seen(top), listed_json).to_json().dump(1) +
+                  find_test_files(targets, plan.seen(plan.source), seen_build, plan.seen(top), listed_json,
+                                  header_users(build_dir))
+                          .to_json()
+                          .dump(1) +
                       "\n",
                   "test_files");
     // Which programs write their framework's report, before any of them runs.
@@ -185,7 +189,7 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   result.timed_out = tested.timed_out;
   result.exit_code = tested.exit_code;
   if (tested.timed_out) {
-    staging.problem("test step timed out after " + std::to_string(int(timeout)) + " s; process group killed");
+    staging.incomplete("test", "test step timed out after " + std::to_string(int(timeout)) + " s; process group killed");
     std::error_code ignored;
     fs::remove(junit, ignored);  // a partial JUnit would under-count failures
   }

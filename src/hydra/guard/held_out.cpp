@@ -1,5 +1,6 @@
 // Held-out judgement (held_out.hpp).
 #include <hydra/guard/held_out.hpp>
+#include <hydra/guard/test_levels.hpp>
 
 #include <map>
 #include <set>
@@ -15,8 +16,7 @@ namespace {
 /// A test's identity across runs: its suite and name (ctest's suite is
 /// always "ctest"; other runners' names repeat across files).
 std::string key(const TestCase& test) { return test.id(); }
-/// How evidence names a test: ctest's by its name, others by suite::name.
-std::string label(const TestCase& test) { return test.suite == "ctest" ? test.name : test.id(); }
+std::string label(const TestCase& test) { return test_label(test); }
 /// The CTest test whose files hold `test`: a case's program, else itself.
 const std::string& ctest_name(const TestCase& test) { return test.program.empty() ? test.name : test.program; }
 
@@ -69,8 +69,12 @@ HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<Te
                                 const model::Run& candidate) {
   HeldOutJudgement judgement;
   const model::HeldOut& held = candidate.held_out;
-  const std::vector<TestCase> none;
-  const std::vector<TestCase>& own = candidate.tests ? *candidate.tests : none;
+  // Each program at the level the baseline has it (test_levels.hpp): one
+  // that built on one side only is one program on both.
+  const std::vector<TestCase> own = align_levels(baseline_tests, candidate.tests ? *candidate.tests : std::vector<TestCase>());
+  const std::vector<TestCase> held_tests = align_levels(baseline_tests, held.tests ? *held.tests : std::vector<TestCase>());
+  const std::vector<TestCase> on_baseline_tests =
+      align_levels(own, held.tests_on_baseline ? *held.tests_on_baseline : std::vector<TestCase>());
   json& evidence = judgement.evidence;
   evidence = {{"mode", held.mode}, {"reason", held.reason}, {"new_tests_mode", held.new_tests_mode}};
   if (held.mode == "none" && held.new_tests_mode == "none") {
@@ -84,8 +88,8 @@ HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<Te
       for (const auto& test : *baseline.tests) names.insert(key(test));
     return names;
   }();
-  const auto held_out = by_key(held.tests ? *held.tests : none, Prefer::failing);
-  const auto on_baseline = by_key(held.tests_on_baseline ? *held.tests_on_baseline : none, Prefer::passing);
+  const auto held_out = by_key(held_tests, Prefer::failing);
+  const auto on_baseline = by_key(on_baseline_tests, Prefer::passing);
   const std::set<std::string> changed(held.test_files_changed.begin(), held.test_files_changed.end());
 
   // A test's files the change touched (unknown files: assume touched).

@@ -31,8 +31,15 @@ struct HeldOut {
   std::optional<std::vector<TestCase>> tests_on_baseline;  ///< new_tests_mode "built": on-baseline/junit
   std::optional<std::vector<TestCase>> program_tests_on_baseline;  ///< at program level (Run::program_tests)
   bool private_test_patch = false;                  ///< a private test patch was configured and applied
-  /// The tests private to the task: those the private test patch adds or
-  /// whose files it touches (recorded by the baseline's capture).
+  /// A private test patch was configured for the run (applied or not): every
+  /// report then gives every candidate a resolution verdict, or says why none.
+  bool private_test_patch_configured = false;
+  /// Why the private test patch could not be applied; empty when it was.
+  std::string private_test_patch_problem;
+  /// The tests private to the task: the CTest tests the private test patch
+  /// adds or whose files it touches (recorded by the baseline's capture, by
+  /// program); guard::private_test_identities takes them to the level tests
+  /// are scored at.
   std::vector<std::string> private_tests;
 
   /// How the held-out run (mode "built") and the on-baseline run (new tests

@@ -127,6 +127,13 @@ struct Run {
   /// wrong, ...). Any entry makes the candidate not mergeable: a score built
   /// from corrupt data is never mergeable.
   std::vector<std::string> integrity_problems;
+  /// Steps of the capture that could not finish in their budget (a step that
+  /// timed out), by step ("build", "test", "lint", "held-out build", ...)
+  /// and the problem that says so (also among `integrity_problems`). A
+  /// baseline's make the step's dimension unmeasurable for every candidate
+  /// instead of failing their integrity gate (docs/formulas.md, "Baseline
+  /// steps that could not finish").
+  std::vector<std::pair<std::string, std::string>> incomplete_steps;
 
   /// What was repaired in the run's inputs to score them at all, one line
   /// each ("junit/0.xml: 2 invalid UTF-8 sequences replaced by U+FFFD").

@@ -10,7 +10,7 @@ namespace hydra::parse {
 using nlohmann::json;
 
 json TestFiles::to_json() const {
-  json value = {{"files", files}, {"tests", json::object()}};
+  json value = {{"files", files}, {"code", code}, {"tests", json::object()}};
   for (const auto& [name, depends_on] : by_test) value["tests"][name] = depends_on;
   if (!codemodel_problem.empty()) value["codemodel_problem"] = codemodel_problem;
   return value;
@@ -26,6 +26,13 @@ TestFiles parse_test_files(std::string_view text, const std::string& source_name
   for (const json& file : value["files"]) {
     if (!file.is_string()) throw bad("/files: expected strings");
     result.files.insert(file.get<std::string>());
+  }
+  if (const auto code = value.find("code"); code != value.end()) {  // absent in older captures
+    if (!code->is_array()) throw bad("/code: expected an array");
+    for (const json& file : *code) {
+      if (!file.is_string()) throw bad("/code: expected strings");
+      result.code.insert(file.get<std::string>());
+    }
   }
   for (const auto& [name, list] : value["tests"].items()) {
     if (!list.is_array()) throw bad("/tests/" + name + ": expected an array");

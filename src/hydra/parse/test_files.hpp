@@ -17,12 +17,15 @@ struct TestFiles {
   /// Paths relative to the work tree's top level (as a diff names them),
   /// generic separators.
   std::set<std::string> files;
+  /// Files of the tree that code (a target no test runs) uses: never test
+  /// files, even where a test program compiles or includes them too.
+  std::set<std::string> code;
   /// Test name -> the files it depends on.
   std::map<std::string, std::set<std::string>> by_test;
   /// Why the codemodel could not be read (the globs still apply); empty when it was.
   std::string codemodel_problem;
 
-  /// {"files": [...], "tests": {name: [...]}, "codemodel_problem": "..." (when set)}.
+  /// {"files": [...], "code": [...], "tests": {name: [...]}, "codemodel_problem": "..." (when set)}.
   nlohmann::json to_json() const;
 };
 

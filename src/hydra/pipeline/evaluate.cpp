@@ -6,6 +6,7 @@
 #include <hydra/error.hpp>
 #include <hydra/guard/guard.hpp>
 #include <hydra/guard/held_out.hpp>
+#include <hydra/guard/test_levels.hpp>
 #include <hydra/guard/test_recipes.hpp>
 #include <hydra/parse/diff_lines.hpp>
 #include <hydra/pipeline/run_dir.hpp>
@@ -92,6 +93,9 @@ Evaluation evaluate(const ScoreRequest& request) {
   // baseline's tests as judged (with the private tests, when configured),
   // and each candidate's tests as its held-out runs judged them.
   const auto baseline_tests = guard::judged_baseline_tests(evaluation.baseline);
+  // The private tests at the level tests are scored at (cases of framework
+  // programs), while the baseline's own results are at hand.
+  evaluation.baseline.held_out.private_tests = guard::private_test_identities(evaluation.baseline);
   std::map<std::string, std::string> agents;
   for (const auto& path : request.candidates) {
     model::Run candidate = load(path, config);
@@ -103,6 +107,8 @@ Evaluation evaluate(const ScoreRequest& request) {
       candidate.tests = std::move(judged.tests);
       candidate.tampering.evidence["held_out"] = std::move(judged.evidence);
     }
+    // Each program at the baseline's level (guard/test_levels.hpp).
+    if (candidate.tests && baseline_tests) candidate.tests = guard::align_levels(*baseline_tests, std::move(*candidate.tests));
     candidate.path = path.generic_string();
     if (auto [it, inserted] = agents.emplace(candidate.agent, candidate.path); !inserted)
       throw UsageError("two candidates are named \"" + candidate.agent + "\": " + it->second + " and " +

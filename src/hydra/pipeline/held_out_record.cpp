@@ -43,9 +43,14 @@ model::HeldOut read_held_out_record(const json& manifest) {
     record.on_baseline_build_passed = passed(*fresh);
     record.on_baseline_roots = roots(*fresh);
   }
-  if (const auto patch = held->find("private_test_patch"); patch != held->end() && patch->is_object())
+  if (const auto patch = held->find("private_test_patch"); patch != held->end() && patch->is_object()) {
+    record.private_test_patch_configured = true;
     record.private_test_patch =
         patch->contains("applied") && (*patch)["applied"].is_boolean() && (*patch)["applied"].get<bool>();
+    record.private_test_patch_problem = text(*patch, "problem");
+    if (!record.private_test_patch && record.private_test_patch_problem.empty())
+      record.private_test_patch_problem = text(*held, "problem");
+  }
   return record;
 }
 

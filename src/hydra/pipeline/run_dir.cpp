@@ -284,6 +284,10 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   run.integrity_problems.insert(run.integrity_problems.end(), typed.problems.begin(), typed.problems.end());
 
   run.held_out = read_held_out_record(manifest);
+  if (const auto steps = manifest.find("incomplete_steps"); steps != manifest.end() && steps->is_array())
+    for (const auto& step : *steps)
+      if (step.is_object() && step.value("step", json()).is_string() && step.value("reason", json()).is_string())
+        run.incomplete_steps.emplace_back(step["step"].get<std::string>(), step["reason"].get<std::string>());
   run.source_root = typed.source_root;
   run.build_root = typed.build_dir;
 

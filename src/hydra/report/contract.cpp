@@ -327,14 +327,15 @@ ContractView read_contract(const json& contract) {
       if (name.is_string()) candidate.acceptance_tests.push_back(name.get<std::string>());
     for (const auto& name : array_at(resolution, "still_failing"))
       if (name.is_string()) candidate.still_failing.push_back(name.get<std::string>());
-    view.has_resolution = view.has_resolution || candidate.resolved.has_value();
+    candidate.resolution_note = text_at(resolution, "note");
+    view.has_resolution = view.has_resolution || candidate.resolved.has_value() || !candidate.resolution_note.empty();
     view.candidates.push_back(std::move(candidate));
   }
   return view;
 }
 
 std::string resolution_text(const CandidateView& candidate) {
-  if (!candidate.resolved) return {};
+  if (!candidate.resolved) return candidate.resolution_note.empty() ? std::string() : "no verdict: " + candidate.resolution_note;
   if (*candidate.resolved) return "resolved";
   std::string text = "UNRESOLVED";
   for (std::size_t index = 0; index < candidate.still_failing.size(); ++index)

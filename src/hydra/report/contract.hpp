@@ -92,6 +92,9 @@ struct CandidateView {
   std::optional<bool> resolved;
   std::vector<std::string> acceptance_tests;
   std::vector<std::string> still_failing;  ///< acceptance tests it leaves failing
+  /// A private test patch was configured but gives no verdict: why (the
+  /// contract's `resolution.note`); empty otherwise.
+  std::string resolution_note;
 };
 
 /// "resolved", or "UNRESOLVED: <tests still failing>"; empty when the

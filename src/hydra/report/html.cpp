@@ -184,6 +184,9 @@ std::string candidate_section(const CandidateView& candidate) {
     }
   }
   html += "</tbody>\n</table>\n";
+  if (!candidate.resolved && !candidate.resolution_note.empty())
+    html += "<p class=\"resolution\"><strong>Resolution:</strong> <span class=\"badge bad\">no verdict</span> " +
+            escape_html(candidate.resolution_note) + "</p>\n";
   if (candidate.resolved) {
     html += "<p class=\"resolution\"><strong>Resolution:</strong> " +
             std::string(*candidate.resolved ? "<span class=\"badge ok\">resolved</span>"
@@ -261,7 +264,9 @@ std::string render_html(const nlohmann::json& contract) {
                        : std::string("<td class=\"num muted\">-</td>");
       }
       if (view.has_resolution)
-        html += !candidate.resolved ? std::string("<td class=\"muted\">-</td>")
+        html += !candidate.resolved ? std::string(candidate.resolution_note.empty()
+                                                      ? "<td class=\"muted\">-</td>"
+                                                      : "<td><span class=\"badge bad\">no verdict</span></td>")
                 : *candidate.resolved ? std::string("<td><span class=\"badge ok\">✓ resolved</span></td>")
                                       : std::string("<td><span class=\"badge bad\">✗ unresolved</span></td>");
       html += "<td>" + badge(candidate.mergeable) + "</td></tr>\n";

@@ -90,6 +90,8 @@ void append_candidate(std::string& out, const CandidateView& candidate) {
       out += ".\n";
     }
   }
+  if (!candidate.resolved && !candidate.resolution_note.empty())
+    out += "\n**Resolution:** ⚠️ " + escape_markdown(resolution_text(candidate)) + "\n";
   if (candidate.resolved) {
     out += "\n**Resolution:** " + escape_markdown(resolution_text(candidate)) + " (acceptance tests: ";
     for (std::size_t index = 0; index < candidate.acceptance_tests.size(); ++index)
@@ -146,7 +148,9 @@ std::string render_markdown(const nlohmann::json& contract) {
       out += " " + (active ? format_number(*dimension->score) : std::string("-")) + " |";
     }
     if (view.has_resolution)
-      out += !candidate.resolved ? " - |" : *candidate.resolved ? " ✅ yes |" : " ❌ no |";
+      out += !candidate.resolved ? (candidate.resolution_note.empty() ? " - |" : " ⚠️ no verdict |")
+             : *candidate.resolved ? " ✅ yes |"
+                                   : " ❌ no |";
     out += candidate.mergeable ? " ✅ yes |\n" : " ❌ no |\n";
   }
 

@@ -153,7 +153,8 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
       row.push_back({active ? format_number(*dimension->score) : "-", active ? "" : ansi_dim});
     }
     if (view.has_resolution)
-      row.push_back(!candidate.resolved ? Cell{"-", ansi_dim}
+      row.push_back(!candidate.resolved ? (candidate.resolution_note.empty() ? Cell{"-", ansi_dim}
+                                                                             : Cell{"no verdict", ansi_red})
                     : *candidate.resolved ? Cell{"yes", ansi_green}
                                           : Cell{"NO", ansi_red});
     row.push_back(candidate.mergeable ? Cell{"yes", ansi_green} : Cell{"NO", ansi_red});
@@ -181,6 +182,13 @@ std::string render_terminal(const nlohmann::json& contract, const TerminalOption
   if (view.has_resolution) {
     // The acceptance tests are the baseline's: the same for every candidate.
     for (const auto& candidate : view.candidates) {
+      if (candidate.acceptance_tests.empty() && !candidate.resolution_note.empty()) {
+        // Said loudly: a private test patch that decides nothing.
+        const std::string line = "WARNING: no resolution verdict: " + candidate.resolution_note;
+        for (const auto& wrapped : wrap_words(sanitize_terminal(line), kLineWidth))
+          out += paint(wrapped, ansi_red, color) + "\n";
+        break;
+      }
       if (candidate.acceptance_tests.empty()) continue;
       std::string line = "Acceptance tests (private tests the baseline fails): ";
       for (std::size_t index = 0; index < candidate.acceptance_tests.size(); ++index)

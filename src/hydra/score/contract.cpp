@@ -159,11 +159,17 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
       {"tests", std::move(tests)},
       {"lint", std::move(lint)},
   };
-  // Only with acceptance tests (a private test patch), so other contracts keep their bytes.
+  // Only with a private test patch, so other contracts keep their bytes;
+  // with one, every candidate has a verdict or the note that says why not.
   if (candidate.resolution.applies)
     result["resolution"] = {{"resolved", candidate.resolution.resolved()},
                             {"acceptance_tests", candidate.resolution.acceptance_tests},
                             {"still_failing", candidate.resolution.still_failing}};
+  else if (candidate.resolution.configured)
+    result["resolution"] = {{"resolved", nullptr},
+                            {"acceptance_tests", json::array()},
+                            {"still_failing", json::array()},
+                            {"note", candidate.resolution.note}};
   if (!candidate.caches.empty()) result["run"]["caches"] = candidate.caches;
   // Only when it ran unconfined or with network, so other contracts keep their bytes.
   if (candidate.sandboxed && !*candidate.sandboxed) result["run"]["unconfined"] = true;

@@ -76,8 +76,13 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
   std::vector<Gate> gates;
 
   // integrity: a score built from corrupt data (candidate or baseline) is never mergeable.
+  // A baseline step that could not finish in its budget is no candidate's
+  // fault: its dimension is unmeasurable for all (score.cpp), not a gate.
   std::string problems;
   for (const auto& problem : baseline.integrity_problems) {
+    bool incomplete = false;
+    for (const auto& step : baseline.incomplete_steps) incomplete = incomplete || step.second == problem;
+    if (incomplete) continue;
     problems += (problems.empty() ? "baseline: " : "; baseline: ") + problem;
   }
   for (const auto& problem : candidate.integrity_problems) {

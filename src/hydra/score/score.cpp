@@ -48,11 +48,31 @@ std::vector<Gate> Candidate::failed_gates() const {
   return failed;
 }
 
+namespace {
+
+/// Why the baseline cannot measure `steps` (a step of them that could not
+/// finish in its budget); empty when it can.
+std::string baseline_incomplete(const model::Run& baseline, std::initializer_list<const char*> steps) {
+  for (const auto& [step, reason] : baseline.incomplete_steps)
+    for (const char* wanted : steps)
+      if (step == wanted) return "baseline: " + reason + " (unmeasurable for every candidate)";
+  return {};
+}
+
+}  // namespace
+
 Dimension score_build(const config::Config& config, const model::Run& candidate) {
+  static const model::Run no_baseline;
+  return score_build(config, no_baseline, candidate);
+}
+
+Dimension score_build(const config::Config& config, const model::Run& baseline, const model::Run& candidate) {
   Dimension dimension;
   dimension.name = "build";
   const auto& build = candidate.build;
-  if (!build.known) {
+  if (const std::string why = baseline_incomplete(baseline, {"build"}); !why.empty()) {
+    deactivate(dimension, why);
+  } else if (!build.known) {
     deactivate(dimension, build.no_step.empty() ? "no build result recorded" : build.no_step);
   } else {
     dimension.active = true;
@@ -74,6 +94,11 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
   TestComparison comparison = compare_tests(config, baseline, candidate);
   if (changes) *changes = comparison.changes;
 
+  if (const std::string why = baseline_incomplete(baseline, {"build", "test"}); !why.empty()) {
+    deactivate(dimension, why);
+    apply_weight(dimension, config.weights.tests);
+    return dimension;
+  }
   // The formula applies as written (no tests: pass rate 0) whenever the
   // baseline or any candidate of the ranking has tests.
   if (!comparison.baseline_has_tests && !comparison.candidate_has_tests && !ranking_has_tests) {
@@ -315,7 +340,7 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.input_notes = candidate.input_notes;
   result.anti_gaming = candidate.tampering.evidence;
 
-  Dimension build = score_build(config, candidate);
+  Dimension build = score_build(config, baseline, candidate);
   if (!build.active && context.build_recorded) score_unmeasured(build, build.inactive_reason);
   result.dimensions.push_back(std::move(build));
 

@@ -136,6 +136,9 @@ RankingContext ranking_context(const config::Config& config, const model::Run& b
 // --- individual formulas (exposed for tests; all pure) ---------------------
 
 Dimension score_build(const config::Config& config, const model::Run& candidate);
+/// The same, inactive for every candidate when the baseline's build could
+/// not finish in its budget (model::Run::incomplete_steps).
+Dimension score_build(const config::Config& config, const model::Run& baseline, const model::Run& candidate);
 /// `ranking_has_tests`: some other run of the ranking has tests, so the
 /// dimension is active even when neither this baseline nor this candidate has.
 Dimension score_tests(const config::Config& config, const model::Run& baseline,

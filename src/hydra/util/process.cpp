@@ -26,6 +26,7 @@
 #include <hydra/error.hpp>
 #include <hydra/util/control_group.hpp>
 #include <hydra/util/file_descriptor.hpp>
+#include <hydra/util/load_clock.hpp>
 #include <hydra/util/process_output.hpp>
 #include <hydra/util/watchdog.hpp>
 
@@ -259,6 +260,7 @@ ProcessResult run_process(const ProcessRequest& request) {
   if (!program) {
     result.error = "command not found: " + request.argv.front();
     result.seconds = elapsed_seconds();
+    result.counted_seconds = result.seconds;
     return result;
   }
   plan.program_path = program->string();
@@ -352,6 +354,7 @@ ProcessResult run_process(const ProcessRequest& request) {
     guard.disarm();
     result.error = system_message("cannot run " + request.argv.front(), exec_error);
     result.seconds = elapsed_seconds();
+    result.counted_seconds = result.seconds;
     return result;
   }
   result.started = true;
@@ -372,6 +375,9 @@ ProcessResult run_process(const ProcessRequest& request) {
   if (request.timeout) {
     deadline = started_at + std::chrono::duration_cast<Clock::duration>(*request.timeout);
   }
+  // A load-following timeout counts the processor time the machine could give.
+  LoadClock load_clock;
+  double counted = 0.0;
   std::optional<Clock::time_point> kill_at;     // SIGKILL due (SIGTERM already sent)
   std::optional<Clock::time_point> give_up_at;  // SIGKILL sent; stop waiting for stragglers
   bool leader_exited = false;
@@ -385,7 +391,11 @@ ProcessResult run_process(const ProcessRequest& request) {
 
   while (true) {
     const Clock::time_point now = Clock::now();
-    if (deadline && !result.timed_out && now >= *deadline && !leader_exited) {
+    if (request.timeout_follows_load) counted = load_clock.counted();
+    const bool past_deadline = deadline && (request.timeout_follows_load
+                                                ? counted >= request.timeout->count()
+                                                : now >= *deadline);
+    if (past_deadline && !result.timed_out && !leader_exited) {
       result.timed_out = true;
       terminate_group(now);
     }
@@ -483,6 +493,7 @@ ProcessResult run_process(const ProcessRequest& request) {
   }
   sink.finish();
   result.seconds = elapsed_seconds();
+  result.counted_seconds = request.timeout_follows_load ? counted : result.seconds;
   return result;
 }
 

@@ -47,6 +47,12 @@ struct ProcessRequest {
   bool use_control_group = true;
   std::optional<std::string> stdin_text;           ///< nullopt: stdin is /dev/null
   std::optional<std::chrono::duration<double>> timeout;  ///< nullopt: no limit
+  /// The timeout counts the processor time the machine could give: while
+  /// the machine is busier than it has processors (its load average over
+  /// its processor count, /proc/loadavg), each second of wall time counts as
+  /// `processors / load` of a second, so load from outside the process does
+  /// not use up its budget (load_clock.hpp).
+  bool timeout_follows_load = false;
   /// When set, stdout and stderr (merged, in order) are written here in full.
   std::optional<std::filesystem::path> output_file;
   /// Keep at most this many bytes of merged output in ProcessResult::output
@@ -66,6 +72,9 @@ struct ProcessResult {
   int exit_code = -1;       ///< exit status; 128+N when killed by signal N
   bool timed_out = false;   ///< killed because the timeout expired
   double seconds = 0.0;     ///< wall time
+  /// The time counted against the timeout (less than `seconds` when
+  /// `timeout_follows_load` and the machine was overloaded).
+  double counted_seconds = 0.0;
   std::string output;       ///< merged stdout+stderr, at most keep_output_bytes (the tail)
   std::string error_output; ///< stderr, when separate_stderr was set (at most keep_output_bytes)
   std::string error;        ///< why it could not start
