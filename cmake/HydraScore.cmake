@@ -152,6 +152,11 @@ Cache variables:
   The ``clang-tidy`` used for the lint dimension. When it is not found the lint
   dimension is inactive and the reports say why.
 
+``HYDRA_SCORE_LINT``
+  ``OFF`` turns the lint step off (``capture --no-lint``): the lint dimension
+  is inactive for the whole ranking and the reports say it was turned off.
+  Default ``ON``.
+
 ``HYDRA_SCORE_CONFIG``, ``HYDRA_SCORE_BASE_REF``, ``HYDRA_SCORE_AGENT_SECONDS``,
 ``HYDRA_SCORE_METRICS``, ``HYDRA_SCORE_METRICS_DIR``, ``HYDRA_SCORE_CANDIDATES``,
 ``HYDRA_SCORE_OUTPUT_DIR``, ``HYDRA_SCORE_JOBS``, ``HYDRA_SCORE_FAIL_ON_GATE``,
@@ -277,7 +282,11 @@ function(hydra_score_add_targets)
   endif()
   find_program(HYDRA_SCORE_CLANG_TIDY NAMES clang-tidy clang-tidy-16 clang-tidy-15 clang-tidy-14
     DOC "clang-tidy for HydraScore's lint dimension")
-  if(NOT HYDRA_SCORE_CLANG_TIDY)
+  option(HYDRA_SCORE_LINT "HydraScore: run the lint step (OFF: the lint dimension is inactive)" ON)
+  set(lint_arguments "")
+  if(NOT HYDRA_SCORE_LINT)
+    set(lint_arguments --no-lint)
+  elseif(NOT HYDRA_SCORE_CLANG_TIDY)
     message(STATUS "HydraScore: clang-tidy not found; the lint dimension will be inactive "
                    "(set HYDRA_SCORE_CLANG_TIDY to enable it)")
   endif()
@@ -306,7 +315,8 @@ function(hydra_score_add_targets)
       --initial-cache "${initial_cache}"
       --exclude "${CMAKE_BINARY_DIR}"
       ${config_arguments}
-      ${jobs_arguments})
+      ${jobs_arguments}
+      ${lint_arguments})
 
   set(baseline_arguments --out "${arg_OUTPUT_DIR}/baseline" --build-dir "${arg_OUTPUT_DIR}/trees/baseline"
                          --agent baseline --reuse)

@@ -121,3 +121,53 @@ TEST_CASE("the resolved gate and the ranking put resolved candidates first", "[s
     CHECK_FALSE(score::to_contract(config, plain, plain_ranking)["rankings"][0].contains("resolution"));
   }
 }
+
+TEST_CASE("resolution at the level tests are scored at, and a verdict or a note whenever a patch is configured",
+          "[score][resolution]") {
+  Run baseline = make_run("baseline", {});
+  TestCase divides;
+  divides.program = "calc_test";
+  divides.suite = "Calc";
+  divides.name = "Divides";
+  divides.status = TestStatus::failed;
+  baseline.tests = std::vector<TestCase>{make_test("pass0"), divides, make_test("mock_test", TestStatus::failed)};
+  baseline.held_out.private_test_patch_configured = true;
+  baseline.held_out.private_test_patch = true;
+  baseline.held_out.private_tests = {"calc_test/Calc/Divides", "mock_test"};
+  SECTION("valid input: a case and a program, each passing or not") {
+    Run fixed = make_run("fix", {});
+    TestCase passing = divides;
+    passing.status = TestStatus::passed;
+    fixed.tests = std::vector<TestCase>{make_test("pass0"), passing, make_test("mock_test")};
+    const auto resolution = score::resolve(baseline, fixed);
+    CHECK(resolution.acceptance_tests == std::vector<std::string>{"calc_test/Calc/Divides", "mock_test"});
+    CHECK(resolution.resolved());
+    // A case whose program's definition the candidate changed passed on its terms.
+    fixed.tampering.tampered_test_names = {"calc_test"};
+    CHECK(score::resolve(baseline, fixed).still_failing == std::vector<std::string>{"calc_test/Calc/Divides"});
+  }
+  SECTION("bad input: a configured patch that decides nothing says why") {
+    Run passing_baseline = baseline;
+    passing_baseline.tests = std::vector<TestCase>{make_test("pass0"), make_test("mock_test")};
+    passing_baseline.held_out.private_tests = {"mock_test"};
+    const auto none = score::resolve(passing_baseline, make_run("a", {}));
+    CHECK(none.configured);
+    CHECK_FALSE(none.applies);
+    CHECK(none.note.find("yields no acceptance test") != std::string::npos);
+    Run not_applied = make_run("baseline", {});
+    not_applied.held_out.private_test_patch_configured = true;
+    not_applied.held_out.private_test_patch_problem = "does not exist";
+    CHECK(score::resolve(not_applied, make_run("a", {})).note ==
+          "the private test patch was not applied to the baseline: does not exist");
+    Run timed_out = baseline;
+    timed_out.incomplete_steps = {{"held-out build", "held-out run: build timed out after 300 s"}};
+    CHECK(score::resolve(timed_out, make_run("a", {})).note.find("could not finish") != std::string::npos);
+    // The contract gives every candidate the note, with no verdict.
+    const std::vector<Run> candidates = {make_run("a", std::vector<TestCase>{make_test("pass0")})};
+    const auto ranking = score::rank({}, not_applied, candidates);
+    const auto contract = score::to_contract({}, not_applied, ranking);
+    const auto& resolution = contract.at("rankings").at(0).at("resolution");
+    CHECK(resolution.at("resolved").is_null());
+    CHECK(resolution.at("note") == "the private test patch was not applied to the baseline: does not exist");
+  }
+}

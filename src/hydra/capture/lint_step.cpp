@@ -32,7 +32,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   // for the whole ranking (docs/formulas.md); a failed build is the tree's doing.
   bool outside_tree = true;
   if (!request.lint) {  // CaptureRequest::lint: the caller asked for no lint step
-    lint.inactive_reason = "lint was not requested for this capture";
+    lint.inactive_reason = "lint was turned off for this capture";
   } else if (!request.clang_tidy || !fs::exists(*request.clang_tidy)) {
     lint.inactive_reason = "clang-tidy was not found (install it or set HYDRA_SCORE_CLANG_TIDY)";
   } else if (!build_passed && !fs::is_regular_file(database)) {

@@ -265,7 +265,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   // Every command is resolved and its tool found before anything runs.
   const fs::path junit = staging.directory / "junit" / "0.xml";
   std::string no_lint_reason;
-  if (!request.lint) no_lint_reason = "lint was not requested";
+  if (!request.lint) no_lint_reason = "lint was turned off for this capture";
   const bool lint_wanted =
       with_lint && request.lint && has_step("lint", steps.lint, plan, request, context, had_lint, no_lint_reason);
   const std::string lint_extension = profile == "python" ? "log" : "json";

@@ -1,6 +1,9 @@
 #include <hydra/capture/run_summary.hpp>
 
+#include <set>
+
 #include <hydra/error.hpp>
+#include <hydra/guard/test_levels.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/score/measured.hpp>
 #include <hydra/score/score.hpp>
@@ -51,10 +54,39 @@ std::string lint_text(const model::Run& run, const config::Config& config) {
   return text;
 }
 
+/// The held-out run's results beside the run's own: the baseline's tests
+/// (with the private tests, when a patch is configured) on this code; for a
+/// baseline, how many of its private tests fail (the acceptance tests).
+std::string held_out_text(const model::Run& run) {
+  const model::HeldOut& held = run.held_out;
+  std::string text;
+  if (held.mode == "built" && held.tests) {
+    const score::TestCounts counts = score::count_tests(held.tests);
+    text = "; held-out " + std::to_string(counts.passed) + "/" + std::to_string(counts.total) + " passed" +
+           (held.build_passed ? "" : " (its build failed in part)");
+  } else if (held.mode == "baseline" || held.mode == "candidate") {
+    text = std::string("; held-out: the ") + (held.mode == "baseline" ? "baseline's" : "run's own") + " results stand";
+  }
+  if (held.private_test_patch_configured && !held.private_test_patch)
+    text += "; private tests NOT APPLIED" +
+            (held.private_test_patch_problem.empty() ? std::string() : " (" + held.private_test_patch_problem + ")");
+  if (!held.private_tests.empty() && held.tests) {
+    // A baseline: its private tests at the level they are scored at.
+    const auto identities = guard::private_test_identities(run);
+    const std::set<std::string> names(identities.begin(), identities.end());
+    std::size_t failing = 0;
+    for (const auto& test : *held.tests)
+      if (names.count(guard::test_label(test)) && test.status != model::TestStatus::passed) ++failing;
+    text += "; private tests " + std::to_string(identities.size()) + ", " + std::to_string(failing) +
+            " failing here (the acceptance tests)";
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string run_summary(const model::Run& run, const config::Config& config) {
-  return build_text(run.build) + "; " + tests_text(run) + "; " + lint_text(run, config);
+  return build_text(run.build) + "; " + tests_text(run) + "; " + lint_text(run, config) + held_out_text(run);
 }
 
 std::string run_summary(const std::filesystem::path& run_dir) {

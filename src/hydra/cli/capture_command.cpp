@@ -70,7 +70,7 @@ void register_capture(CLI::App& app, int& exit_code) {
     std::string config, baseline_run, base_ref, checkout, metrics, metrics_dir, task, list;
     capture::BuildTreeOptions tree;
     bool reuse = false, quiet = false, no_sandbox = false, require_sandbox = false, if_changed = false,
-         refuse_cmake_changes = false;
+         refuse_cmake_changes = false, no_lint = false;
   };
   auto options = std::make_shared<Options>();
   command->add_option("--source", options->sources,
@@ -105,6 +105,9 @@ void register_capture(CLI::App& app, int& exit_code) {
                     "Refuse a working tree whose change touches CMake files: its configure already ran outside\n"
                     "the sandbox (the hydra_score target's flow); HYDRA_SCORE_ALLOW_CMAKE_CHANGES=1 lifts it");
   command->add_flag("--quiet", options->quiet, "No progress output");
+  command->add_flag("--no-lint", options->no_lint,
+                    "No lint step: the lint dimension is inactive for the whole ranking, and the reports say it "
+                    "was turned off");
   command->add_flag("--no-sandbox", options->no_sandbox,
                     "Do not run the tree's build and tests under bubblewrap (the run records it)");
   command->add_flag("--require-sandbox", options->require_sandbox,
@@ -202,6 +205,7 @@ void register_capture(CLI::App& app, int& exit_code) {
       request.sandbox = !options->no_sandbox;
       request.require_sandbox = options->require_sandbox;
       request.clang_tidy = clang_tidy_program();
+      request.lint = !options->no_lint;
       request.step_runner = util::current_executable();
       requests.push_back(std::move(request));
     }

@@ -258,8 +258,8 @@ static std::vector<std::string> read_anti_gaming(const json& report) {
   for (const auto& test : array_at(held_out, "unverified"))
     lines.push_back("held-out: test " + text_at(test, "test") + " unverified, keeps the baseline's result (" +
                     text_at(test, "why") + ")");
-  for (const auto& test : array_at(held_out, "private_tests"))
-    lines.push_back("held-out: private test " + text_at(test, "test") + " " + text_at(test, "held_out"));
+  // Private tests are the task's acceptance tests: a failing one is shown
+  // as "unresolved" (resolution_text), not here; it accuses nobody.
   for (const auto& test : array_at(held_out, "new_tests_not_exercising"))
     lines.push_back("new test " + text_at(test, "test") + " does not exercise the change (" + text_at(test, "why") +
                     "): not counted");
