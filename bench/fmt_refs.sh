@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# A real upstream bug with two agents' branches: fmt before PR 3729
+# A real upstream bug with three agents' branches: fmt before PR 3729
 # (b87ea22e "Add native and generic representation for filesystem::path
 # format spec"), its fix on agent/upstream (include/fmt/std.h of that
-# commit), a second, independent fix on agent/second, and the commit's test
-# change as the private test patch. `hydra_score` with
+# commit), a second, independent fix on agent/second, a no-op on agent/no-op
+# (one comment line in src/format.cc), and the commit's test change as the
+# private test patch: the two fixes rank resolved, mergeable and first, the
+# no-op unresolved and not mergeable. `hydra_score` with
 # HYDRA_SCORE_CANDIDATES='agent/*' and HYDRA_SCORE_JOBS (default 2) captures
-# the baseline at HEAD, then both refs side by side with one job each, and
+# the baseline at HEAD, then the refs side by side with one job each, and
 # ranks them. Prints each run's build seconds, time budget, timeout,
 # compilations from ccache / looked up, and the held-out build's.
 #
 # Usage: bench/fmt_refs.sh FMT_REPOSITORY [path/to/hydra-score] [BUILD_TIMEOUT]
 #        FMT_REPOSITORY: a clone of github.com/fmtlib/fmt holding b87ea22e
 #        (never committed here); BUILD_TIMEOUT: [scoring.timeouts] build
-#        (default 300, HydraScore's default). Lint is off (clang-tidy on
+#        (default 300, HydraScore's default). Lint is off (HYDRA_SCORE_LINT=OFF: clang-tidy on
 #        fmt's tests takes longer than the builds on a 2-core machine).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -52,13 +54,18 @@ for old, new in edits:
 open(path, "w").write(text)
 PY
 g commit -qam "a second agent's fix"
+# A no-op: one comment line in src/format.cc, a library source that fmt's
+# posix-mock-test also compiles (code, judged with the baseline's tests).
+g checkout -q -b agent/no-op main
+sed -i '1i // Reviewed.' "$work/fmt/src/format.cc"
+g commit -qam "a comment"
 g checkout -q main
 printf '[anti_gaming]\nprivate_test_patch = "%s"\n\n[scoring.timeouts]\nbuild = %s\n' \
   "$work/private-tests.patch" "$build_timeout" > "$work/hydra.toml"
 
 cmake -S "$work/fmt" -B "$work/build" -G Ninja "-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=$here/cmake/HydraScore.cmake" \
   "-DHYDRA_SCORE_EXECUTABLE=$tool" "-DHYDRA_SCORE_CANDIDATES=agent/*" "-DHYDRA_SCORE_JOBS=$jobs" \
-  "-DHYDRA_SCORE_CONFIG=$work/hydra.toml" -DHYDRA_SCORE_CLANG_TIDY=/nonexistent/clang-tidy > "$work/configure.log"
+  "-DHYDRA_SCORE_CONFIG=$work/hydra.toml" -DHYDRA_SCORE_LINT=OFF > "$work/configure.log"
 echo "tool $tool; build timeout $build_timeout s; --jobs $jobs; nproc $(nproc); load $(cut -d' ' -f1-3 /proc/loadavg)"
 start="$(date +%s.%N)"
 cmake --build "$work/build" --target hydra_score > "$work/score.log" 2>&1 || true
@@ -75,7 +82,7 @@ def build_of(record):
     return step, hits
 print("%-15s %4s %8s %9s %9s %8s %16s %9s" % ("run", "jobs", "build_s", "budget_s", "timed_out", "ccache",
                                               "held-out build_s", "held-out ccache"))
-for run in ("baseline", "agent-upstream", "agent-second"):
+for run in ("baseline", "agent-upstream", "agent-second", "agent-no-op"):
     path = os.path.join(hydra, run, "manifest.json")
     if not os.path.exists(path):
         print("%-15s not captured" % run); continue

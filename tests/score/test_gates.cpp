@@ -251,3 +251,54 @@ TEST_CASE("anti-gaming findings cost points and fail the anti_gaming gate", "[sc
   const auto failed = candidate.failed_gates();
   CHECK(std::any_of(failed.begin(), failed.end(), [](const auto& gate) { return gate.name == "anti_gaming"; }));
 }
+
+TEST_CASE("a baseline step that could not finish is unmeasurable for every candidate, never their gate failure",
+          "[score]") {
+  const config::Config config;
+  std::vector<TestCase> tests;
+  add_tests(tests, "t", 4);
+  Run baseline = make_run("baseline", tests, std::vector<hydra::model::LintFinding>{});
+  const Run candidate = make_run("a", tests, std::vector<hydra::model::LintFinding>{});
+  SECTION("valid input: the baseline's lint ran out of its budget") {
+    const std::string reason = "lint timed out after 300 s";
+    baseline.lint.reset();
+    baseline.lint_inactive_reason = reason;
+    baseline.integrity_problems = {reason};
+    baseline.incomplete_steps = {{"lint", reason}};
+    const auto scored = score_one(config, baseline, candidate);
+    CHECK(gate_named(scored, "integrity").passed);
+    CHECK(scored.mergeable);
+    CHECK_FALSE(dimension_named(scored, "lint").active);
+    CHECK(dimension_named(scored, "lint").inactive_reason == "baseline: " + reason);
+    // Build and tests as without the problem: 100 each.
+    CHECK(dimension_named(scored, "tests").active);
+  }
+  SECTION("valid input: the baseline's test step and build ran out of their budgets") {
+    baseline.integrity_problems = {"test step timed out after 600 s; process group killed"};
+    baseline.incomplete_steps = {{"test", baseline.integrity_problems.front()}};
+    auto scored = score_one(config, baseline, candidate);
+    CHECK(scored.mergeable);
+    CHECK_FALSE(dimension_named(scored, "tests").active);
+    CHECK(dimension_named(scored, "tests").inactive_reason.find("unmeasurable for every candidate") != std::string::npos);
+    CHECK(dimension_named(scored, "build").active);
+    baseline.integrity_problems = {"build timed out after 300 s"};
+    baseline.incomplete_steps = {{"build", baseline.integrity_problems.front()}};
+    scored = score_one(config, baseline, candidate);
+    CHECK(scored.mergeable);
+    CHECK_FALSE(dimension_named(scored, "build").active);
+    CHECK_FALSE(dimension_named(scored, "tests").active);
+  }
+  SECTION("bad input: any other problem of the baseline still fails the integrity gate") {
+    baseline.integrity_problems = {"junit/0.xml: digest mismatch"};
+    baseline.incomplete_steps = {{"lint", "lint timed out after 300 s"}};
+    const auto scored = score_one(config, baseline, candidate);
+    CHECK_FALSE(gate_named(scored, "integrity").passed);
+    CHECK_FALSE(scored.mergeable);
+  }
+  SECTION("bad input: a candidate's own step that ran out of time stays its problem") {
+    Run late = candidate;
+    late.integrity_problems = {"lint timed out after 300 s"};
+    late.incomplete_steps = {{"lint", "lint timed out after 300 s"}};
+    CHECK_FALSE(score_one(config, baseline, late).mergeable);
+  }
+}

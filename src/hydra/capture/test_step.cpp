@@ -10,8 +10,10 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <thread>
 
 #include <hydra/error.hpp>
+#include <hydra/util/load_clock.hpp>
 #include <hydra/parse/build_targets.hpp>
 #include <hydra/parse/junit.hpp>
 #include <hydra/util/files.hpp>
@@ -149,12 +151,15 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   // empty): the first below, and the later attempts of test_attempts.hpp.
   const CtestRun run_ctest = [&](const std::vector<std::string>& selection, const fs::path& junit_file,
                                  const fs::path& log, double budget, const std::string& step) {
+    // ctest stops a hanging test at 90% of the step's budget, so it still
+    // writes JUnit with that test failed; the step timeout below is the
+    // backstop. ctest counts wall time: on a machine busier than it has
+    // processors its limit grows as the step's budget does (load_clock.hpp).
+    const double wall_per_counted =
+        1.0 / util::counted_share(util::machine_load(), std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::string> argv = {plan.ctest.string(), "--test-dir", seen_build.string(), "--output-junit",
                                      junit_file.string(), "--parallel", std::to_string(plan.jobs),
-                                     // ctest stops a hanging test at 90% of the step's
-                                     // budget, so it still writes JUnit with that test failed;
-                                     // the step timeout below is the backstop.
-                                     "--timeout", std::to_string(std::max(1, int(budget * 0.9)))};
+                                     "--timeout", std::to_string(std::max(1, int(budget * 0.9 * wall_per_counted)))};
     if (!request.build_config.empty()) argv.insert(argv.end(), {"-C", request.build_config});
     argv.insert(argv.end(), selection.begin(), selection.end());
     // The framework reports of this run go beside its JUnit file; the

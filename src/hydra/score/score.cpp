@@ -341,7 +341,9 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.anti_gaming = candidate.tampering.evidence;
 
   Dimension build = score_build(config, baseline, candidate);
-  if (!build.active && context.build_recorded) score_unmeasured(build, build.inactive_reason);
+  // Unmeasurable for every candidate when the baseline's build could not finish.
+  if (!build.active && context.build_recorded && baseline_incomplete(baseline, {"build"}).empty())
+    score_unmeasured(build, build.inactive_reason);
   result.dimensions.push_back(std::move(build));
 
   Dimension tests = score_tests(config, baseline, candidate, &result.test_changes, context.tests_recorded);
