@@ -1,5 +1,7 @@
 #include <hydra/store/contract_rows.hpp>
 
+#include <cmath>
+
 #include <hydra/error.hpp>
 #include <hydra/score/contract.hpp>
 #include <hydra/version.hpp>
@@ -41,18 +43,30 @@ std::optional<double> number_at(const json& object, const char* key) {
   return found->get<double>();
 }
 
-model::AgentMetrics metrics_of(const json& run) {
+/// The run's agent metrics; each present key must be a finite number >= 0.
+model::AgentMetrics metrics_of(const json& run, const std::string& source, const std::string& where) {
   model::AgentMetrics metrics;
   const auto found = run.find("metrics");
-  if (found == run.end() || !found->is_object()) return metrics;
-  metrics.tokens = number_at(*found, "tokens");
-  metrics.input_tokens = number_at(*found, "input_tokens");
-  metrics.output_tokens = number_at(*found, "output_tokens");
-  metrics.cost_usd = number_at(*found, "cost_usd");
-  metrics.tool_calls = number_at(*found, "tool_calls");
-  metrics.steps = number_at(*found, "steps");
-  metrics.wall_clock_ms = number_at(*found, "wall_clock_ms");
-  metrics.duration_seconds = number_at(*found, "duration_seconds");
+  if (found == run.end()) return metrics;
+  if (!found->is_object()) throw InputError(source, where + ".metrics must be an object");
+  const auto read = [&](const char* key, std::optional<double>& field) {
+    const auto value = found->find(key);
+    if (value == found->end()) return;
+    if (!value->is_number())
+      throw InputError(source, where + ".metrics." + key + " must be a number, not " + value->type_name());
+    const double number = value->get<double>();
+    if (!std::isfinite(number) || number < 0)
+      throw InputError(source, where + ".metrics." + key + " must be a finite number >= 0, not " + value->dump());
+    field = number;
+  };
+  read("tokens", metrics.tokens);
+  read("input_tokens", metrics.input_tokens);
+  read("output_tokens", metrics.output_tokens);
+  read("cost_usd", metrics.cost_usd);
+  read("tool_calls", metrics.tool_calls);
+  read("steps", metrics.steps);
+  read("wall_clock_ms", metrics.wall_clock_ms);
+  read("duration_seconds", metrics.duration_seconds);
   return metrics;
 }
 
@@ -134,7 +148,7 @@ std::vector<CandidateRow> rows_from_contract(const json& contract, const std::st
     const json build = dimensions.value("build", json::object());
     row.build_passed = build.is_object() && build.value("evidence", json::object()).value("passed", false);
     checks_of(dimensions, row);
-    row.metrics = metrics_of(run);
+    row.metrics = metrics_of(run, source_name, where + ".run");
     row.tools_json = run.value("tools", json::object()).dump();
     row.dimensions_json = dimensions.dump();
     row.gates_json = gates.dump();
