@@ -138,6 +138,19 @@ void check_identity(sqlite3* db, const std::string& file) {
                                "): use a newer hydra-score");
 }
 
+/// check_identity in one read transaction: its reads see one snapshot, even
+/// while another process creates the store.
+void check_identity_consistently(sqlite3* db, const std::string& file) {
+  execute(db, "BEGIN", file, "read the store");
+  try {
+    check_identity(db, file);
+    execute(db, "COMMIT", file, "read the store");
+  } catch (...) {
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
 /// Brings the store to `target` inside one BEGIN IMMEDIATE transaction
 /// (concurrent openers wait; the second finds the work done).
 void migrate_to(sqlite3* db, int target, const std::string& file) {
@@ -199,7 +212,7 @@ const char* const kColumns =
 Store::Store(const std::filesystem::path& file, Mode mode) : file_(file) {
   db_ = open_database(file, mode);
   try {
-    check_identity(db_, file_.string());  // before anything writes to the file
+    check_identity_consistently(db_, file_.string());  // before anything writes to the file
     use_wal(db_, file_.string());
     migrate_to(db_, schema_version, file_.string());
   } catch (...) {
@@ -328,7 +341,7 @@ std::int64_t Store::size() const {
 void create_at_schema(const std::filesystem::path& file, int version) {
   sqlite3* db = open_database(file, Store::Mode::create);
   try {
-    check_identity(db, file.string());
+    check_identity_consistently(db, file.string());
     migrate_to(db, version, file.string());
   } catch (...) {
     sqlite3_close(db);
