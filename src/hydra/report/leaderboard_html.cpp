@@ -22,7 +22,7 @@ std::string colour(std::size_t index) { return kPalette[index % (sizeof kPalette
 
 std::string coordinate(double value) { return format_number(value, 1); }
 
-constexpr double kWidth = 640, kHeight = 320, kLeft = 60, kRight = 20, kTop = 20, kBottom = 50;
+constexpr double kWidth = 640, kHeight = 320, kLeft = 60, kRight = 60, kTop = 20, kBottom = 50;
 
 /// The frontier chart: each agent with a cost at (cost per attempt, rate);
 /// the frontier's agents joined by a line.
@@ -50,7 +50,8 @@ std::string frontier_svg(const Leaderboard& board) {
   }
   double max_cost = 0;
   for (const auto& point : points) max_cost = std::max(max_cost, point.cost);
-  if (max_cost <= 0) max_cost = 1;
+  // Room right of the dearest point for its label.
+  max_cost = max_cost <= 0 ? 1 : max_cost * 1.3;
   const double plot_width = kWidth - kLeft - kRight, plot_height = kHeight - kTop - kBottom;
   const auto x_of = [&](double cost) { return kLeft + cost / max_cost * plot_width; };
   const auto y_of = [&](double rate) { return kTop + (1 - rate) * plot_height; };
