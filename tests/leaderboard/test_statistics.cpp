@@ -45,7 +45,7 @@ n = len(tasks)
 rng = SplitMix64(b["seed"])
 stats = {"mergeable": [], "composite": [], "resolved": []}
 for _ in range(b["resamples"]):
-    drawn = [tasks[rng.next() % n] for _ in range(n)]
+    drawn = [tasks[(rng.next() * n) >> 64] for _ in range(n)]
     stats["mergeable"].append(sum(t[0] for t in drawn) / n)
     stats["composite"].append(sum(t[1] for t in drawn) / n)
     known = [t[2] for t in drawn if t[2] is not None]

@@ -81,7 +81,7 @@ void register_leaderboard(CLI::App& app, int& exit_code) {
     leaderboard::Settings settings;
     settings.seed = options->seed;
     settings.resamples = options->resamples;
-    const leaderboard::Leaderboard board = leaderboard::compute(store.rows(filter, false), settings);
+    const leaderboard::Leaderboard board = leaderboard::compute(store.rows(filter, store::Store::Columns::leaderboard), settings);
     if (!options->json.empty())
       util::write_file_atomic(options->json, report::to_json(board, filter).dump(2) + "\n");
     if (!options->markdown.empty()) util::write_file_atomic(options->markdown, report::render_markdown(board));

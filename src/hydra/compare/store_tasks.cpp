@@ -13,7 +13,7 @@ eval::TaskSet load_store_side(const std::filesystem::path& store_file, const Sto
   if (!side.agent.empty()) selected.agents = {side.agent};
   if (!side.config_digest.empty()) selected.config_digests = {side.config_digest};
   const store::Store store(store_file, store::Store::Mode::existing);
-  const auto rows = store.rows(selected, false);
+  const auto rows = store.rows(selected, store::Store::Columns::no_details);
 
   std::map<std::string, const store::CandidateRow*> latest;
   for (const auto& row : rows) {

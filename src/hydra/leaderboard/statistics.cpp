@@ -33,25 +33,30 @@ BootstrapResult bootstrap(const std::vector<TaskValues>& tasks, std::uint64_t se
       ++resolved_known;
     }
   }
+  // Columns of the tasks' values, so the resampling loop has no branch.
+  std::vector<double> task_mergeable(n), task_composite(n), task_resolved(n), task_known(n);
+  for (std::size_t index = 0; index < n; ++index) {
+    task_mergeable[index] = tasks[index].mergeable;
+    task_composite[index] = tasks[index].composite;
+    task_resolved[index] = tasks[index].resolved.value_or(0.0);
+    task_known[index] = tasks[index].resolved ? 1.0 : 0.0;
+  }
   std::vector<double> mergeable, composite, resolved;
   mergeable.reserve(resamples);
   composite.reserve(resamples);
   SplitMix64 generator(seed);
   for (std::size_t sample = 0; sample < resamples; ++sample) {
-    double m = 0, c = 0, r = 0;
-    std::size_t known = 0;
+    double m = 0, c = 0, r = 0, known = 0;
     for (std::size_t draw = 0; draw < n; ++draw) {
-      const TaskValues& task = tasks[generator.below(n)];
-      m += task.mergeable;
-      c += task.composite;
-      if (task.resolved) {
-        r += *task.resolved;
-        ++known;
-      }
+      const std::size_t task = generator.below(n);
+      m += task_mergeable[task];
+      c += task_composite[task];
+      r += task_resolved[task];
+      known += task_known[task];
     }
     mergeable.push_back(m / static_cast<double>(n));
     composite.push_back(c / static_cast<double>(n));
-    if (known > 0) resolved.push_back(r / static_cast<double>(known));
+    if (known > 0) resolved.push_back(r / known);
   }
   result.mergeable_rate = percentile_interval(mergeable, mergeable_sum / static_cast<double>(n));
   result.mean_composite = percentile_interval(composite, composite_sum / static_cast<double>(n));

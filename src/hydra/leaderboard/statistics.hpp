@@ -21,8 +21,11 @@ class SplitMix64 {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
   }
-  /// A draw in [0, n): next() % n.
-  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
+  /// A draw in [0, n): floor(next() * n / 2^64) (Lemire's multiply-shift; no division).
+  std::size_t below(std::size_t n) {
+    __extension__ using Wide = unsigned __int128;  // GCC and Clang; __extension__ keeps -Wpedantic quiet
+    return static_cast<std::size_t>((static_cast<Wide>(next()) * n) >> 64);
+  }
 
  private:
   std::uint64_t state_;

@@ -190,13 +190,17 @@ sqlite3* open_database(const std::filesystem::path& file, Store::Mode mode) {
 }
 
 /// WAL: readers never block the writer. Switching takes a moment's
-/// exclusive lock; a busy answer is retried.
+/// exclusive lock; a busy answer is retried. synchronous = NORMAL: in WAL
+/// mode a power loss may lose the last commits, never corrupt the file.
 void use_wal(sqlite3* db, const std::string& file) {
   for (int tries = 0;; ++tries) {
     char* error = nullptr;
     const int code = sqlite3_exec(db, "PRAGMA journal_mode = WAL", nullptr, nullptr, &error);
     if (error) sqlite3_free(error);
-    if (code == SQLITE_OK) return;
+    if (code == SQLITE_OK) {
+      execute(db, "PRAGMA synchronous = NORMAL", file, "configure the store");
+      return;
+    }
     if ((code & 0xff) != SQLITE_BUSY || tries > 600) fail(db, code, file, "switch the store to WAL mode");
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -274,9 +278,11 @@ std::size_t Store::record(const std::vector<CandidateRow>& rows) {
   return inserted;
 }
 
-std::vector<CandidateRow> Store::rows(const RowFilter& filter, bool with_details) const {
-  std::string sql = std::string("SELECT ") + kColumns +
-                    (with_details ? ", tools, dimensions, gates" : "") + " FROM candidates WHERE 1";
+std::vector<CandidateRow> Store::rows(const RowFilter& filter, Columns columns) const {
+  const bool lean = columns == Columns::leaderboard;
+  std::string sql = std::string("SELECT ") +
+                    (lean ? "agent, task, attempt, recorded_at, total, mergeable, resolved, cost_usd" : kColumns) +
+                    (columns == Columns::all ? ", tools, dimensions, gates" : "") + " FROM candidates WHERE 1";
   std::vector<std::string> texts;
   const auto any_of = [&](const char* column, const std::vector<std::string>& values) {
     if (values.empty()) return;
@@ -292,13 +298,25 @@ std::vector<CandidateRow> Store::rows(const RowFilter& filter, bool with_details
   any_of("config_digest", filter.config_digests);
   if (filter.since) sql += " AND recorded_at >= " + std::to_string(*filter.since);
   if (filter.until) sql += " AND recorded_at < " + std::to_string(*filter.until);
-  sql += " ORDER BY agent, task, attempt, recorded_at, run_id";
+  if (!lean) sql += " ORDER BY agent, task, attempt, recorded_at, run_id";
   Statement query(db_, sql, file_.string());
   for (std::size_t index = 0; index < texts.size(); ++index) query.bind(static_cast<int>(index + 1), texts[index]);
   std::vector<CandidateRow> out;
   while (query.step()) {
     CandidateRow row;
     int at = 0;
+    if (lean) {
+      row.agent = query.text(at++);
+      row.task = query.text(at++);
+      row.attempt = query.integer(at++);
+      row.recorded_at = query.integer(at++);
+      row.total = query.real(at++);
+      row.mergeable = query.integer(at++) != 0;
+      if (const auto resolved = query.optional_integer(at++)) row.resolved = *resolved != 0;
+      row.metrics.cost_usd = query.optional_real(at++);
+      out.push_back(std::move(row));
+      continue;
+    }
     row.run_id = query.text(at++);
     row.task = query.text(at++);
     row.agent = query.text(at++);
@@ -323,7 +341,7 @@ std::vector<CandidateRow> Store::rows(const RowFilter& filter, bool with_details
     row.metrics.steps = query.optional_real(at++);
     row.metrics.wall_clock_ms = query.optional_real(at++);
     row.metrics.duration_seconds = query.optional_real(at++);
-    if (with_details) {
+    if (columns == Columns::all) {
       row.tools_json = query.text(at++);
       row.dimensions_json = query.text(at++);
       row.gates_json = query.text(at++);

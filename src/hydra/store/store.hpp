@@ -53,10 +53,16 @@ class Store {
   /// already stored is left as it is. Returns how many rows were new.
   std::size_t record(const std::vector<CandidateRow>& rows);
 
-  /// The rows `filter` selects, ordered by agent, task, attempt, recorded_at, run_id.
-  /// With `with_details` false, tools, dimensions and gates stay empty (the
-  /// leaderboard does not read them).
-  std::vector<CandidateRow> rows(const RowFilter& filter, bool with_details = true) const;
+  /// Which columns rows() reads.
+  enum class Columns {
+    all,          ///< every field
+    no_details,   ///< all but tools, dimensions and gates (left empty)
+    leaderboard,  ///< agent, task, attempt, recorded_at, total, mergeable, resolved, cost_usd; unordered
+  };
+
+  /// The rows `filter` selects, ordered by agent, task, attempt, recorded_at,
+  /// run_id (except Columns::leaderboard); fields not read stay empty.
+  std::vector<CandidateRow> rows(const RowFilter& filter, Columns columns = Columns::all) const;
 
   /// Number of rows stored.
   std::int64_t size() const;
