@@ -160,8 +160,14 @@ Cache variables:
 ``HYDRA_SCORE_CONFIG``, ``HYDRA_SCORE_BASE_REF``, ``HYDRA_SCORE_AGENT_SECONDS``,
 ``HYDRA_SCORE_METRICS``, ``HYDRA_SCORE_METRICS_DIR``, ``HYDRA_SCORE_CANDIDATES``,
 ``HYDRA_SCORE_OUTPUT_DIR``, ``HYDRA_SCORE_JOBS``, ``HYDRA_SCORE_FAIL_ON_GATE``,
-``HYDRA_SCORE_IMPROVER``, ``HYDRA_SCORE_LOOP``
+``HYDRA_SCORE_IMPROVER``, ``HYDRA_SCORE_LOOP``, ``HYDRA_SCORE_STORE``, ``HYDRA_SCORE_TASK``
   The keyword of the same name when the call does not give it.
+
+``STORE`` / ``TASK``
+  ``hydra_score`` records every ranking into the results store ``STORE``
+  (default ``OUTPUT_DIR/results.db``; ``OFF``: none) under the task ``TASK``
+  (default: the project and base commit). ``hydra-score leaderboard --store``
+  reads it (docs/leaderboard.md).
 
 Reports written by ``hydra_score`` under ``OUTPUT_DIR``: ``score.json`` (the
 output contract), ``score.md``, ``score.html``, ``score.sarif`` and
@@ -195,7 +201,8 @@ function(hydra_score_add_targets)
                         "(call hydra_score_add_targets() once per build tree)")
   endif()
 
-  set(one_value CONFIG BASE_REF AGENT AGENT_SECONDS METRICS METRICS_DIR OUTPUT_DIR JOBS FAIL_ON_GATE IMPROVER)
+  set(one_value CONFIG BASE_REF AGENT AGENT_SECONDS METRICS METRICS_DIR OUTPUT_DIR JOBS FAIL_ON_GATE IMPROVER
+                STORE TASK)
   set(multi_value LOOP CANDIDATES)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "${one_value}" "${multi_value}")
   if(arg_UNPARSED_ARGUMENTS)
@@ -245,6 +252,13 @@ function(hydra_score_add_targets)
     set(arg_OUTPUT_DIR "${CMAKE_BINARY_DIR}/hydra")
   endif()
   cmake_path(ABSOLUTE_PATH arg_OUTPUT_DIR BASE_DIRECTORY "${CMAKE_BINARY_DIR}")
+  # The results store every ranking is recorded into (OFF: none).
+  if(NOT DEFINED arg_STORE)
+    set(arg_STORE "${arg_OUTPUT_DIR}/results.db")
+  endif()
+  if(NOT arg_STORE MATCHES "^(OFF|FALSE|NO|0)$")
+    cmake_path(ABSOLUTE_PATH arg_STORE BASE_DIRECTORY "${CMAKE_BINARY_DIR}")
+  endif()
   if(DEFINED arg_METRICS_DIR)
     cmake_path(ABSOLUTE_PATH arg_METRICS_DIR BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}")
   endif()
@@ -392,6 +406,12 @@ function(hydra_score_add_targets)
     --junit "${arg_OUTPUT_DIR}/gates.xml")
   if(NOT arg_FAIL_ON_GATE)
     list(APPEND score_arguments --no-gate-exit)
+  endif()
+  if(NOT arg_STORE MATCHES "^(OFF|FALSE|NO|0)$")
+    list(APPEND score_arguments --store "${arg_STORE}")
+    if(DEFINED arg_TASK)
+      list(APPEND score_arguments --task "${arg_TASK}")
+    endif()
   endif()
   add_custom_target(hydra_score
     ${tool_check}

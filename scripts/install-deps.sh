@@ -10,6 +10,7 @@ packages=(
   libssl-dev libxxhash-dev               # SHA-256 (libcrypto) and XXH64
   libre2-dev                              # regular expressions (linear time, no recursion)
   libgmp-dev                              # exact rationals (ties and thresholds)
+  libsqlite3-dev                          # the results store (record-results, leaderboard)
   python3 python3-yaml                    # CI-template checks in the tests
   chromium                                # renders the HTML report in the tests
   bubblewrap                              # the sandbox of candidate steps (no network, hidden home and runs)

@@ -86,7 +86,10 @@ TEST_CASE("compare command maps the verdict to the exit code", "[compare][cli]")
     CHECK_THROWS_AS(run_compare({"--reference", (root / "missing").string(), "--candidate", four}), InputError);
     CHECK_THROWS_AS(run_compare({"--reference", three, "--candidate", four, "--min-composite-gain", "-1"}),
                     UsageError);
-    CHECK_THROWS_AS(run_compare({"--reference", three}), CLI::RequiredError);
+    // Both sets, or --store with both sides named (exit 2 either way).
+    CHECK_THROWS_WITH(run_compare({"--reference", three}), Catch::Contains("give --reference SET and --candidate SET"));
+    CHECK_THROWS_AS(run_compare({"--store", "results.db", "--reference-agent", "a"}), UsageError);
+    CHECK_THROWS_AS(run_compare({"--reference", three, "--candidate", four, "--reference-agent", "a"}), UsageError);
     write(root / "bad.toml", "[compare]\nmin_composite_gain = 'x'\n");
     CHECK_THROWS_AS(run_compare({"--reference", three, "--candidate", four, "--config", (root / "bad.toml").string()}),
                     InputError);

@@ -72,6 +72,7 @@ TEST_CASE("hydra_baseline and hydra_score rank example-project's candidate patch
     CHECK((scored.exit_code == 0) == entry["mergeable"].get<bool>());
     for (const char* report : {"score.md", "score.html", "score.sarif", "gates.xml"})
       CHECK(fs::exists(hydra / report));
+    CHECK(fs::exists(hydra / "results.db"));  // every ranking is recorded (STORE defaults to OUTPUT_DIR/results.db)
     // The candidate's change is stored in full, so it can be applied later.
     CHECK(fs::file_size(hydra / name / "diff.patch") > 0);
     score_argv.insert(score_argv.end(), {"--candidate", (hydra / name).string()});

@@ -74,3 +74,19 @@ TEST_CASE("parse_metrics reads agent metrics JSON", "[parse]") {
     CHECK_THAT(syntax.message(), Catch::StartsWith("malformed JSON"));
   }
 }
+
+TEST_CASE("parse_metrics reads input and output tokens; tokens is their sum", "[parse]") {
+  const auto split = parse_metrics(R"({"input_tokens": 90000, "output_tokens": 30000, "cost_usd": 0.8})", "m.json");
+  CHECK(split.input_tokens == 90000.0);
+  CHECK(split.output_tokens == 30000.0);
+  CHECK(split.tokens == 120000.0);  // 90000 + 30000
+  const auto all = parse_metrics(R"({"input_tokens": 9, "output_tokens": 3, "tokens": 12})", "m.json");
+  CHECK(all.tokens == 12.0);
+  const auto input_only = parse_metrics(R"({"input_tokens": 9})", "m.json");
+  CHECK_FALSE(input_only.tokens.has_value());  // the total is unknown without the output tokens
+  const auto disagree = error_of("{\"input_tokens\": 9, \"output_tokens\": 3,\n \"tokens\": 13}");
+  CHECK(disagree.line() == 2);
+  CHECK_THAT(disagree.message(), Catch::Contains("\"tokens\" must equal \"input_tokens\" + \"output_tokens\""));
+  CHECK_THAT(error_of(R"({"output_tokens": -1})").message(), Catch::Contains("\"output_tokens\" must not be negative"));
+  CHECK_THAT(error_of(R"({"input_tokens": "lots"})").message(), Catch::Contains("must be a number, not string"));
+}

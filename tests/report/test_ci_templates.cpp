@@ -109,3 +109,56 @@ TEST_CASE("the GitLab CI template captures, scores and publishes", "[report]") {
     CHECK(text.find("git show \"origin/${HYDRA_BASE_REF}:hydra.toml\"") != std::string::npos);
   }
 }
+
+TEST_CASE("the CI templates record every ranking into a kept store and publish its leaderboard", "[report][leaderboard]") {
+  if (!have_pyyaml()) {
+    WARN("python3-yaml is not installed: the results store steps not checked");
+    return;
+  }
+  SECTION("GitHub Actions: store restored, recorded into, summarised, saved and uploaded") {
+    const auto file = template_path("github-actions.yml");
+    const std::string steps = "d['jobs']['score']['steps']";
+    CHECK(check_yaml(file, "any('--store hydra-results/results.db' in s.get('run', '') and 'hydra-score score' in "
+                           "s.get('run', '') for s in " + steps + ")") == 0);
+    CHECK(check_yaml(file, "any('hydra-score leaderboard --store hydra-results/results.db' in s.get('run', '') and "
+                           "'cat leaderboard.md >> \"$GITHUB_STEP_SUMMARY\"' in s.get('run', '') for s in " + steps + ")") == 0);
+    CHECK(check_yaml(file, "[s['uses'] for s in " + steps + " if s.get('uses', '').startswith('actions/cache')] == "
+                           "['actions/cache/restore@v4', 'actions/cache/save@v4']") == 0);
+    CHECK(check_yaml(file, "any(s.get('with', {}).get('name') == 'hydra-results-store' and 'hydra-results/results.db' "
+                           "in s['with']['path'] for s in " + steps + ")") == 0);
+  }
+  SECTION("GitHub Actions: the leaderboard step runs as written and fills the job summary") {
+    // The step's script, run with the built tool on PATH against a store
+    // holding the real report contract's ranking.
+    hydra::util::TempDir dir("hydra-ci-store");
+    const auto script = dir.path() / "step.sh";
+    const std::string extract =
+        "import sys, yaml\nd = yaml.safe_load(open(sys.argv[1]))\n"
+        "open(sys.argv[2], 'w').write(next(s['run'] for s in d['jobs']['score']['steps'] "
+        "if 'hydra-score leaderboard' in s.get('run', '')))\n";
+    REQUIRE(report_test::run_shell("/usr/bin/python3 -c " + report_test::shell_quote(extract) + " " +
+                                   report_test::shell_quote(template_path("github-actions.yml").string()) + " " +
+                                   report_test::shell_quote(script.string())) == 0);
+    const std::string tool = HYDRA_TOOL_PATH;
+    const std::string cd = "cd " + report_test::shell_quote(dir.path().string()) + " && ";
+    REQUIRE(report_test::run_shell(cd + report_test::shell_quote(tool) +
+                                   " record-results --store hydra-results/results.db " +
+                                   report_test::shell_quote((report_test::fixtures_dir() / "contract.json").string()) +
+                                   " > record.log 2>&1") == 0);
+    const std::string path = std::filesystem::path(tool).parent_path().string();
+    REQUIRE(report_test::run_shell(cd + "PATH=" + report_test::shell_quote(path) + ":\"$PATH\" GITHUB_STEP_SUMMARY=" +
+                                   report_test::shell_quote((dir.path() / "summary.md").string()) +
+                                   " /bin/bash -e step.sh > step.log 2>&1") == 0);
+    const std::string summary = hydra::util::read_file(dir.path() / "summary.md");
+    CHECK(summary.find("## HydraScore leaderboard") != std::string::npos);
+    CHECK(summary.find("| clean-fix | 1 | 1 | 100% [100%, 100%] |") != std::string::npos);
+    CHECK(std::filesystem::exists(dir.path() / "leaderboard.html"));
+  }
+  SECTION("GitLab: store cached, recorded into, printed and kept as an artifact") {
+    const auto file = template_path("gitlab-ci.yml");
+    CHECK(check_yaml(file, "d['hydra-score']['cache']['paths'] == ['hydra-results/']") == 0);
+    CHECK(check_yaml(file, "'hydra-results/results.db' in d['hydra-score']['artifacts']['paths']") == 0);
+    CHECK(check_yaml(file, "any('--store hydra-results/results.db' in line and 'hydra-score leaderboard' in line "
+                           "for line in d['hydra-score']['script'])") == 0);
+  }
+}

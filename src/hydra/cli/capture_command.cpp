@@ -94,7 +94,7 @@ void register_capture(CLI::App& app, int& exit_code) {
   command->add_option("--metrics", options->metrics, "Agent metrics JSON");
   command->add_option("--metrics-dir", options->metrics_dir,
                       "Directory of agent metrics, DIR/<agent>.json each (docs/parsers.md; duration_seconds feeds speed)");
-  command->add_option("--task", options->task, "Task id (for compare)");
+  command->add_option("--task", options->task, "Task id (for compare and the results store)");
   command->add_option("--list", options->list,
                       "Write the run directories this call captured (or reused) here, one per line");
   add_build_tree_options(*command, options->tree, "Parallel jobs (default: all cores)");

@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = static_cast<int>(ExitCode::success);
   for (Register add : {&register_record, &register_score, &register_replay, &register_capture,
-                       &register_compare, &register_loop, &register_apply, &register_run_step}) {
+                       &register_compare, &register_loop, &register_apply, &register_record_results,
+                       &register_leaderboard, &register_run_step}) {
     add(app, exit_code);
   }
   try {

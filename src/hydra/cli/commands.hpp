@@ -23,6 +23,8 @@ void register_capture(CLI::App& app, int& exit_code);
 void register_compare(CLI::App& app, int& exit_code);
 void register_loop(CLI::App& app, int& exit_code);
 void register_apply(CLI::App& app, int& exit_code);
+void register_record_results(CLI::App& app, int& exit_code);
+void register_leaderboard(CLI::App& app, int& exit_code);
 /// The hidden `run-step` subcommand: the step reaper (util/reaper.hpp).
 void register_run_step(CLI::App& app, int& exit_code);
 

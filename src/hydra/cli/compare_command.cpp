@@ -7,7 +7,9 @@
 
 #include <hydra/cli/commands.hpp>
 #include <hydra/report/compare.hpp>
+#include <hydra/compare/store_tasks.hpp>
 #include <hydra/compare/task_set.hpp>
+#include <hydra/store/recording.hpp>
 #include <hydra/eval/verdict.hpp>
 #include <hydra/error.hpp>
 #include <hydra/config/config.hpp>
@@ -25,6 +27,10 @@ struct CompareOptions {
   std::string config;
   std::string json_out;
   std::string markdown_out;
+  std::string store;
+  std::string reference_agent, candidate_agent, reference_config, candidate_config;
+  std::vector<std::string> tasks;
+  std::string since, until;
   CLI::Option* min_composite_gain_option = nullptr;
   CLI::Option* regression_composite_drop_option = nullptr;
   CLI::Option* objective_drop_option = nullptr;
@@ -48,8 +54,29 @@ int run_compare(const CompareOptions& options) {
     thresholds.objective_drop_is_regression = options.objective_drop_is_regression;
   config::validate(thresholds);
 
-  const eval::TaskSet reference = compare::load_task_set(options.reference, load_options);
-  const eval::TaskSet candidate = compare::load_task_set(options.candidate, load_options);
+  const bool from_store = !options.store.empty();
+  if (from_store != options.reference.empty() || from_store != options.candidate.empty())
+    throw UsageError(from_store ? "--store takes the sides from the store: give --reference-agent/--reference-config "
+                                  "and --candidate-agent/--candidate-config instead of --reference and --candidate"
+                                : "give --reference SET and --candidate SET, or --store FILE with the sides' agents or configs");
+  const bool reference_named = !options.reference_agent.empty() || !options.reference_config.empty();
+  const bool candidate_named = !options.candidate_agent.empty() || !options.candidate_config.empty();
+  if (from_store && (!reference_named || !candidate_named))
+    throw UsageError("--store needs --reference-agent or --reference-config, and --candidate-agent or --candidate-config");
+  if (!from_store && (reference_named || candidate_named || !options.tasks.empty() || !options.since.empty() ||
+                      !options.until.empty()))
+    throw UsageError("--reference-agent, --candidate-agent, --reference-config, --candidate-config, --task, --since "
+                     "and --until read the results store: give --store FILE");
+  store::RowFilter filter;
+  filter.tasks = options.tasks;
+  if (!options.since.empty()) filter.since = store::parse_time(options.since, "--since");
+  if (!options.until.empty()) filter.until = store::parse_time(options.until, "--until");
+  const eval::TaskSet reference =
+      from_store ? compare::load_store_side(options.store, {options.reference_agent, options.reference_config}, filter)
+                 : compare::load_task_set(options.reference, load_options);
+  const eval::TaskSet candidate =
+      from_store ? compare::load_store_side(options.store, {options.candidate_agent, options.candidate_config}, filter)
+                 : compare::load_task_set(options.candidate, load_options);
   const eval::Comparison comparison =
       eval::compare_sets(reference, candidate, thresholds, load_options.eval);
 
@@ -70,10 +97,19 @@ void register_compare(CLI::App& app, int& exit_code) {
       "Compare two task sets (reference vs candidate configuration) and decide a verdict.\n"
       "Exit codes: 0 improved (promote), 5 neutral, 4 regressed, 2 bad usage or input, 1 internal error.");
   command->add_option("--reference", options->reference,
-                      "Reference SET: a task-result JSON file, a run directory, or a directory of them")
-      ->required();
-  command->add_option("--candidate", options->candidate, "Candidate SET (same forms as --reference)")
-      ->required();
+                      "Reference SET: a task-result JSON file, a run directory, or a directory of them");
+  command->add_option("--candidate", options->candidate, "Candidate SET (same forms as --reference)");
+  command->add_option("--store", options->store,
+                      "Read both sides from this results store instead of --reference/--candidate SETs");
+  command->add_option("--reference-agent", options->reference_agent, "With --store: the reference side's agent");
+  command->add_option("--candidate-agent", options->candidate_agent, "With --store: the candidate side's agent");
+  command->add_option("--reference-config", options->reference_config,
+                      "With --store: the reference side's config digest (with or without an agent)");
+  command->add_option("--candidate-config", options->candidate_config,
+                      "With --store: the candidate side's config digest (with or without an agent)");
+  command->add_option("--task", options->tasks, "With --store: only this task (repeatable)");
+  command->add_option("--since", options->since, "With --store: only candidates recorded at or after this time");
+  command->add_option("--until", options->until, "With --store: only candidates recorded before this time");
   options->min_composite_gain_option = command->add_option(
       "--min-composite-gain", options->min_composite_gain,
       "Summed composite deltas must exceed this to improve (default 0.01)");

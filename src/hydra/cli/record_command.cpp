@@ -56,7 +56,7 @@ void register_record(CLI::App& app, int& exit_code) {
                       "The judge's answer (JSON with score0to1 and rationale) for the optional judge dimension");
   command->add_option("--config", options->config, "hydra.toml to store with the run");
   command->add_option("--security-exit", options->security_exit, "Exit code of the security check, if one ran");
-  command->add_option("--task", options->task, "Task id (for compare)");
+  command->add_option("--task", options->task, "Task id (for compare and the results store)");
   command->add_option("--source-root", options->source_roots,
                       "Checkout folder the logs' absolute paths are made relative to (repeatable; default: "
                       "inferred per log by matching its paths against --diff)");

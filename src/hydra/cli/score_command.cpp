@@ -7,6 +7,7 @@
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/report/report.hpp>
+#include <hydra/store/recording.hpp>
 #include <hydra/pipeline/scoring.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/text.hpp>
@@ -22,6 +23,8 @@ void register_score(CLI::App& app, int& exit_code) {
     std::string config, json, markdown, html, sarif, junit;
     bool quiet = false;
     bool no_gate_exit = false;
+    std::string store, task, recorded_at;
+    std::int64_t attempt = 1;
   };
   auto options = std::make_shared<Options>();
   command->add_option("--baseline", options->baseline, "Run directory of the baseline")->required();
@@ -35,10 +38,22 @@ void register_score(CLI::App& app, int& exit_code) {
   command->add_option("--html", options->html, "Write a self-contained HTML report here");
   command->add_option("--sarif", options->sarif, "Write SARIF 2.1.0 of the new lint findings here");
   command->add_option("--junit", options->junit, "Write JUnit XML of the gates here");
+  command->add_option("--store", options->store,
+                      "Record the ranking into this results store (SQLite; created when missing)");
+  command->add_option("--task", options->task,
+                      "The task's name in the store (default: the runs' task, else <project>@<base commit>)");
+  command->add_option("--attempt", options->attempt, "The candidates' attempt at the task, from 1 (default 1)");
+  command->add_option("--recorded-at", options->recorded_at,
+                      "When the ranking happened, for the store: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ or seconds (default now)");
   command->add_flag("--quiet", options->quiet, "Do not print the table");
   command->add_flag("--no-gate-exit", options->no_gate_exit,
                     "Exit 0 even when the top candidate is not mergeable (reports still say so)");
   command->callback([options, &exit_code] {
+    store::RowNaming naming;
+    naming.task = options->task;
+    naming.attempt = options->attempt;
+    if (options->attempt < 1) throw UsageError("--attempt must be 1 or more");
+    if (!options->recorded_at.empty()) naming.recorded_at = store::parse_time(options->recorded_at, "--recorded-at");
     pipeline::ScoreRequest request;
     request.baseline = options->baseline;
     for (const auto& candidate : options->candidates) request.candidates.emplace_back(candidate);
@@ -64,6 +79,13 @@ void register_score(CLI::App& app, int& exit_code) {
     if (!options->html.empty()) util::write_file_atomic(options->html, report::render_html(contract));
     if (!options->sarif.empty()) util::write_file_atomic(options->sarif, report::render_sarif(contract));
     if (!options->junit.empty()) util::write_file_atomic(options->junit, report::render_gates_junit(contract));
+    if (!options->store.empty()) {
+      const store::RecordOutcome recorded = store::record_contract(options->store, contract, naming);
+      if (!options->quiet)
+        std::cerr << "recorded " << recorded.inserted << " of " << recorded.rows << " candidates into "
+                  << options->store << (recorded.inserted < recorded.rows ? " (the others were recorded before)" : "")
+                  << "\n";
+    }
     if (!options->quiet) {
       report::TerminalOptions terminal;
       terminal.color = report::use_color(STDOUT_FILENO);

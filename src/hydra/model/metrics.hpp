@@ -7,7 +7,9 @@ namespace hydra::model {
 
 /// Every field is optional: absent means unknown, never zero.
 struct AgentMetrics {
-  std::optional<double> tokens;
+  std::optional<double> tokens;         ///< all tokens (input + output when only those are given)
+  std::optional<double> input_tokens;   ///< prompt tokens
+  std::optional<double> output_tokens;  ///< completion tokens
   std::optional<double> cost_usd;
   std::optional<double> tool_calls;
   std::optional<double> steps;

@@ -58,6 +58,11 @@ struct Run {
   /// Versions of the tools that made the run ("clang-tidy" -> "Debian LLVM
   /// version 14.0.6", "compiler" -> "GNU 12.2.0", ...); empty when not recorded.
   std::map<std::string, std::string> tools;
+  /// The task the run attempted, as captured or recorded (`--task`); empty when not named.
+  std::string task;
+  /// The commit its tree was captured from (the manifest's source_commit, else
+  /// base_commit); empty when not recorded.
+  std::string commit;
   /// Why this run replaced a corrupted run directory at its place (a baseline
   /// captured again at scoring time); empty for an ordinary run.
   std::string recaptured;

@@ -39,6 +39,8 @@ model::AgentMetrics parse_metrics(std::string_view json_text, const std::string&
   for (const auto& [key, value] : document.items()) {
     std::optional<double>* field = nullptr;
     if (key == "tokens") field = &metrics.tokens;
+    else if (key == "input_tokens") field = &metrics.input_tokens;
+    else if (key == "output_tokens") field = &metrics.output_tokens;
     else if (key == "cost_usd") field = &metrics.cost_usd;
     else if (key == "tool_calls") field = &metrics.tool_calls;
     else if (key == "steps") field = &metrics.steps;
@@ -47,7 +49,8 @@ model::AgentMetrics parse_metrics(std::string_view json_text, const std::string&
     else if (key == "agent_seconds") field = &agent_seconds;
     else
       fail_at_key(key, "unknown key \"" + key +
-                           "\" (expected tokens, cost_usd, tool_calls, steps, wall_clock_ms, "
+                           "\" (expected tokens, input_tokens, output_tokens, cost_usd, tool_calls, steps, "
+                           "wall_clock_ms, "
                            "duration_seconds or agent_seconds)");
     if (!value.is_number())
       fail_at_key(key, "\"" + key + "\" must be a number, not " + std::string(value.type_name()));
@@ -61,6 +64,12 @@ model::AgentMetrics parse_metrics(std::string_view json_text, const std::string&
       fail_at_key("agent_seconds",
                   "\"agent_seconds\" is an alias of \"duration_seconds\"; they disagree");
     metrics.duration_seconds = agent_seconds;
+  }
+  if (metrics.input_tokens && metrics.output_tokens) {
+    const double sum = *metrics.input_tokens + *metrics.output_tokens;
+    if (metrics.tokens && *metrics.tokens != sum)
+      fail_at_key("tokens", "\"tokens\" must equal \"input_tokens\" + \"output_tokens\" when all three are given");
+    metrics.tokens = sum;
   }
   return metrics;
 }

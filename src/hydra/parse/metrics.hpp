@@ -1,5 +1,5 @@
-// Agent metrics JSON: {"tokens", "cost_usd", "tool_calls", "steps",
-// "wall_clock_ms", "duration_seconds"}, every key optional.
+// Agent metrics JSON: {"tokens", "input_tokens", "output_tokens", "cost_usd",
+// "tool_calls", "steps", "wall_clock_ms", "duration_seconds"}, every key optional.
 #pragma once
 
 #include <filesystem>
@@ -11,7 +11,9 @@
 namespace hydra::parse {
 
 /// Throws hydra::InputError (file, line, column) for malformed JSON, unknown
-/// keys, non-numbers, NaN/infinite or negative values.
+/// keys, non-numbers, NaN/infinite or negative values, and a "tokens" that
+/// disagrees with "input_tokens" + "output_tokens" (both given). "tokens" is
+/// their sum when only they are given.
 model::AgentMetrics parse_metrics(std::string_view json_text, const std::string& source_name);
 model::AgentMetrics parse_metrics_file(const std::filesystem::path& file);
 

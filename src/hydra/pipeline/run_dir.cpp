@@ -266,6 +266,8 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   run.recaptured = typed.recaptured.value_or(std::string());
   run.retried_alone = typed.retried_alone.value_or(std::string());
   run.tools = typed.tools;
+  run.task = typed.task;
+  run.commit = typed.source_commit.empty() ? typed.base_commit : typed.source_commit;
   run.caches = caches_summary(typed);
 
   // Roles come from the sealed artifact list (or, while recording, from the staging map).

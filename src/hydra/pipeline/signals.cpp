@@ -83,6 +83,8 @@ json signals_json(const model::Run& run) {
     if (value) metrics[key] = *value;
   };
   put("tokens", run.metrics.tokens);
+  put("input_tokens", run.metrics.input_tokens);
+  put("output_tokens", run.metrics.output_tokens);
   put("cost_usd", run.metrics.cost_usd);
   put("tool_calls", run.metrics.tool_calls);
   put("steps", run.metrics.steps);

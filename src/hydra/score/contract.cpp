@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <vector>
 
 #include <hydra/score/confinement.hpp>
@@ -88,6 +89,23 @@ void add_ranking_flaky_tests(json& contract, const Ranking& ranking) {
     list.push_back(to_json(flaky[index]));
   contract["flaky_tests"] = std::move(list);
   if (flaky.size() > max_listed_entries) contract["flaky_tests_omitted"] = flaky.size() - max_listed_entries;
+}
+
+/// The agent's reported metrics, known keys only (docs/parsers.md, "Agent metrics").
+json metrics_json(const model::AgentMetrics& metrics) {
+  json out = json::object();
+  const auto put = [&](const char* key, const std::optional<double>& value) {
+    if (value) out[key] = *value;
+  };
+  put("tokens", metrics.tokens);
+  put("input_tokens", metrics.input_tokens);
+  put("output_tokens", metrics.output_tokens);
+  put("cost_usd", metrics.cost_usd);
+  put("tool_calls", metrics.tool_calls);
+  put("steps", metrics.steps);
+  put("wall_clock_ms", metrics.wall_clock_ms);
+  put("duration_seconds", metrics.duration_seconds);
+  return out;
 }
 
 json candidate_json(const Candidate& candidate, std::size_t rank) {
@@ -177,6 +195,9 @@ json candidate_json(const Candidate& candidate, std::size_t rank) {
   if (!candidate.retried_alone.empty()) result["run"]["retried_alone"] = candidate.retried_alone;
   // Only when there is something to say, so runs without repairs keep their output.
   if (!candidate.input_notes.empty()) result["run"]["input_notes"] = candidate.input_notes;
+  // Only when named or reported, so other contracts keep their bytes (the results store reads them).
+  if (!candidate.task.empty()) result["run"]["task"] = candidate.task;
+  if (json metrics = metrics_json(candidate.metrics); !metrics.empty()) result["run"]["metrics"] = std::move(metrics);
   return result;
 }
 
@@ -211,6 +232,11 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
                         {"tools", baseline.tools},
                         {"summary", baseline_summary(config, baseline)}};
   if (!baseline.recaptured.empty()) baseline_json["recaptured"] = baseline.recaptured;
+  // What the default task of the results store is made of (store/contract_rows.hpp).
+  if (!baseline.commit.empty()) baseline_json["commit"] = baseline.commit;
+  if (!baseline.source_root.empty())
+    baseline_json["project"] = std::filesystem::path(baseline.source_root).filename().string();
+  if (!baseline.task.empty()) baseline_json["task"] = baseline.task;
   if (baseline.sandboxed && !*baseline.sandboxed) baseline_json["unconfined"] = true;
   if (baseline.network) baseline_json["network"] = true;
   if (!baseline.retried_alone.empty()) baseline_json["retried_alone"] = baseline.retried_alone;

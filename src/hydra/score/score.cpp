@@ -338,6 +338,8 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   result.retried_alone = candidate.retried_alone;
   result.tools = candidate.tools;
   result.input_notes = candidate.input_notes;
+  result.task = candidate.task;
+  result.metrics = candidate.metrics;
   result.anti_gaming = candidate.tampering.evidence;
 
   Dimension build = score_build(config, baseline, candidate);

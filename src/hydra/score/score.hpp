@@ -88,6 +88,8 @@ struct Candidate {
   std::string retried_alone;  ///< why the run was captured again alone (model::Run::retried_alone); empty: it was not
   std::map<std::string, std::string> tools;  ///< versions of the tools that made the run (model::Run::tools)
   std::vector<std::string> input_notes;      ///< repairs made to the run's inputs (model::Run::input_notes)
+  std::string task;              ///< the task the run names (model::Run::task); empty when not named
+  model::AgentMetrics metrics;   ///< what the agent reported about its run (model::Run::metrics)
   nlohmann::json anti_gaming = nlohmann::json::object();  ///< the anti-gaming detectors' report (model::Tampering::evidence)
   bool mergeable = false;
   util::Exact total;  ///< the composite, exact; reports show it rounded to 2 decimals (shown())
