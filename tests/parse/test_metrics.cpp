@@ -75,7 +75,7 @@ TEST_CASE("parse_metrics reads agent metrics JSON", "[parse]") {
   }
 }
 
-TEST_CASE("parse_metrics reads input and output tokens; tokens is their sum", "[parse]") {
+TEST_CASE("parse_metrics reads input and output tokens, and tokens is their sum", "[parse]") {
   const auto split = parse_metrics(R"({"input_tokens": 90000, "output_tokens": 30000, "cost_usd": 0.8})", "m.json");
   CHECK(split.input_tokens == 90000.0);
   CHECK(split.output_tokens == 30000.0);
