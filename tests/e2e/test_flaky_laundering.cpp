@@ -12,9 +12,14 @@
 //   regression the rerun hides);
 // - breaker: fixes the bug and breaks answer.kept for good; ranked with hide,
 //   whose flip of answer.kept must not forgive it.
+// - shadow: leaves the bug and adds src/cstring, found through the library's
+//   public include directory also by the baseline's own test source, which
+//   wraps `main` to return 0 (docs/threat-model.md, "Code under test vouching
+//   for itself"): the header is named and fails the anti-gaming gate.
 // Each attack must lose to the honest fix, which stays first and mergeable.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
 
 #include "e2e_support.hpp"
@@ -100,7 +105,7 @@ bool lists(const nlohmann::json& tests, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("flaky laundering e2e: a test that flips on a candidate's code alone is its failure, whatever else is ranked",
+TEST_CASE("flaky laundering e2e: a test that flips on a candidate's code alone is its failure, whatever else is ranked; a shadowing header is named",
           "[e2e][flaky][flaky_laundering]") {
   hydra::util::TempDir temp("hydra-e2e-flaky-laundering");
   const fs::path root = temp.path();
@@ -116,21 +121,31 @@ TEST_CASE("flaky laundering e2e: a test that flips on a candidate's code alone i
   candidate(source, "launder", library(first_call_wrong_answer, kept));
   candidate(source, "hide", library(fixed, first_call_wrong_base));
   candidate(source, "breaker", library(fixed, "  return 8;\n"));
+  git(source, {"checkout", "--quiet", "-B", "cand/shadow", "main"});
+  create(source / "src/cstring",
+         "#pragma once\n"
+         "#include_next <cstring>\n"
+         "// Every main of whatever includes <cstring> through the library returns 0.\n"
+         "#define main hidden_main(int, char**);"
+         " int main(int argc, char** argv) { (void)hidden_main(argc, argv); return 0; } int hidden_main\n");
+  git(source, {"add", "--all"});
+  git(source, {"commit", "--quiet", "-m", "shadow"});
+  git(source, {"checkout", "--quiet", "main"});
 
   const auto baseline = run_long({kTool.string(), "capture", "--source", source.string(), "--out",
                                   (out / "baseline").string(), "--build-dir", (out / "trees/baseline").string(),
-                                  "--agent", "baseline", "--quiet"});
+                                  "--agent", "baseline", "--generator", "Ninja", "--quiet"});
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
   const auto captured =
       run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "cand/*", "--out", out.string(),
-                "--baseline-run", (out / "baseline").string(), "--jobs", "2", "--quiet"});
+                "--baseline-run", (out / "baseline").string(), "--generator", "Ninja", "--jobs", "2", "--quiet"});
   INFO(captured.output);
   REQUIRE(captured.exit_code == 0);
 
   std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "baseline").string(),
                                    "--json", (root / "score.json").string(), "--quiet"};
-  for (const std::string name : {"honest", "launder", "hide", "breaker"})
+  for (const std::string name : {"honest", "launder", "hide", "breaker", "shadow"})
     argv.insert(argv.end(), {"--candidate", (out / ("cand-" + name)).string()});
   const auto scored = run(argv);
   INFO(scored.output);
@@ -169,4 +184,14 @@ TEST_CASE("flaky laundering e2e: a test that flips on a candidate's code alone i
   CHECK(lists(breaker["tests"]["regressed"], "answer.kept"));
   CHECK(breaker["total"].get<double>() < honest_total);
   CHECK(contract.value("flaky_tests", nlohmann::json::array()).empty());
+
+  // A header of the change shadowing a standard one, found by the baseline's
+  // test source: named, and the anti-gaming gate fails.
+  const auto shadow = ranking_of(contract, "cand-shadow");
+  INFO(shadow.dump(1).substr(0, 6000));
+  CHECK(shadow["mergeable"] == false);
+  const auto gates = failed_gates(shadow);
+  CHECK(std::find(gates.begin(), gates.end(), "anti_gaming") != gates.end());
+  CHECK(shadow.dump().find("header src/cstring of the change shadows the system header") != std::string::npos);
+  CHECK(shadow["total"].get<double>() < honest_total);
 }
