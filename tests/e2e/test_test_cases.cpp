@@ -12,7 +12,11 @@
 //    every program exit 0: the reports still list the failed cases, so it is
 //    not mergeable and the failures name the report;
 //  - exit-early: the programs leave before their reporter runs: failed with
-//    the missing report named, not mergeable.
+//    the missing report named, not mergeable;
+//  - rewrite-report: the same broken code and an atexit handler that removes
+//    every failure from the GoogleTest report just written, then exits 0:
+//    what GoogleTest streamed to the launcher while the cases ran disagrees,
+//    so its failed case stays failed with the tampering named.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -60,7 +64,8 @@ TEST_CASE("test cases e2e: GoogleTest, Catch2 and doctest programs scored per ca
   const auto baseline = capture(root, repository, "baseline");
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
-  const std::vector<std::string> agents = {"break-multiply", "add-cases", "atexit-success", "exit-early"};
+  const std::vector<std::string> agents = {"break-multiply", "add-cases", "atexit-success", "exit-early",
+                                           "rewrite-report"};
   for (const auto& agent : agents) {
     git(repository, {"checkout", "--quiet", "--", "."});
     git(repository, {"clean", "-fdq"});
@@ -145,5 +150,17 @@ TEST_CASE("test cases e2e: GoogleTest, Catch2 and doctest programs scored per ca
     CHECK(messages["doctest_calc/doctest_calc.cpp/multiplies"].find("no doctest report") != std::string::npos);
     const std::string markdown = hydra::util::read_file(root / "score.md");
     CHECK(markdown.find("the program wrote no GoogleTest report") != std::string::npos);
+  }
+
+  {  // a report rewritten at exit: the streamed verdicts stand, the tampering named
+    const auto rewritten = ranking_of(contract, "rewrite-report");
+    CHECK(rewritten.at("mergeable") == false);
+    CHECK(ids(rewritten.at("tests").at("regressed")) ==
+          ids(ranking_of(contract, "break-multiply").at("tests").at("regressed")));
+    bool named = false;
+    for (const auto& test : rewritten.at("tests").at("regressed"))
+      if (test.at("id") == "gtest_calc/Calc/Multiplies")
+        named = test.value("message", std::string()).find("tampering") != std::string::npos;
+    CHECK(named);
   }
 }

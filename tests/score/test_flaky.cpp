@@ -1,8 +1,9 @@
 // Flaky tests in scoring (score/flaky.hpp, docs/formulas.md "Flaky tests"): a
-// test that failed and passed on the same code counts as passed on both sides,
-// never a regression nor a fix; a test seen flaky in any run of a ranking is
-// flaky for every candidate of it; the reports list every flaky test with its
-// attempts.
+// test that failed and passed on the baseline's code counts as passed on both
+// sides, never a regression nor a fix, for every candidate of the ranking; a
+// test that failed and passed on a candidate's code alone is that candidate's
+// failure, and no candidate's runs change another's verdict; the reports list
+// every flaky test with its attempts.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -76,59 +77,76 @@ TEST_CASE("flaky: a test that failed and passed on the baseline's code is neithe
     CHECK(flaky.attempts[1].run == "a");
     CHECK(flaky.attempts[1].attempts.size() == 3);
   }
-  SECTION("a baseline that failed it every time gains no fix when a candidate sees it flaky") {
+  SECTION("a baseline that failed it every time: a candidate's flip is its failure, a pass is a fix") {
     const Run failing_baseline =
         run_with("baseline", with_attempts("timing", {TestStatus::failed, TestStatus::failed, TestStatus::failed}));
     const Run flaky = run_with("a", with_attempts("timing", {TestStatus::failed, TestStatus::passed}));
     const Run passing = run_with("b", make_test("timing"));
     const auto ranking = score::rank(defaults, failing_baseline, {flaky, passing});
-    // Both see 10/10 against a baseline counted 10/10: the same total.
-    CHECK(candidate_named(ranking, "a").total == candidate_named(ranking, "b").total);
-    CHECK(tests_of(candidate_named(ranking, "b")).evidence["B_pass"] == 10);
+    const auto& a = candidate_named(ranking, "a");
+    CHECK(a.test_changes.flaky.empty());
+    CHECK(tests_of(a).evidence["flipped_on_candidate"] == 1);
+    CHECK(tests_of(a).evidence["A_pass"] == 9);
+    CHECK(tests_of(a).evidence["B_pass"] == 9);
+    CHECK(tests_of(candidate_named(ranking, "b")).evidence["A_pass"] == 10);
+    CHECK(candidate_named(ranking, "b").total > a.total);
   }
 }
 
-TEST_CASE("flaky: a test seen flaky in any run of a ranking is flaky for every candidate of it", "[score][flaky]") {
+TEST_CASE("flaky: flakiness is the baseline's; a candidate's flip is its own failure and forgives nobody",
+          "[score][flaky]") {
   const config::Config defaults;
-  // The baseline happened to pass it; candidate "unlucky" failed it in all
-  // three attempts (p^3 = 0.4^3 = 6.4% for a test failing 40% of the time);
-  // candidate "flaky" saw it fail and pass.
+  // The baseline passed it; candidate "breaks" failed it in all three
+  // attempts; candidate "flips" saw it fail and pass on its own code.
   const Run baseline = run_with("baseline", make_test("timing"));
-  const Run unlucky =
-      run_with("unlucky", with_attempts("timing", {TestStatus::failed, TestStatus::failed, TestStatus::failed}));
-  const Run flaky = run_with("flaky", with_attempts("timing", {TestStatus::failed, TestStatus::passed}));
-  const Run lucky = run_with("lucky", make_test("timing"));
+  const Run breaks =
+      run_with("breaks", with_attempts("timing", {TestStatus::failed, TestStatus::failed, TestStatus::failed}));
+  const Run flips = run_with("flips", with_attempts("timing", {TestStatus::failed, TestStatus::passed}));
+  const Run passes = run_with("passes", make_test("timing"));
 
-  SECTION("alone against the baseline, the unlucky candidate is blamed: nothing showed the test flaky") {
-    const auto ranking = score::rank(defaults, baseline, {unlucky});
+  SECTION("alone against the baseline, the candidate that breaks it is blamed") {
+    const auto ranking = score::rank(defaults, baseline, {breaks});
     CHECK_FALSE(ranking.candidates.front().mergeable);
     CHECK(ranking.candidates.front().test_changes.regressed.size() == 1);
   }
-  SECTION("ranked with a candidate that saw it flaky, nobody is: one total for the same code") {
-    const auto ranking = score::rank(defaults, baseline, {unlucky, flaky, lucky});
+  SECTION("ranked with a candidate that flips it, both are blamed; the candidate that passes it is not") {
+    const auto ranking = score::rank(defaults, baseline, {breaks, flips, passes});
+    for (const std::string name : {"breaks", "flips"}) {
+      INFO(name);
+      const auto& candidate = candidate_named(ranking, name);
+      CHECK_FALSE(candidate.mergeable);
+      CHECK(candidate.test_changes.flaky.empty());
+      REQUIRE(candidate.test_changes.regressed.size() == 1);
+      CHECK(candidate.test_changes.regressed.front().name == "timing");
+    }
+    CHECK(tests_of(candidate_named(ranking, "flips")).evidence["flipped_on_candidate"] == 1);
+    CHECK_FALSE(tests_of(candidate_named(ranking, "breaks")).evidence.contains("flipped_on_candidate"));
+    CHECK(candidate_named(ranking, "passes").mergeable);
+    CHECK(candidate_named(ranking, "passes").total == 100.0);
+    // Each verdict is the same as when ranked alone.
+    for (const auto& candidate : ranking.candidates) {
+      const Run& alone = candidate.agent == "breaks" ? breaks : candidate.agent == "flips" ? flips : passes;
+      CHECK(score::rank(defaults, baseline, {alone}).candidates.front().total == candidate.total);
+    }
+  }
+  SECTION("a flip in a candidate's held-out run is its failure too, and forgives nobody") {
+    Run held_out = run_with("held", make_test("timing"));
+    held_out.held_out.mode = "built";
+    held_out.held_out.tests = std::vector<TestCase>{with_attempts("timing", {TestStatus::error, TestStatus::passed})};
+    const auto ranking = score::rank(defaults, baseline, {breaks, held_out});
+    CHECK_FALSE(candidate_named(ranking, "breaks").mergeable);
+    CHECK(candidate_named(ranking, "breaks").test_changes.flaky.empty());
+  }
+  SECTION("a test flaky on the baseline stays forgiven, and lists where else it flipped") {
+    const Run flaky_baseline = run_with("baseline", with_attempts("timing", {TestStatus::failed, TestStatus::passed}));
+    const auto ranking = score::rank(defaults, flaky_baseline, {breaks, flips});
     for (const auto& candidate : ranking.candidates) {
       INFO(candidate.agent);
       CHECK(candidate.mergeable);
       CHECK(candidate.total == 100.0);
-      CHECK(candidate.test_changes.regressed.empty());
       REQUIRE(candidate.test_changes.flaky.size() == 1);
-      CHECK(candidate.test_changes.flaky.front().seen_in == std::vector<std::string>{"flaky"});
+      CHECK(candidate.test_changes.flaky.front().seen_in == std::vector<std::string>{"baseline", "flips"});
     }
-    // The order the candidates come in changes nothing.
-    const auto reversed = score::rank(defaults, baseline, {lucky, flaky, unlucky});
-    for (const auto& candidate : reversed.candidates)
-      CHECK(candidate.total == candidate_named(ranking, candidate.agent).total);
-    CHECK(candidate_named(reversed, "unlucky").test_changes.flaky.front().seen_in ==
-          candidate_named(ranking, "unlucky").test_changes.flaky.front().seen_in);
-  }
-  SECTION("a held-out run that saw it flaky counts too") {
-    Run held_out = run_with("held", make_test("timing"));
-    held_out.held_out.mode = "built";
-    held_out.held_out.tests = std::vector<TestCase>{with_attempts("timing", {TestStatus::error, TestStatus::passed})};
-    const auto ranking = score::rank(defaults, baseline, {unlucky, held_out});
-    CHECK(candidate_named(ranking, "unlucky").mergeable);
-    CHECK(candidate_named(ranking, "unlucky").test_changes.flaky.front().seen_in ==
-          std::vector<std::string>{"held (held-out run)"});
   }
 }
 
@@ -164,7 +182,7 @@ TEST_CASE("flaky: other tests still regress, and a dropped flaky test costs like
 
 TEST_CASE("flaky: the speed figure is the agents' durations, whatever the attempts took", "[score][flaky]") {
   const config::Config defaults;
-  const Run baseline = run_with("baseline", make_test("timing"));
+  const Run baseline = run_with("baseline", with_attempts("timing", {TestStatus::failed, TestStatus::passed}));
   Run quick = run_with("quick", with_attempts("timing", {TestStatus::failed, TestStatus::passed}));
   Run slow = run_with("slow", make_test("timing"));
   quick.metrics.duration_seconds = 30;

@@ -330,4 +330,76 @@ std::map<std::string, std::set<std::string>> header_users(const fs::path& build_
   return users;
 }
 
+namespace {
+
+/// The compilers' implicit include directories CMake recorded in `build_dir`.
+std::vector<fs::path> implicit_include_directories(const fs::path& build_dir) {
+  std::vector<fs::path> directories;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(build_dir / "CMakeFiles", error)) {
+    if (!entry.is_directory(error)) continue;
+    for (const char* file : {"CMakeCXXCompiler.cmake", "CMakeCCompiler.cmake"}) {
+      const fs::path recorded = entry.path() / file;
+      if (!fs::is_regular_file(recorded, error)) continue;
+      const std::string text = util::read_file(recorded);
+      for (const char* name : {"set(CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES \"", "set(CMAKE_C_IMPLICIT_INCLUDE_DIRECTORIES \""}) {
+        const std::size_t at = text.find(name);
+        if (at == std::string::npos) continue;
+        const std::size_t start = at + std::string(name).size();
+        const std::size_t end = text.find('"', start);
+        if (end == std::string::npos) continue;
+        const std::string list = text.substr(start, end - start);
+        std::size_t from = 0;
+        while (from <= list.size()) {
+          const std::size_t semicolon = std::min(list.find(';', from), list.size());
+          if (semicolon > from) {
+            const fs::path directory = list.substr(from, semicolon - from);
+            if (std::find(directories.begin(), directories.end(), directory) == directories.end())
+              directories.push_back(directory);
+          }
+          from = semicolon + 1;
+        }
+      }
+    }
+  }
+  return directories;
+}
+
+}  // namespace
+
+std::vector<ShadowingHeader> shadowing_headers(const fs::path& build_dir, const fs::path& seen_source,
+                                               const fs::path& seen_build) {
+  std::vector<ShadowingHeader> found;
+  const auto users = header_users(build_dir);
+  if (users.empty()) return found;
+  const std::vector<fs::path> system = implicit_include_directories(build_dir);
+  std::set<std::string> seen;
+  for (const auto& [path, targets] : users) {
+    fs::path header = path;
+    if (header.is_relative()) header = seen_build / header;
+    header = header.lexically_normal();
+    if (!util::is_within(header, seen_source) || util::is_within(header, seen_build)) continue;
+    const fs::path relative = header.lexically_relative(seen_source);
+    if (relative.empty() || seen.count(relative.generic_string())) continue;
+    // Every trailing part of its path, the file name first: the name an
+    // #include could have found it by.
+    std::vector<fs::path> parts(relative.begin(), relative.end());
+    bool shadowing = false;
+    for (std::size_t first = parts.size(); first-- > 0 && !shadowing;) {
+      fs::path tail;
+      for (std::size_t index = first; index < parts.size(); ++index) tail /= parts[index];
+      for (const auto& directory : system) {
+        std::error_code error;
+        if (fs::is_regular_file(directory / tail, error)) {
+          found.push_back({relative.generic_string(), (directory / tail).generic_string()});
+          seen.insert(relative.generic_string());
+          shadowing = true;
+          break;
+        }
+      }
+    }
+  }
+  return found;
+}
+
 }  // namespace hydra::capture

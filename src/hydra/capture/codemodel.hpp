@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <vector>
 #include <string>
 
 #include <hydra/model/build_targets.hpp>
@@ -38,5 +39,23 @@ void add_build_commands(model::BuildTargets& targets, const std::filesystem::pat
 /// the targets whose objects depend on it. Empty for other generators, or
 /// when the log cannot be read.
 std::map<std::string, std::set<std::string>> header_users(const std::filesystem::path& build_dir);
+
+/// A header of the source tree that some object of the build depends on
+/// while a file of the same name (the same trailing path) lies in one of the
+/// compilers' implicit include directories: it shadows that system or
+/// standard header for every source that finds it first.
+struct ShadowingHeader {
+  std::string header;   ///< relative to the source tree
+  std::string shadows;  ///< the system file of the same name
+};
+
+/// The shadowing headers of the built tree `build_dir` (Ninja deps log, as
+/// header_users), whose steps saw the source tree at `seen_source` and the
+/// build tree at `seen_build`; the implicit include directories are CMake's
+/// record of the C and C++ compilers (CMakeFiles/<version>/CMake*Compiler.cmake).
+/// Empty for other generators.
+std::vector<ShadowingHeader> shadowing_headers(const std::filesystem::path& build_dir,
+                                               const std::filesystem::path& seen_source,
+                                               const std::filesystem::path& seen_build);
 
 }  // namespace hydra::capture

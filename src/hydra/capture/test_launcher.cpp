@@ -1,5 +1,6 @@
 // HydraScore's test launcher (test_launcher.hpp).
 #include <hydra/capture/test_launcher.hpp>
+#include <hydra/capture/result_stream.hpp>
 #include <hydra/capture/test_frameworks.hpp>
 
 #include <unistd.h>
@@ -80,6 +81,10 @@ int run_test_launcher(const std::vector<std::string>& arguments) {
     for (const auto& word : launch.argv) record << word << "\n";
   }
   for (const auto& [variable, value] : launch.environment) ::setenv(variable.c_str(), value.c_str(), 1);
+  // GoogleTest streams its verdicts to the launcher while it runs; what the
+  // program leaves behind must agree with them (result_stream.hpp).
+  if (launch.framework == "googletest" && !launch.report.empty())
+    if (const auto code = run_with_result_stream(launch.argv, launch.report)) return *code;
   std::vector<char*> argv;
   for (const auto& word : launch.argv) argv.push_back(const_cast<char*>(word.c_str()));
   argv.push_back(nullptr);

@@ -26,8 +26,10 @@ Launch plan_launch(const std::vector<std::string>& arguments, const std::string&
 
 /// The subcommand: plans the launch from the environment, records it beside
 /// the report (`<key>.launch`: the framework and the command), and replaces
-/// this process with the program. Returns only when that fails (127, after
-/// a message on stderr).
+/// this process with the program; a GoogleTest program asked for its report
+/// instead runs as a child whose streamed verdicts the launcher holds
+/// (result_stream.hpp), and its exit code is returned. Returns otherwise only
+/// when the program cannot be run (127, after a message on stderr).
 int run_test_launcher(const std::vector<std::string>& arguments);
 
 }  // namespace hydra::capture

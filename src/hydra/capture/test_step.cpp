@@ -140,6 +140,13 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
                           .dump(1) +
                       "\n",
                   "test_files");
+    // Headers of the tree that shadow a system or standard header for
+    // whatever includes them (docs/threat-model.md, "Code under test
+    // vouching for itself"): scoring compares them with the baseline's.
+    json shadowing = json::array();
+    for (const auto& found : shadowing_headers(build_dir, plan.seen(plan.source), seen_build))
+      shadowing.push_back({{"header", found.header}, {"shadows", found.shadows}});
+    staging.manifest["shadowing_headers"] = std::move(shadowing);
     // Which programs write their framework's report, before any of them runs.
     write_test_program_plan(listed.output, request, staging);
   } else {

@@ -21,6 +21,27 @@ namespace {
 
 /// Runs the anti-gaming detectors on a candidate's change against the
 /// baseline (docs/threat-model.md) and records what scoring needs.
+/// The shadowing headers (manifest.json's `shadowing_headers`, recorded by
+/// the test step) of `candidate_dir` that the baseline's run does not list:
+/// header -> the system header it shadows.
+std::map<std::string, std::string> new_shadowing_headers(const fs::path& baseline_dir, const fs::path& candidate_dir) {
+  const auto listed = [](const fs::path& run) {
+    std::map<std::string, std::string> headers;
+    std::error_code error;
+    if (!fs::is_regular_file(run / "manifest.json", error)) return headers;
+    const json manifest = json::parse(util::read_file(run / "manifest.json"), nullptr, false);
+    if (!manifest.is_object() || !manifest.contains("shadowing_headers") || !manifest["shadowing_headers"].is_array())
+      return headers;
+    for (const auto& entry : manifest["shadowing_headers"])
+      if (entry.is_object() && entry.value("header", json()).is_string() && entry.value("shadows", json()).is_string())
+        headers.emplace(entry["header"].get<std::string>(), entry["shadows"].get<std::string>());
+    return headers;
+  };
+  std::map<std::string, std::string> fresh = listed(candidate_dir);
+  for (const auto& [header, shadows] : listed(baseline_dir)) fresh.erase(header);
+  return fresh;
+}
+
 model::Tampering detect_tampering(const config::Config& config, const fs::path& candidate_dir,
                                   const model::Run& baseline, const model::Run& candidate) {
   model::Tampering tampering;
@@ -46,6 +67,13 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
       candidate_listed && candidate.tests ? &*candidate.tests : nullptr, roots);
   // The runs that judge the tests built and ran them as the reference defines them.
   for (auto& change : guard::find_recipe_changes(baseline, candidate)) report.tests_tampered.push_back(std::move(change));
+  // A header of the candidate's tree that shadows a system or standard header
+  // the baseline's tree did not shadow: its sources, the baseline's tests
+  // among them, no longer build as the baseline built them.
+  for (const auto& [header, shadows] : new_shadowing_headers(baseline.path, candidate_dir))
+    report.tests_tampered.push_back({header, guard::TamperKind::build_changed,
+                                     "header " + header + " of the change shadows the system header " + shadows +
+                                         " for every source that includes it"});
   tampering.analyzed = true;
   for (const auto& edit : report.config_edits) tampering.config_edits.push_back(edit.path);
   tampering.suppressions_added = report.suppressions_added.size();

@@ -30,17 +30,44 @@ const TestCase* find_test(const std::optional<std::vector<TestCase>>& tests, con
   return nullptr;
 }
 
-/// `tests` with every flaky identity passed; nullopt when none needed a change.
+/// Whether `test` flipped on its run's code without the baseline's code ever
+/// flipping it: the run's failure, never forgiven as flaky.
+bool flipped_here(const TestCase& test, const FlakySightings& flaky) {
+  return parse::is_flaky(test) && test.status == model::TestStatus::passed && !flaky.count(test.id());
+}
+
+/// `test`, failed as its first failing attempt failed: it flipped on a
+/// candidate's code only.
+void fail_flip(TestCase& test) {
+  for (const auto& attempt : test.attempts) {
+    if (!parse::failed_attempt(attempt.status)) continue;
+    test.status = attempt.status;
+    test.message = attempt.message + (attempt.message.empty() ? "" : "\n") +
+                   "(failed, then passed when run again on this candidate's code; it never flipped on the "
+                   "baseline's code: a failure, not a flaky test)";
+    return;
+  }
+}
+
+/// `tests` with, when `forgive`, every flaky identity passed and, when
+/// `blame_flips`, every test that flipped only on this code failed; nullopt
+/// when none needed a change.
 std::optional<std::optional<std::vector<TestCase>>> passed_when_flaky(
-    const std::optional<std::vector<TestCase>>& tests, const FlakySightings& flaky) {
+    const std::optional<std::vector<TestCase>>& tests, const FlakySightings& flaky, bool forgive, bool blame_flips) {
   if (!tests) return std::nullopt;
-  const auto needs = [&](const TestCase& test) {
-    return test.status != model::TestStatus::passed && flaky.count(test.id());
+  const auto forgiven = [&](const TestCase& test) {
+    return forgive && test.status != model::TestStatus::passed && flaky.count(test.id());
   };
-  if (std::none_of(tests->begin(), tests->end(), needs)) return std::nullopt;
+  const auto blamed = [&](const TestCase& test) { return blame_flips && flipped_here(test, flaky); };
+  if (std::none_of(tests->begin(), tests->end(), [&](const TestCase& test) { return forgiven(test) || blamed(test); }))
+    return std::nullopt;
   std::vector<TestCase> copy = *tests;
-  for (auto& test : copy)
-    if (needs(test)) test.status = model::TestStatus::passed;  // its message stays: why it failed
+  for (auto& test : copy) {
+    if (forgiven(test))
+      test.status = model::TestStatus::passed;  // its message stays: why it failed
+    else if (blamed(test))
+      fail_flip(test);
+  }
   return std::optional<std::vector<TestCase>>(std::move(copy));
 }
 
@@ -75,35 +102,62 @@ FlakySightings flaky_sightings(const model::Run& run) {
   return sightings;
 }
 
+std::vector<std::string> flipped_alone(const std::optional<std::vector<TestCase>>& tests,
+                                       const FlakySightings& baseline_flaky) {
+  std::vector<std::string> ids;
+  if (!tests) return ids;
+  for (const auto& test : *tests)
+    if (parse::is_flaky(test) && !baseline_flaky.count(test.id())) ids.push_back(test.id());
+  return ids;
+}
+
 std::optional<FlakyRanking> with_ranking_flaky_tests(const model::Run& baseline,
                                                      const std::vector<model::Run>& candidates) {
+  // Flakiness is the baseline's: only a test that flipped on the baseline's
+  // own code is flaky. A candidate's runs add where else it was seen flaky,
+  // never a flaky test of their own.
   FlakySightings all = flaky_sightings(baseline);
   // The candidates' sightings in name order, whatever order they came in.
   std::map<std::string, std::set<std::string>> by_candidates;
   for (const auto& candidate : candidates)
-    for (const auto& [id, labels] : flaky_sightings(candidate)) by_candidates[id].insert(labels.begin(), labels.end());
+    for (const auto& [id, labels] : flaky_sightings(candidate))
+      if (all.count(id)) by_candidates[id].insert(labels.begin(), labels.end());
   for (const auto& [id, labels] : by_candidates)
     for (const auto& label : labels) add_label(all[id], label);
-  if (all.empty()) return std::nullopt;
-  const bool carried = baseline.flaky_in_ranking == all &&
+  const bool flips = std::any_of(candidates.begin(), candidates.end(), [&](const model::Run& candidate) {
+    return candidate.tests && std::any_of(candidate.tests->begin(), candidate.tests->end(),
+                                          [&](const TestCase& test) { return flipped_here(test, all); });
+  });
+  if (all.empty() && !flips) return std::nullopt;
+  const bool carried = !flips && baseline.flaky_in_ranking == all &&
                        std::all_of(candidates.begin(), candidates.end(),
                                    [&](const model::Run& candidate) { return candidate.flaky_in_ranking == all; });
   if (carried) return std::nullopt;
   FlakyRanking ranking{baseline, candidates};
   ranking.baseline.flaky_in_ranking = all;
-  for (auto& candidate : ranking.candidates) candidate.flaky_in_ranking = all;
+  for (auto& candidate : ranking.candidates) {
+    candidate.flaky_in_ranking = all;
+    // A test that flipped on this candidate's code alone is its failure.
+    if (auto blamed = passed_when_flaky(candidate.tests, all, false, true)) candidate.tests = std::move(*blamed);
+  }
   return ranking;
 }
 
 FlakyPairing::FlakyPairing(const model::Run& baseline, const model::Run& candidate)
     : baseline_(&baseline.tests), candidate_(&candidate.tests) {
+  // Flaky: what flipped on the baseline's code (its own runs, or the
+  // ranking's record of them); the candidate's runs only say where else.
   FlakySightings sightings = flaky_sightings(baseline);
   merge_sightings(sightings, baseline.flaky_in_ranking);
-  merge_sightings(sightings, flaky_sightings(candidate));
-  merge_sightings(sightings, candidate.flaky_in_ranking);
-  if (sightings.empty()) return;
-  baseline_copy_ = passed_when_flaky(baseline.tests, sightings);
-  candidate_copy_ = passed_when_flaky(candidate.tests, sightings);
+  FlakySightings more = flaky_sightings(candidate);
+  merge_sightings(more, candidate.flaky_in_ranking);
+  for (const auto& [id, labels] : more)
+    if (sightings.count(id))
+      for (const auto& label : labels) add_label(sightings[id], label);
+  flipped_ = flipped_alone(candidate.tests, sightings);
+  if (sightings.empty() && flipped_.empty()) return;
+  baseline_copy_ = passed_when_flaky(baseline.tests, sightings, true, false);
+  candidate_copy_ = passed_when_flaky(candidate.tests, sightings, true, true);
   for (const auto& [id, seen_in] : sightings) {  // by identity
     const TestCase* in_baseline = find_test(baseline.tests, id);
     const TestCase* in_candidate = find_test(candidate.tests, id);

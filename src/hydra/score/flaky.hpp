@@ -1,8 +1,11 @@
-// Flaky tests in a ranking (docs/formulas.md, "Flaky tests"): a test that
-// failed and passed on the same code in any run of a ranking (the baseline, a
-// candidate, their held-out runs) is flaky for every candidate ranked against
-// that baseline. It counts as passed on both sides of every pairing: never a
-// regression, never a fix, and every report lists it with its attempts. Pure.
+// Flaky tests in a ranking (docs/formulas.md, "Flaky tests"): flakiness is a
+// property of the baseline. A test that failed and passed on the baseline's
+// own code is flaky for every candidate ranked against that baseline: it
+// counts as passed on both sides of every pairing (never a regression, never
+// a fix), and every report lists it with its attempts and every other run
+// that saw it flip. A test that failed and passed only on a candidate's code
+// (its own run or its held-out run) is that candidate's failure; no
+// candidate's runs change another's verdict. Pure.
 #pragma once
 
 #include <map>
@@ -44,8 +47,14 @@ using FlakySightings = std::map<std::string, std::vector<std::string>>;
 /// held-out run's and its new tests' on the baseline's code.
 FlakySightings flaky_sightings(const model::Run& run);
 
-/// The runs of a ranking, each carrying the ranking's flaky tests in
-/// `model::Run::flaky_in_ranking`.
+/// The identities of `tests` that failed and passed on their run's code while
+/// `baseline_flaky` does not hold them.
+std::vector<std::string> flipped_alone(const std::optional<std::vector<model::TestCase>>& tests,
+                                       const FlakySightings& baseline_flaky);
+
+/// The runs of a ranking, each carrying the baseline's flaky tests in
+/// `model::Run::flaky_in_ranking`, each candidate's tests that flipped on its
+/// code alone failed.
 struct FlakyRanking {
   model::Run baseline;
   std::vector<model::Run> candidates;
@@ -73,12 +82,16 @@ class FlakyPairing {
   }
   /// The flaky tests either side has, by identity.
   const std::vector<FlakyTest>& flaky() const { return flaky_; }
+  /// The candidate's tests that failed and passed on its code alone (not
+  /// flaky on the baseline's): scored as failed.
+  const std::vector<std::string>& flipped_on_candidate() const { return flipped_; }
 
  private:
   const std::optional<std::vector<model::TestCase>>* baseline_;
   const std::optional<std::vector<model::TestCase>>* candidate_;
   std::optional<std::optional<std::vector<model::TestCase>>> baseline_copy_, candidate_copy_;
   std::vector<FlakyTest> flaky_;
+  std::vector<std::string> flipped_;
 };
 
 /// The JSON of one flaky test (the contract's `rankings[].tests.flaky[]`):

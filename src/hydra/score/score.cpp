@@ -152,6 +152,9 @@ Dimension score_tests(const config::Config& config, const model::Run& baseline,
       {"assertion_penalty", assertion_penalty},
   };
   dimension.evidence["flaky"] = comparison.changes.flaky.size();  // counted as passed on both sides
+  // Failed, then passed on the candidate's code alone: its failure (named when any).
+  if (!comparison.changes.flipped_on_candidate.empty())
+    dimension.evidence["flipped_on_candidate"] = comparison.changes.flipped_on_candidate.size();
   dimension.evidence["kept_pass_rate"] = dilution.kept_pass_rate;
   dimension.evidence["new_tests_gain"] = dilution.gain;
   dimension.evidence["dilution_cut"] = dilution.cut;

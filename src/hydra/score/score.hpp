@@ -67,6 +67,8 @@ struct TestChanges {
   std::vector<model::TestCase> dropped;    ///< in baseline, absent from candidate (baseline's record)
   std::vector<model::TestCase> added;      ///< absent from baseline
   std::vector<FlakyTest> flaky;            ///< flaky in the ranking: counted as passed on both sides (flaky.hpp)
+  /// Tests that failed and passed on the candidate's code alone: failed (flaky.hpp).
+  std::vector<std::string> flipped_on_candidate;
   std::vector<DuplicateIdentity> duplicates;  ///< identities shared by several tests of a side, by identity
 };
 

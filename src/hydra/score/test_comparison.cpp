@@ -89,6 +89,7 @@ TestComparison compare_tests(const config::Config& config, const model::Run& bas
   // Flaky tests count as passed on both sides: never a regression, never a fix.
   const FlakyPairing scored(baseline, candidate);
   comparison.changes.flaky = scored.flaky();
+  comparison.changes.flipped_on_candidate = scored.flipped_on_candidate();
   comparison.baseline = count_tests(scored.baseline_tests());
   comparison.candidate = count_tests(scored.candidate_tests());
 
