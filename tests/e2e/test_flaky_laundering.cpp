@@ -105,7 +105,7 @@ bool lists(const nlohmann::json& tests, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("flaky laundering e2e: a test that flips on a candidate's code alone is its failure, whatever else is ranked; a shadowing header is named",
+TEST_CASE("flaky laundering e2e: a test that flips on a candidate's code alone is its failure, whatever else is ranked, and a shadowing header is named",
           "[e2e][flaky][flaky_laundering]") {
   hydra::util::TempDir temp("hydra-e2e-flaky-laundering");
   const fs::path root = temp.path();

@@ -93,7 +93,7 @@ TEST_CASE("flaky: a test that failed and passed on the baseline's code is neithe
   }
 }
 
-TEST_CASE("flaky: flakiness is the baseline's; a candidate's flip is its own failure and forgives nobody",
+TEST_CASE("flaky: flakiness is the baseline's, and a candidate's flip is its own failure and forgives nobody",
           "[score][flaky]") {
   const config::Config defaults;
   // The baseline passed it; candidate "breaks" failed it in all three
