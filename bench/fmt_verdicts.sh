@@ -25,6 +25,7 @@
 #   --jobs N           HYDRA_SCORE_JOBS (default: $HYDRA_BENCH_JOBS, else 2)
 #   --build-timeout S  [scoring.timeouts] build (default 1800); --test-timeout S (default 900)
 #   --list             print the instances and exit
+#   --report-only      run nothing: report the runs already in --work
 # Exit status: 0 when every instance was scored (whatever the agreement),
 # 1 when some instance could not be set up or scored (no score.json), 2 on usage errors.
 set -euo pipefail
@@ -57,6 +58,7 @@ jobs="${HYDRA_BENCH_JOBS:-2}"
 build_timeout=1800
 test_timeout=900
 selected=()
+report_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --tool) tool="$2"; shift 2 ;;
@@ -67,6 +69,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs="$2"; shift 2 ;;
     --build-timeout) build_timeout="$2"; shift 2 ;;
     --test-timeout) test_timeout="$2"; shift 2 ;;
+    --report-only) report_only=1; shift ;;
     --list) for i in "${instances[@]}"; do IFS='|' read -r n c w p inc comp <<<"$i";
               printf '%-18s %s  fix in %-22s incomplete %-28s test change compiles before the fix: %s\n' \
                 "$n" "${c:0:8}" "$w" "$inc" "$comp"; done; exit 0 ;;
@@ -86,13 +89,13 @@ fi
 for s in "${selected[@]}"; do
   printf '%s\n' "${instances[@]}" | grep -q "^$s|" || die "no instance $s (--list)"
 done
-[ -n "$work" ] || work="$(mktemp -d /tmp/hydra-fmt-verdicts-XXXXXX)"
+[ -n "$work" ] || { [ $report_only -eq 0 ] || die "--report-only needs --work"; work="$(mktemp -d /tmp/hydra-fmt-verdicts-XXXXXX)"; }
 mkdir -p "$work" "$cache"
 work="$(cd "$work" && pwd)"; cache="$(cd "$cache" && pwd)"
 [ -n "$summary" ] || summary="$work/summary.json"
 # A copy of the tool: the CMake module pins the tool's SHA-256 at the first
 # configure, and a tool rebuilt during a long bench would stop the later instances.
-cp "$tool" "$work/hydra-score"; tool="$work/hydra-score"
+[ $report_only -eq 1 ] || { cp "$tool" "$work/hydra-score"; tool="$work/hydra-score"; }
 
 # Keeps the hunks listed (1-based, over the whole diff in order) of a unified diff.
 hunks_py='
@@ -206,6 +209,10 @@ broken=()
 for s in "${selected[@]}"; do
   line="$(printf '%s\n' "${instances[@]}" | grep "^$s|")"
   IFS='|' read -r n c w p inc comp <<<"$line"
+  if [ $report_only -eq 1 ]; then
+    [ -f "$work/$n/build/hydra/score.json" ] || broken+=("$n")
+    continue
+  fi
   echo "== $n: fmt ${c:0:8}^ (fix in $w; test change compiles before the fix: $comp) ..."
   run_instance "$n" "$c" "$w" "$p" "$inc" || broken+=("$n")
 done
@@ -253,8 +260,8 @@ for name in names:
             break
     inst["acceptance_tests"] = acceptance
     print("\n%s: fmt %s^, fix in %s, test change compiles before the fix: %s; %s s" % (
-        name, m["commit"][:8], m["where"], m["test_compiles_before_fix"], seconds))
-    print("  private tests: %s" % (", ".join(inst["private_tests"]) if inst["private_tests"] else inst["private_tests"]))
+        name, m["commit"][:8], m["where"], m["test_compiles_before_fix"], "-" if seconds is None else seconds))
+    print("  private tests: %s" % (", ".join(inst["private_tests"]) if inst["private_tests"] else "none recorded"))
     if acceptance:
         print("  acceptance tests (fail on the base with the patch): %s" % ", ".join(acceptance))
     else:
