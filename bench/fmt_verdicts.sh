@@ -37,7 +37,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 #                   edit:NAME  (the whole fix, then the python edit NAME below)
 #                   noop2      (test-only instance: a comment line in the header the test exercises)
 instances=(
-  "std-path|b87ea22e29913b5a71c02b772f303b9bf441c14b|include/fmt/std.h|include/fmt/std.h|hunks:1,3|yes"
+  "std-path|b87ea22e29913b5a71c02b772f303b9bf441c14b|include/fmt/std.h|include/fmt/std.h|hunks:1|yes"
   "chrono-doy|71bd51e6c20d1674b67c3089fecfac98ce3f9169|include/fmt/chrono.h|include/fmt/chrono.h|hunks:1|yes"
   "chrono-ymd|71144eeaff2199dbf70a2dc1675f21c731da47f7|include/fmt/chrono.h|include/fmt/chrono.h|edit:ymd_month_off_by_one|no"
   "std-complex|73f2b344b2033b609ebde341650c88bfffe3af82|include/fmt/std.h|include/fmt/std.h|edit:complex_real_twice|no"
