@@ -177,17 +177,20 @@ TEST_CASE("the scorer's git is blind to the candidate's repository, and an API c
     create(source / ".gitattributes", "*.cpp -diff\n*.hpp -diff\n");
     edit(source / "src/count.cpp", kCountLines, linty_fix("  // NOLINT"));
   });
-  // 3. A test program (sandboxed, its build tree writable) clones the
-  //    repository where the capture puts its held-out worktree, with a hook
-  //    that puts the agreeing test in place when the capture checks it out.
+  // 3. A test program (sandboxed, its build tree writable) makes a
+  //    repository where the capture puts its held-out worktree (the
+  //    repository's objects through an alternate), with a hook that puts the
+  //    agreeing test in place when the capture checks it out there.
   project.candidate("planted", [&] {
     no_fix("Counts lines.");
     create(source / "tests/plant.sh",
            "#!/bin/sh\n"
            "dest=\"$1/.hydra/held-out/source\"\n"
            "rm -rf \"$dest\"\n"
-           "mkdir -p \"$1/.hydra/held-out\"\n"
-           "git clone --quiet --no-checkout \"$2\" \"$dest\" >/dev/null 2>&1 || exit 0\n"
+           "mkdir -p \"$dest\"\n"
+           "git init --quiet \"$dest\" >\"$1/plant.log\" 2>&1 || exit 0\n"
+           "admin=$(sed -n 's/^gitdir: //p' \"$2/.git\")\n"
+           "echo \"$admin/../../objects\" > \"$dest/.git/objects/info/alternates\"\n"
            "printf '#!/bin/sh\\ncp %s tests/test_count.cpp\\n' \"$2/tests/agreeing.txt\" > \"$dest/.git/hooks/post-checkout\"\n"
            "chmod +x \"$dest/.git/hooks/post-checkout\"\n"
            "exit 0\n",
@@ -235,7 +238,11 @@ TEST_CASE("the scorer's git is blind to the candidate's repository, and an API c
 
   // 1 and 3: the held-out run judged the baseline's own test, which fails.
   CHECK(held_out_failed(contract, "settings", "count.lines_without_trailing_newline"));
-  CHECK(held_out_failed(contract, "planted", "count.lines_without_trailing_newline"));
+  {
+    const fs::path log = project.out() / "trees/cand-planted/build/plant.log";
+    INFO((fs::exists(log) ? read_file(log) : std::string("no plant.log")));
+    CHECK(held_out_failed(contract, "planted", "count.lines_without_trailing_newline"));
+  }
 
   // 2: the NOLINTs are seen (listed and blanked): no higher than the honest linty fix.
   {

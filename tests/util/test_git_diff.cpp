@@ -135,8 +135,8 @@ TEST_CASE("checkout_worktree never runs git in a folder it did not make: a repos
   // What a test program could leave where the capture puts its held-out
   // worktree: a repository of its own, with a hook and a filter.
   const fs::path worktree = temp.path() / "build" / ".hydra" / "held-out" / "source";
-  fs::create_directories(worktree);
-  checked_git(worktree, {"init", "--quiet"});
+  fs::create_directories(worktree.parent_path());
+  checked_git(temp.path(), {"clone", "--quiet", "--no-checkout", repo.string(), worktree.string()});
   make_executable(worktree / ".git" / "hooks" / "post-checkout", "#!/bin/sh\ntouch " + ran.string() + "\n");
   checked_git(worktree, {"config", "core.fsmonitor", "touch " + ran.string()});
   write(worktree / "planted.txt", "x\n");
