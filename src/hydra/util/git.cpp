@@ -241,14 +241,15 @@ std::vector<std::string> change_pathspec(const fs::path& root, const std::vector
 
 std::vector<std::string> change_files(const fs::path& repository, const std::vector<fs::path>& excluded) {
   const fs::path root = fs::canonical(work_tree_root(repository));
-  // The repository's index, read through the private git directory (its
-  // ignore lists and attributes are not the repository's).
+  // The files of the repository's HEAD and every untracked file, listed
+  // through the private git directory (its ignore lists and attributes are
+  // not the repository's). Without a commit, every file is untracked.
   const PrivateGitDir own(root);
-  std::map<std::string, std::string> environment = own.environment(root);
-  const auto index = git(root, {"rev-parse", "--path-format=absolute", "--git-path", "index"});
-  if (index.exit_code == 0 && fs::is_regular_file(trim(index.output))) {
-    std::error_code ignored;
-    fs::copy_file(trim(index.output), environment["GIT_INDEX_FILE"], ignored);
+  const std::map<std::string, std::string> environment = own.environment(root);
+  const auto head = git(root, {"rev-parse", "--verify", "--quiet", "HEAD^{commit}"});
+  if (head.exit_code == 0) {
+    const auto read_tree = git(root, {"read-tree", trim(head.output)}, environment);
+    if (read_tree.exit_code != 0) throw Error("git read-tree HEAD failed in " + root.string() + ": " + read_tree.error_output);
   }
   std::vector<std::string> arguments = {"-c", "core.quotePath=false", "ls-files", "-z", "--cached", "--others",
                                         "--exclude-standard"};
