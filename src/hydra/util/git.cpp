@@ -39,14 +39,14 @@ std::map<std::string, std::string> git_environment(std::map<std::string, std::st
 /// The options that switch off what a repository's own configuration could
 /// make git run or hide: hooks, the fsmonitor, attribute and ignore files
 /// named in the config, line-ending conversion, signing, and every filter
-/// driver the configuration defines (their commands emptied; an empty
+/// driver the configuration defines (diffs pass --no-ext-diff --no-textconv) (their commands emptied; an empty
 /// command is no filter, and none is required).
 std::vector<std::string> neutral_options(const fs::path& directory, const std::map<std::string, std::string>& environment) {
   std::vector<std::string> options = {"-c", "core.hooksPath=/dev/null", "-c", "core.attributesFile=/dev/null",
                                       "-c", "core.excludesFile=/dev/null", "-c", "core.fsmonitor=false",
                                       "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false",
                                       "-c", "core.safecrlf=false", "-c", "commit.gpgSign=false",
-                                      "-c", "log.showSignature=false", "-c", "diff.external="};
+                                      "-c", "log.showSignature=false"};
   ProcessRequest request;
   request.argv = {"git", "-C", directory.string(), "config", "--null", "--get-regexp", "^filter\\."};
   request.environment = environment;

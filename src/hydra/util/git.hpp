@@ -21,8 +21,8 @@ inline constexpr std::chrono::seconds git_timeout{600};
 /// repository could supply to make git run code or hide content: no system
 /// or user configuration, and over the repository's own configuration no
 /// hooks, fsmonitor, attribute or ignore files it names, line-ending
-/// conversion, signing, external diff, or filter driver (each one it defines
-/// is emptied). docs/threat-model.md, "The scorer's git". Throws
+/// conversion, signing, or filter driver (each one it defines is emptied);
+/// the diffs HydraScore prints pass --no-ext-diff --no-textconv. docs/threat-model.md, "The scorer's git". Throws
 /// hydra::Error only when git cannot be started; the exit code is the caller's.
 ProcessResult run_git(const std::filesystem::path& directory, const std::vector<std::string>& arguments,
                       const std::map<std::string, std::string>& environment = {},
