@@ -82,9 +82,29 @@ TEST_CASE("a baseline test whose program does not build in the held-out tree is 
   candidate.held_out.tests = std::vector<TestCase>{
       test("a", TestStatus::passed), test("bug", TestStatus::failed, "Unable to find executable")};
   const auto judged = judge_held_out(baseline, *baseline.tests, candidate);
-  CHECK(status_of(judged.tests, "bug") == TestStatus::failed);  // keeps the baseline's result: cannot be fixed
+  CHECK(status_of(judged.tests, "bug") == TestStatus::failed);  // cannot be fixed
   REQUIRE(judged.evidence["unverified"].size() == 1);
   CHECK(judged.evidence["unverified"][0]["test"] == "bug");
+}
+
+TEST_CASE("a baseline-passing test that does not build against the change fails: no regression hides as unverified",
+          "[guard][held-out]") {
+  const Run baseline = baseline_run();
+  Run candidate;
+  // The change renamed the API both tests use (its own copies updated) and broke `a`.
+  candidate.tests = std::vector<TestCase>{test("a", TestStatus::passed), test("bug", TestStatus::passed)};
+  candidate.held_out.mode = "built";
+  candidate.held_out.build_passed = false;
+  candidate.held_out.test_files_changed = {"tests/a.cpp", "tests/bug.cpp"};
+  candidate.held_out.tests = std::vector<TestCase>{test("a", TestStatus::failed, "Unable to find executable"),
+                                                   test("bug", TestStatus::failed, "Unable to find executable")};
+  const auto judged = judge_held_out(baseline, *baseline.tests, candidate);
+  CHECK(status_of(judged.tests, "a") == TestStatus::failed);
+  CHECK(status_of(judged.tests, "bug") == TestStatus::failed);
+  REQUIRE(judged.evidence["unverified"].size() == 2);
+  CHECK(judged.evidence["unverified"][0]["why"].get<std::string>().find("does not build") != std::string::npos);
+  for (const auto& entry : judged.tests)
+    if (entry.name == "a") CHECK(entry.message.find("unverified") != std::string::npos);
 }
 
 TEST_CASE("a new test counts only when it fails on the baseline's code", "[guard][held-out]") {

@@ -2,6 +2,8 @@
 // HydraScore output kept inside the repository.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
 
@@ -49,4 +51,108 @@ TEST_CASE("diff_against leaves out build trees, run directories, staging folders
   std::sort(files.begin(), files.end());
   CHECK(files == std::vector<std::string>{"data/manifest.json", "runs/.other.lock", "runs/notes.txt", "src/lib.rs",
                                           "src/new.rs"});
+}
+
+namespace {
+
+/// A repository with one committed source file; returns its base commit.
+std::string committed_repository(const fs::path& repo) {
+  fs::create_directories(repo);
+  checked_git(repo, {"init", "--quiet", "--initial-branch=main"});
+  write(repo / "src" / "fee.cpp", "int fee() { return 1; }\n");
+  write(repo / "tests" / "test_fee.cpp", "int main() { return fee() == 2 ? 0 : 1; }\n");
+  checked_git(repo, {"add", "--all"});
+  checked_git(repo, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "base"});
+  return hydra::util::trim(checked_git(repo, {"rev-parse", "HEAD"}).output);
+}
+
+void make_executable(const fs::path& file, const std::string& text) {
+  write(file, text);
+  fs::permissions(file, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
+}
+
+}  // namespace
+
+TEST_CASE("the scorer's git reads nothing the repository supplies: attributes, filters, ignore lists, hooks",
+          "[util][git]") {
+  hydra::util::TempDir temp("hydra-git-blind");
+  const fs::path repo = temp.path() / "repo";
+  const std::string base = committed_repository(repo);
+  const fs::path ran = temp.path() / "ran";  // what a hook or filter command leaves behind
+
+  // Sources marked binary by a committed .gitattributes, a clean filter that
+  // shows the committed text of the test from the clone's config and
+  // info/attributes, a fix in a file the clone's info/exclude ignores.
+  write(repo / ".gitattributes", "*.cpp -diff\n");
+  write(repo / ".git" / "info" / "attributes", "tests/*.cpp filter=committed\n");
+  checked_git(repo, {"config", "filter.committed.clean", "touch " + ran.string() + "; git show HEAD:tests/test_fee.cpp"});
+  checked_git(repo, {"config", "filter.committed.required", "true"});
+  checked_git(repo, {"config", "diff.external", "true"});
+  write(repo / ".git" / "info" / "exclude", "src/fix.inc\n");
+  checked_git(repo, {"config", "core.excludesFile", (temp.path() / "ignored").string()});
+  write(temp.path() / "ignored", "src/also_hidden.inc\n");
+  make_executable(repo / ".git" / "hooks" / "post-checkout", "#!/bin/sh\ntouch " + ran.string() + "\n");
+
+  write(repo / "src" / "fee.cpp", "int fee() { return 1; }  // NOLINT\n");
+  write(repo / "tests" / "test_fee.cpp", "int main() { return fee() != 2 ? 0 : 1; }\n");
+  write(repo / "src" / "fix.inc", "#define FEE 2\n");
+  write(repo / "src" / "also_hidden.inc", "#define FEE 3\n");
+
+  const std::string diff = hydra::util::diff_against(repo, base, {});
+  CHECK(diff.find("+int fee() { return 1; }  // NOLINT") != std::string::npos);
+  CHECK(diff.find("+int main() { return fee() != 2 ? 0 : 1; }") != std::string::npos);
+  CHECK(diff.find("+#define FEE 2") != std::string::npos);
+  CHECK(diff.find("+#define FEE 3") != std::string::npos);
+  CHECK(diff.find("Binary files") == std::string::npos);
+  const auto files = hydra::util::change_files(repo, {});
+  CHECK(std::find(files.begin(), files.end(), "src/fix.inc") != files.end());
+
+  // The same change committed: the diff of two commits is read by content too.
+  checked_git(repo, {"add", "--all"});
+  checked_git(repo, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "cand"});
+  fs::remove(ran);
+  const std::string commit = hydra::util::trim(checked_git(repo, {"rev-parse", "HEAD"}).output);
+  const std::string committed = hydra::util::diff_commits(repo, base, commit);
+  CHECK(committed.find("+int fee() { return 1; }  // NOLINT") != std::string::npos);
+  CHECK(committed.find("Binary files") == std::string::npos);
+
+  // A worktree of the base: no hook runs, no filter runs.
+  const fs::path worktree = temp.path() / "held-out" / "source";
+  hydra::util::checkout_worktree(repo, base, worktree);
+  CHECK(hydra::util::read_file(worktree / "tests" / "test_fee.cpp") == "int main() { return fee() == 2 ? 0 : 1; }\n");
+  hydra::util::checkout_worktree(repo, commit, worktree);  // reused
+  CHECK(hydra::util::read_file(worktree / "src" / "fee.cpp") == "int fee() { return 1; }  // NOLINT\n");
+  CHECK_FALSE(fs::exists(ran));
+  hydra::util::remove_worktree(repo, worktree);
+}
+
+TEST_CASE("checkout_worktree never runs git in a folder it did not make: a repository planted there is replaced",
+          "[util][git]") {
+  hydra::util::TempDir temp("hydra-git-planted");
+  const fs::path repo = temp.path() / "repo";
+  const std::string base = committed_repository(repo);
+  const fs::path ran = temp.path() / "ran";
+  // What a test program could leave where the capture puts its held-out
+  // worktree: a repository of its own, with a hook and a filter.
+  const fs::path worktree = temp.path() / "build" / ".hydra" / "held-out" / "source";
+  fs::create_directories(worktree.parent_path());
+  checked_git(temp.path(), {"clone", "--quiet", "--no-checkout", repo.string(), worktree.string()});
+  make_executable(worktree / ".git" / "hooks" / "post-checkout", "#!/bin/sh\ntouch " + ran.string() + "\n");
+  checked_git(worktree, {"config", "core.fsmonitor", "touch " + ran.string()});
+  write(worktree / "planted.txt", "x\n");
+
+  hydra::util::checkout_worktree(repo, base, worktree);
+  CHECK_FALSE(fs::exists(ran));
+  CHECK_FALSE(fs::exists(worktree / "planted.txt"));
+  CHECK(fs::is_regular_file(worktree / ".git"));  // the repository's own worktree now
+  CHECK(hydra::util::read_file(worktree / "src" / "fee.cpp") == "int fee() { return 1; }\n");
+
+  // A nested repository and an ignored file left in a real worktree are gone at its next checkout.
+  fs::create_directories(worktree / "nested");
+  checked_git(worktree / "nested", {"init", "--quiet"});
+  write(worktree / "nested" / "code.cpp", "x\n");
+  hydra::util::checkout_worktree(repo, base, worktree);
+  CHECK_FALSE(fs::exists(worktree / "nested"));
+  CHECK_FALSE(fs::exists(ran));
+  hydra::util::remove_worktree(repo, worktree);
 }

@@ -21,9 +21,7 @@ std::string change_diff(const Plan& plan, const CaptureRequest& request) {
     // A checked-out commit (a candidate ref): the commit against the base,
     // as `git diff --binary` prints it; empty for a baseline at its own base.
     if (plan.source_commit == plan.base_commit) return {};
-    return util::checked_git(plan.source, {"-c", "core.quotePath=true", "diff", "--binary", "--no-color",
-                                           "--no-ext-diff", "-M", plan.base_commit, plan.source_commit})
-        .output;
+    return util::diff_commits(plan.source, plan.base_commit, plan.source_commit);
   }
   return util::diff_against(plan.source, plan.base_commit, plan.excluded);
 }

@@ -120,11 +120,19 @@ HeldOutJudgement judge_held_out(const model::Run& baseline, const std::vector<Te
         } else if (found == held_out.end() && !touched(ctest_name(test)) && held.build_passed) {
           source = &test;  // not defined in the held-out tree; its files are unchanged
         } else {
-          source = in_baseline->second;
-          unverified.push_back({{"test", label(test)},
-                                {"why", held.build_passed ? "not run by the held-out run"
-                                                          : "the baseline's version of it does not build "
-                                                            "against the change"}});
+          // The baseline's test could not be built or run against the
+          // change's code: a change that breaks the API the baseline's tests
+          // use breaks them, so the test fails (its baseline result would
+          // hide a regression behind the API change).
+          const std::string why = held.build_passed ? "not run by the held-out run"
+                                                    : "the baseline's version of it does not build against the change";
+          unverified.push_back({{"test", label(test)}, {"why", why}});
+          if (test.status == TestStatus::passed) {
+            result.status = TestStatus::failed;
+            result.message = "held-out: unverified, counted as failing (" + why + ")";
+            judgement.tests.push_back(std::move(result));
+            continue;
+          }
         }
       }
       // The held-out result can only lower the candidate's own: a test that

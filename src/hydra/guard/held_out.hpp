@@ -27,9 +27,10 @@ struct HeldOutJudgement {
 ///  - a baseline test that passes in the candidate's own run takes its result
 ///    from the held-out run (mode "built"),
 ///    from the baseline (mode "baseline"), or keeps its own (mode "candidate");
-///    when the held-out tree did not build, a test whose files the change
-///    touched and that did not pass there is "unverified" and keeps the
-///    baseline's result (it earns nothing and cannot be fixed);
+///    a test the held-out run could not build or run (its program did not
+///    build against the change, or the run did not define it) is
+///    "unverified" and counts as failing, named with the reason: a change
+///    that breaks the API the baseline's tests use is a regression;
 ///  - a private test (in `baseline_tests`, not in the baseline's own run) is
 ///    added with its held-out result;
 ///  - a new test counts only when it demonstrates the change: it fails or does

@@ -256,7 +256,7 @@ static std::vector<std::string> read_anti_gaming(const json& report) {
     lines.push_back("held-out: test " + text_at(test, "test") + " " + text_at(test, "held_out") +
                     " with the baseline's tests on this code (its own run said " + text_at(test, "candidate_run") + ")");
   for (const auto& test : array_at(held_out, "unverified"))
-    lines.push_back("held-out: test " + text_at(test, "test") + " unverified, keeps the baseline's result (" +
+    lines.push_back("held-out: test " + text_at(test, "test") + " unverified, counted as failing (" +
                     text_at(test, "why") + ")");
   // Private tests are the task's acceptance tests: a failing one is shown
   // as "unresolved" (resolution_text), not here; it accuses nobody.

@@ -23,15 +23,63 @@ ProcessResult git(const fs::path& directory, std::vector<std::string> arguments,
 
 }  // namespace
 
+namespace {
+
+/// The environment of every git command: no system or user configuration,
+/// no system attributes, no prompt, the C locale.
+std::map<std::string, std::string> git_environment(std::map<std::string, std::string> environment) {
+  environment["GIT_TERMINAL_PROMPT"] = "0";
+  environment["LC_ALL"] = "C";
+  environment["GIT_CONFIG_NOSYSTEM"] = "1";
+  environment["GIT_CONFIG_GLOBAL"] = "/dev/null";
+  environment["GIT_ATTR_NOSYSTEM"] = "1";
+  return environment;
+}
+
+/// The options that switch off what a repository's own configuration could
+/// make git run or hide: hooks, the fsmonitor, attribute and ignore files
+/// named in the config, line-ending conversion, signing, and every filter
+/// driver the configuration defines (diffs pass --no-ext-diff --no-textconv) (their commands emptied; an empty
+/// command is no filter, and none is required).
+std::vector<std::string> neutral_options(const fs::path& directory, const std::map<std::string, std::string>& environment) {
+  std::vector<std::string> options = {"-c", "core.hooksPath=/dev/null", "-c", "core.attributesFile=/dev/null",
+                                      "-c", "core.excludesFile=/dev/null", "-c", "core.fsmonitor=false",
+                                      "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false",
+                                      "-c", "core.safecrlf=false", "-c", "commit.gpgSign=false",
+                                      "-c", "log.showSignature=false"};
+  ProcessRequest request;
+  request.argv = {"git", "-C", directory.string(), "config", "--null", "--get-regexp", "^filter\\."};
+  request.environment = environment;
+  request.keep_output_bytes = std::size_t(1) << 24;
+  request.separate_stderr = true;
+  request.timeout = git_timeout;
+  const ProcessResult listed = run_process(request);
+  std::set<std::string> drivers;
+  if (listed.started && listed.exit_code == 0) {
+    for (const std::string_view entry : split(listed.output, '\0')) {
+      const std::string_view key = entry.substr(0, entry.find('\n'));
+      const auto last = key.rfind('.');
+      if (key.size() > 7 && last != std::string_view::npos && last > 7) drivers.emplace(key.substr(7, last - 7));
+    }
+  }
+  for (const auto& driver : drivers)
+    for (const char* setting : {".clean=", ".smudge=", ".process=", ".required=false"})
+      options.insert(options.end(), {"-c", "filter." + driver + setting});
+  return options;
+}
+
+}  // namespace
+
 ProcessResult run_git(const fs::path& directory, const std::vector<std::string>& arguments,
                       const std::map<std::string, std::string>& environment,
                       const std::optional<std::string>& input) {
   ProcessRequest request;
-  request.argv = {"git", "-C", directory.string()};
+  request.environment = git_environment(environment);
+  request.argv = {"git"};
+  const std::vector<std::string> options = neutral_options(directory, request.environment);
+  request.argv.insert(request.argv.end(), options.begin(), options.end());
+  request.argv.insert(request.argv.end(), {"-C", directory.string()});
   request.argv.insert(request.argv.end(), arguments.begin(), arguments.end());
-  request.environment = environment;
-  request.environment["GIT_TERMINAL_PROMPT"] = "0";
-  request.environment["LC_ALL"] = "C";
   request.stdin_text = input;
   request.keep_output_bytes = std::size_t(1) << 30;
   request.separate_stderr = true;
@@ -79,6 +127,53 @@ fs::path work_tree_root(const fs::path& directory) {
 
 namespace {
 
+/// A git directory HydraScore owns, made afresh in a temporary folder: the
+/// repository's objects through an alternate, and none of what the
+/// repository or its tree could supply: no configuration (beyond the
+/// neutral options of every command), hooks, ignore lists (only the tree's
+/// own `.gitignore` files, which are files of the change) and attributes
+/// (its info/attributes returns every attribute that changes how content is
+/// read or shown to unspecified, over any `.gitattributes`).
+class PrivateGitDir {
+ public:
+  explicit PrivateGitDir(const fs::path& repository) : scratch_("hydra-git") {
+    const auto common = run_git(repository, {"rev-parse", "--path-format=absolute", "--git-common-dir"});
+    if (common.exit_code != 0)
+      throw Error(repository.string() + " is not inside a git repository: " + common.error_output);
+    const fs::path dir = scratch_.path() / "git";
+    fs::create_directories(dir / "objects" / "info");
+    fs::create_directories(dir / "refs");
+    fs::create_directories(dir / "info");
+    write_file_atomic(dir / "HEAD", "ref: refs/heads/hydra-private\n");
+    write_file_atomic(dir / "config", "[core]\n\trepositoryformatversion = 0\n");
+    write_file_atomic(dir / "objects" / "info" / "alternates", (fs::path(trim(common.output)) / "objects").string() + "\n");
+    write_file_atomic(dir / "info" / "attributes",
+                      "* !diff !merge !filter !text !eol !ident !working-tree-encoding !export-ignore !export-subst\n");
+  }
+
+  /// GIT_DIR, a private index and (when given) the work tree.
+  std::map<std::string, std::string> environment(const fs::path& work_tree = {}) const {
+    std::map<std::string, std::string> environment = {{"GIT_DIR", (scratch_.path() / "git").string()},
+                                                      {"GIT_INDEX_FILE", (scratch_.path() / "index").string()}};
+    if (!work_tree.empty()) environment["GIT_WORK_TREE"] = work_tree.string();
+    return environment;
+  }
+
+  /// A folder of its own with nothing in it (where commands without a work tree run).
+  fs::path empty_folder() const {
+    const fs::path folder = scratch_.path() / "empty";
+    fs::create_directories(folder);
+    return folder;
+  }
+
+ private:
+  TempDir scratch_;
+};
+
+}  // namespace
+
+namespace {
+
 /// A build tree (CMake's, or HydraScore's capture tree with its marker), a
 /// HydraScore run directory, or a capture's staging directory.
 bool is_output_tree(const fs::path& directory) {
@@ -118,12 +213,13 @@ void collect_output_trees(const fs::path& directory, std::vector<fs::path>& tree
 
 /// The pathspec of a change of the work tree at `root` (its top level): the
 /// whole tree without `excluded` and the untracked build trees and tool output.
-std::vector<std::string> change_pathspec(const fs::path& root, const std::vector<fs::path>& excluded) {
+std::vector<std::string> change_pathspec(const fs::path& root, const std::vector<fs::path>& excluded,
+                                         const std::map<std::string, std::string>& environment) {
   std::vector<fs::path> trees = excluded;
   // Any other build tree or tool output among the untracked directories (a
   // second build-debug/ next to build/, HydraScore's run directories and
   // capture trees kept inside the repository) is not part of the change either.
-  const auto untracked = git(root, {"ls-files", "--others", "--exclude-standard", "--directory", "-z"});
+  const auto untracked = git(root, {"ls-files", "--others", "--exclude-standard", "--directory", "-z"}, environment);
   for (const std::string_view entry : split(untracked.output, '\0')) {
     if (!entry.empty() && entry.back() == '/') collect_output_trees(root / entry, trees);
   }
@@ -135,7 +231,7 @@ std::vector<std::string> change_pathspec(const fs::path& root, const std::vector
     if (relative.empty() || relative.native().rfind("..", 0) == 0) continue;  // outside the tree
     // An ignored path is left out by git already, and naming it in a
     // pathspec makes `git add` refuse ("paths are ignored").
-    if (git(root, {"check-ignore", "-q", relative.generic_string()}).exit_code == 0) continue;
+    if (git(root, {"check-ignore", "-q", relative.generic_string()}, environment).exit_code == 0) continue;
     pathspec.push_back(":(exclude)" + relative.generic_string());
   }
   return pathspec;
@@ -145,11 +241,21 @@ std::vector<std::string> change_pathspec(const fs::path& root, const std::vector
 
 std::vector<std::string> change_files(const fs::path& repository, const std::vector<fs::path>& excluded) {
   const fs::path root = fs::canonical(work_tree_root(repository));
+  // The files of the repository's HEAD and every untracked file, listed
+  // through the private git directory (its ignore lists and attributes are
+  // not the repository's). Without a commit, every file is untracked.
+  const PrivateGitDir own(root);
+  const std::map<std::string, std::string> environment = own.environment(root);
+  const auto head = git(root, {"rev-parse", "--verify", "--quiet", "HEAD^{commit}"});
+  if (head.exit_code == 0) {
+    const auto read_tree = git(root, {"read-tree", trim(head.output)}, environment);
+    if (read_tree.exit_code != 0) throw Error("git read-tree HEAD failed in " + root.string() + ": " + read_tree.error_output);
+  }
   std::vector<std::string> arguments = {"-c", "core.quotePath=false", "ls-files", "-z", "--cached", "--others",
                                         "--exclude-standard"};
-  const std::vector<std::string> pathspec = change_pathspec(root, excluded);
+  const std::vector<std::string> pathspec = change_pathspec(root, excluded, environment);
   arguments.insert(arguments.end(), pathspec.begin(), pathspec.end());
-  const auto listed = git(root, arguments);
+  const auto listed = git(root, arguments, environment);
   if (listed.exit_code != 0) throw Error("git ls-files failed in " + root.string() + ": " + listed.output);
   std::set<std::string> files;
   for (const std::string_view entry : split(listed.output, '\0'))
@@ -160,12 +266,13 @@ std::vector<std::string> change_files(const fs::path& repository, const std::vec
 std::string diff_against(const fs::path& repository, const std::string& base_commit,
                          const std::vector<fs::path>& excluded) {
   const fs::path root = fs::canonical(work_tree_root(repository));
-  const std::vector<std::string> pathspec = change_pathspec(root, excluded);
-  // A private index: start from the base commit's tree, mark every untracked
-  // (not ignored) file as intent-to-add, and diff the work tree against it.
-  util::TempDir scratch("hydra-git");
-  const std::map<std::string, std::string> environment = {
-      {"GIT_INDEX_FILE", (scratch.path() / "index").string()}};
+  // A private git directory and index: start from the base commit's tree,
+  // mark every untracked file (not ignored by the tree's own .gitignore) as
+  // intent-to-add, and diff the work tree against it, with no attribute,
+  // filter, ignore list or setting of the repository.
+  const PrivateGitDir own(root);
+  const std::map<std::string, std::string> environment = own.environment(root);
+  const std::vector<std::string> pathspec = change_pathspec(root, excluded, environment);
   auto read_tree = git(root, {"read-tree", base_commit}, environment);
   if (read_tree.exit_code != 0) throw Error("git read-tree " + base_commit + " failed: " + read_tree.output);
   std::vector<std::string> add = {"add", "--intent-to-add", "--all"};
@@ -173,10 +280,21 @@ std::string diff_against(const fs::path& repository, const std::string& base_com
   auto added = git(root, add, environment);
   if (added.exit_code != 0) throw Error("git add --intent-to-add failed: " + added.output);
   std::vector<std::string> diff = {"-c", "core.quotePath=true", "diff", "--binary", "--no-color",
-                                   "--no-ext-diff", "-M", base_commit};
+                                   "--no-ext-diff", "--no-textconv", "-M", base_commit};
   diff.insert(diff.end(), pathspec.begin(), pathspec.end());
   auto result = git(root, diff, environment);
-  if (result.exit_code != 0) throw Error("git diff failed: " + result.output);
+  if (result.exit_code != 0) throw Error("git diff failed: " + result.output + result.error_output);
+  return result.output;
+}
+
+std::string diff_commits(const fs::path& repository, const std::string& base_commit, const std::string& commit) {
+  const PrivateGitDir own(repository);
+  const auto result = git(own.empty_folder(),
+                          {"-c", "core.quotePath=true", "diff", "--binary", "--no-color", "--no-ext-diff",
+                           "--no-textconv", "-M", base_commit, commit},
+                          own.environment());
+  if (result.exit_code != 0)
+    throw Error("git diff " + base_commit + " " + commit + " failed: " + result.output + result.error_output);
   return result.output;
 }
 
@@ -192,18 +310,51 @@ std::mutex& worktree_mutex() {
 
 }  // namespace
 
+namespace {
+
+/// The administrative folder of `repository`'s linked worktree at `path`
+/// when `path` is one: its `.git` file names a folder under the repository's
+/// worktrees/ whose `gitdir` names that `.git` file back. Anything else at
+/// `path` (a repository of its own, a `.git` file pointing elsewhere, a
+/// symbolic link) is not.
+std::optional<fs::path> registered_worktree(const fs::path& repository, const fs::path& path) {
+  std::error_code error;
+  if (!fs::is_directory(fs::symlink_status(path, error)) || !fs::is_regular_file(fs::symlink_status(path / ".git", error)))
+    return std::nullopt;
+  const auto common = run_git(repository, {"rev-parse", "--path-format=absolute", "--git-common-dir"});
+  if (common.exit_code != 0) return std::nullopt;
+  const fs::path worktrees = fs::weakly_canonical(fs::path(trim(common.output)) / "worktrees", error);
+  const std::string link = trim(read_file(path / ".git"));
+  if (link.rfind("gitdir: ", 0) != 0) return std::nullopt;
+  const fs::path admin = fs::weakly_canonical(link.substr(8), error);
+  if (error || admin.parent_path() != worktrees || !fs::is_directory(fs::symlink_status(admin, error)))
+    return std::nullopt;
+  if (!fs::is_regular_file(admin / "gitdir", error)) return std::nullopt;
+  const fs::path back = fs::weakly_canonical(trim(read_file(admin / "gitdir")), error);
+  if (error || back != fs::weakly_canonical(path / ".git", error)) return std::nullopt;
+  return admin;
+}
+
+}  // namespace
+
 void checkout_worktree(const fs::path& repository, const std::string& commit, const fs::path& path) {
   const std::lock_guard lock(worktree_mutex());
   std::error_code ec;
-  if (fs::exists(path / ".git", ec)) {
-    auto checkout = git(path, {"checkout", "--detach", "--force", commit});
+  // git runs in `path` only when it is the repository's own worktree, and
+  // then with its git directory named (never found by looking in `path`,
+  // which a step may have written): a folder a candidate's code made there
+  // (a repository with hooks and settings of its own) is removed unread.
+  if (const auto admin = registered_worktree(repository, path)) {
+    const std::map<std::string, std::string> environment = {{"GIT_DIR", admin->string()},
+                                                            {"GIT_WORK_TREE", path.string()}};
+    auto checkout = git(path, {"checkout", "--detach", "--force", commit}, environment);
     if (checkout.exit_code == 0) {
-      git(path, {"clean", "-fdx", "--quiet"});
+      // Untracked and ignored files, nested repositories included, are gone.
+      git(path, {"clean", "-ffdx", "--quiet"}, environment);
       return;
     }
-    git(repository, {"worktree", "remove", "--force", path.string()});
-    fs::remove_all(path, ec);
   }
+  fs::remove_all(path, ec);  // a symbolic link itself, not what it names
   git(repository, {"worktree", "prune"});
   fs::create_directories(path.parent_path());
   auto added = git(repository, {"worktree", "add", "--detach", "--force", path.string(), commit});

@@ -17,7 +17,12 @@ namespace hydra::util {
 inline constexpr std::chrono::seconds git_timeout{600};
 
 /// Runs `git -C directory arguments...` (no terminal prompt, C locale,
-/// stderr kept apart, `environment` added, `input` on stdin). Throws
+/// stderr kept apart, `environment` added, `input` on stdin), blind to what a
+/// repository could supply to make git run code or hide content: no system
+/// or user configuration, and over the repository's own configuration no
+/// hooks, fsmonitor, attribute or ignore files it names, line-ending
+/// conversion, signing, or filter driver (each one it defines is emptied);
+/// the diffs HydraScore prints pass --no-ext-diff --no-textconv. docs/threat-model.md, "The scorer's git". Throws
 /// hydra::Error only when git cannot be started; the exit code is the caller's.
 ProcessResult run_git(const std::filesystem::path& directory, const std::vector<std::string>& arguments,
                       const std::map<std::string, std::string>& environment = {},
@@ -51,9 +56,20 @@ inline constexpr const char* kBuildTreeMarker = ".hydra-build-tree";
 /// the untracked build trees and tool output found in it: folders holding a
 /// CMakeCache.txt or kBuildTreeMarker, HydraScore run directories (their
 /// manifest.json names the run schema) with their staging folders and locks.
-/// Uses a temporary index, so the user's index is never touched.
+/// Uses a temporary git directory and index of HydraScore's own (the
+/// repository's objects through an alternate), so the user's index is never
+/// touched and nothing the repository or tree supplies changes what is read:
+/// not its configuration, hooks, filters, attributes or `.git/info/exclude`
+/// (untracked files are left out only by the tree's own `.gitignore` files).
 std::string diff_against(const std::filesystem::path& repository, const std::string& base_commit,
                          const std::vector<std::filesystem::path>& excluded);
+
+/// The change from `base_commit` to `commit` in `repository`, as `git diff
+/// --binary` prints it by content alone: read through a git directory of
+/// HydraScore's own, so no attribute (`-diff`, a diff driver), text
+/// conversion, external diff or setting of the repository changes it.
+std::string diff_commits(const std::filesystem::path& repository, const std::string& base_commit,
+                         const std::string& commit);
 
 /// The files a change of the work tree at `repository` is made of (what
 /// diff_against compares): tracked and untracked (not ignored) files outside
