@@ -137,9 +137,12 @@ TEST_CASE("capture --ref: a pattern that matches nothing, a worktree that cannot
   CHECK(nothing.exit_code == 2);
   CHECK(nothing.output.find("no ref or commit matches \"nobody/*\"") != std::string::npos);
 
-  // A file where agent/broken's worktree goes: reported, never skipped
-  // silently; agent/good is captured all the same.
-  write_bytes(hydra / "trees" / "agent-broken" / "source", "in the way\n");
+  // A file where agent/broken's checkout folder goes (its worktree cannot be
+  // made inside it): reported, never skipped silently; agent/good is
+  // captured all the same. (Whatever sits where a worktree goes is not the
+  // repository's registered worktree: it is removed and the worktree made
+  // afresh, tests/util/test_git_diff.cpp.)
+  write_bytes(hydra / "trees" / "agent-broken", "in the way\n");
   const auto result = run_tool({"capture", "--source", repo.string(), "--ref", "agent/*", "--out", hydra.string(),
                                 "--list", (temp.path() / "list").string(), "--quiet", "--no-sandbox"},
                                temp.path());

@@ -36,9 +36,22 @@ pid_t number_in(const std::filesystem::path& file) {
   return number;
 }
 
+/// Whether `pid` still runs: a killed process can stay a zombie for a moment
+/// until whoever adopted it reaps it (longer on a busy machine), so a zombie
+/// does not count, and a process gets up to five seconds to go.
 bool alive(pid_t pid) {
-  errno = 0;
-  return pid > 0 && (::kill(pid, 0) == 0 || errno != ESRCH);
+  if (pid <= 0) return false;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    errno = 0;
+    if (::kill(pid, 0) != 0 && errno == ESRCH) return false;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    const auto close = text.rfind(')');
+    if (close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z') return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return true;
 }
 
 }  // namespace
