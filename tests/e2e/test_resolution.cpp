@@ -119,3 +119,53 @@ TEST_CASE("resolution e2e: acceptance tests are cases and programs, a library so
       CHECK(text.find("remainder(-7, 2)") == std::string::npos);
     }
 }
+
+TEST_CASE("a baseline step forced past its budget leaves the candidates' verdicts, that dimension inactive",
+          "[e2e][resolution][budget]") {
+  hydra::util::TempDir temp("hydra-e2e-budget");
+  const fs::path root = temp.path();
+  const fs::path repository = root / "repo";
+  fs::copy(kFixture / "project", repository, fs::copy_options::recursive);
+  git(repository, {"init", "--quiet", "--initial-branch=main"});
+  git(repository, {"add", "--all"});
+  git(repository, {"commit", "--quiet", "-m", "baseline"});
+  git(repository, {"checkout", "--quiet", "-b", "agent/fix", "main"});
+  git(repository, {"apply", "--whitespace=nowarn", (kFixture / "candidates" / "fix.patch").string()});
+  git(repository, {"commit", "--quiet", "-am", "fix"});
+  git(repository, {"checkout", "--quiet", "main"});
+  hydra::util::write_file_atomic(root / "hydra.toml", "[scoring.timeouts]\nlint = 15\n");
+  // The baseline's clang-tidy never finishes (a machine too busy for it):
+  // its lint runs out of its budget. The candidate's is the real one.
+  const fs::path slow = root / "slow-clang-tidy";
+  hydra::util::write_file_atomic(slow, "#!/bin/sh\nexec sleep 100000\n");
+  fs::permissions(slow, fs::perms::owner_all, fs::perm_options::add);
+  const fs::path runs = root / "runs";
+  const auto baseline = run({kTool.string(), "capture", "--source", repository.string(), "--out",
+                             (runs / "baseline").string(), "--build-dir", (root / "trees" / "baseline").string(),
+                             "--agent", "baseline", "--generator", "Ninja", "--config", (root / "hydra.toml").string(),
+                             "--no-sandbox", "--quiet"},
+                            {}, {{"HYDRA_SCORE_CLANG_TIDY", slow.string()}});
+  INFO(baseline.output);
+  REQUIRE(baseline.exit_code == 0);
+  const auto manifest = read_json(runs / "baseline" / "manifest.json");
+  REQUIRE(manifest.contains("incomplete_steps"));
+  CHECK(manifest.at("incomplete_steps").at(0).at("step") == "lint");
+  const auto candidate = run({kTool.string(), "capture", "--source", repository.string(), "--ref", "agent/*", "--out",
+                              runs.string(), "--baseline-run", (runs / "baseline").string(), "--generator", "Ninja",
+                              "--no-sandbox", "--quiet"});
+  INFO(candidate.output);
+  REQUIRE(candidate.exit_code == 0);
+  const auto scored = run({kTool.string(), "score", "--baseline", (runs / "baseline").string(), "--candidate",
+                           (runs / "agent-fix").string(), "--json", (root / "score.json").string()});
+  INFO(scored.output);
+  CHECK(scored.exit_code == 0);
+  const auto fix = ranking_of(read_json(root / "score.json"), "agent-fix");
+  INFO(fix.dump(1));
+  // Build and tests as they are; lint unmeasurable for every candidate, and
+  // no integrity gate failure for what the baseline could not finish.
+  CHECK(fix.at("mergeable") == true);
+  CHECK(failed_gates(fix).empty());
+  CHECK(fix.at("dimensions").at("lint").at("active") == false);
+  CHECK(fix.at("dimensions").at("build").at("score") == 100);
+  CHECK(fix.at("dimensions").at("tests").at("active") == true);
+}
