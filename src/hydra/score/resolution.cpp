@@ -31,7 +31,7 @@ Resolution resolve(const model::Run& baseline, const model::Run& candidate) {
     return resolution;
   }
   if (held.private_tests.empty()) {
-    resolution.note = "the private test patch adds or changes no test the baseline's tests list";
+    resolution.note = "the private test patch yields no acceptance test: no test it adds or changes fails on the baseline";
     return resolution;
   }
   if (!baseline.tests) {
