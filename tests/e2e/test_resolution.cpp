@@ -27,6 +27,23 @@ namespace {
 
 const fs::path kFixture = kSourceDir / "tests" / "fixtures" / "resolution";
 
+/// The fixture's project committed as main in `root`/repo, with each of
+/// `candidates` (../candidates/<name>.patch) on a branch agent/<name>.
+fs::path make_repository(const fs::path& root, const std::vector<std::string>& candidates) {
+  const fs::path repository = root / "repo";
+  fs::copy(kFixture / "project", repository, fs::copy_options::recursive);
+  git(repository, {"init", "--quiet", "--initial-branch=main"});
+  git(repository, {"add", "--all"});
+  git(repository, {"commit", "--quiet", "-m", "baseline"});
+  for (const auto& name : candidates) {
+    git(repository, {"checkout", "--quiet", "-b", "agent/" + name, "main"});
+    git(repository, {"apply", "--whitespace=nowarn", (kFixture / "candidates" / (name + ".patch")).string()});
+    git(repository, {"commit", "--quiet", "-am", name});
+    git(repository, {"checkout", "--quiet", "main"});
+  }
+  return repository;
+}
+
 std::vector<std::string> strings(const nlohmann::json& list) {
   std::vector<std::string> out;
   for (const auto& item : list) out.push_back(item.get<std::string>());
@@ -39,17 +56,7 @@ TEST_CASE("resolution e2e: acceptance tests are cases and programs, a library so
           "[e2e][resolution]") {
   hydra::util::TempDir temp("hydra-e2e-resolution");
   const fs::path root = temp.path();
-  const fs::path repository = root / "repo";
-  fs::copy(kFixture / "project", repository, fs::copy_options::recursive);
-  git(repository, {"init", "--quiet", "--initial-branch=main"});
-  git(repository, {"add", "--all"});
-  git(repository, {"commit", "--quiet", "-m", "baseline"});
-  for (const std::string name : {"fix", "incomplete", "no-op"}) {
-    git(repository, {"checkout", "--quiet", "-b", "agent/" + name, "main"});
-    git(repository, {"apply", "--whitespace=nowarn", (kFixture / "candidates" / (name + ".patch")).string()});
-    git(repository, {"commit", "--quiet", "-am", name});
-    git(repository, {"checkout", "--quiet", "main"});
-  }
+  const fs::path repository = make_repository(root, {"fix", "incomplete", "no-op"});
   hydra::util::write_file_atomic(root / "hydra.toml", "[anti_gaming]\nprivate_test_patch = \"" +
                                                           (kFixture / "private.patch").string() + "\"\n");
   const fs::path runs = root / "runs";
@@ -124,15 +131,7 @@ TEST_CASE("a baseline step forced past its budget leaves the candidates' verdict
           "[e2e][resolution][budget]") {
   hydra::util::TempDir temp("hydra-e2e-budget");
   const fs::path root = temp.path();
-  const fs::path repository = root / "repo";
-  fs::copy(kFixture / "project", repository, fs::copy_options::recursive);
-  git(repository, {"init", "--quiet", "--initial-branch=main"});
-  git(repository, {"add", "--all"});
-  git(repository, {"commit", "--quiet", "-m", "baseline"});
-  git(repository, {"checkout", "--quiet", "-b", "agent/fix", "main"});
-  git(repository, {"apply", "--whitespace=nowarn", (kFixture / "candidates" / "fix.patch").string()});
-  git(repository, {"commit", "--quiet", "-am", "fix"});
-  git(repository, {"checkout", "--quiet", "main"});
+  const fs::path repository = make_repository(root, {"fix"});
   hydra::util::write_file_atomic(root / "hydra.toml", "[scoring.timeouts]\nlint = 15\n");
   // The baseline's clang-tidy never finishes (a machine too busy for it):
   // its lint runs out of its budget. The candidate's is the real one.

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <set>
 
+#include <hydra/guard/test_levels.hpp>
+
 namespace hydra::score {
 
 namespace {
 
-/// How a private test is named: ctest's by its name, others by their identity.
-std::string label(const model::TestCase& test) { return test.suite == "ctest" ? test.name : test.id(); }
+/// How a private test is named (as evidence names tests).
+std::string label(const model::TestCase& test) { return guard::test_label(test); }
 
 }  // namespace
 
