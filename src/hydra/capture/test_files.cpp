@@ -106,14 +106,16 @@ TestFiles find_test_files(const model::BuildTargets& targets, const fs::path& so
   std::set<std::string> test_target_names;
   std::map<std::string, std::set<std::string>> tests_of_target;  // target name -> the tests running it
   for (const auto* target : test_targets) test_target_names.insert(target->name);
-  for (const json& test : tests.is_array() ? tests : json::array()) {
-    const std::string name = string_member(test, "name");
-    for (const json& argument : member(test, "command")) {
-      if (!argument.is_string() || !fs::path(argument.get<std::string>()).is_absolute()) continue;
-      if (const auto found = by_artifact.find(util::absolute_clean(argument.get<std::string>())); found != by_artifact.end())
-        tests_of_target[found->second->name].insert(name);
+  if (tests.is_array())
+    for (const json& test : tests) {
+      const std::string name = string_member(test, "name");
+      for (const json& argument : member(test, "command")) {
+        if (!argument.is_string() || !fs::path(argument.get<std::string>()).is_absolute()) continue;
+        if (const auto found = by_artifact.find(util::absolute_clean(argument.get<std::string>()));
+            found != by_artifact.end())
+          tests_of_target[found->second->name].insert(name);
+      }
     }
-  }
   std::vector<fs::path> code_directories;  // include directories of code targets
   for (const auto& target : targets.targets) {
     if (test_targets.count(&target) || target.type == "UTILITY") continue;
