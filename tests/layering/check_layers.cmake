@@ -2,7 +2,7 @@
 # The layers, bottom to top (README "Layout"); folders on one line are peers
 # and include neither each other nor anything above them:
 #
-#   util -> model -> config -> parse -> guard, eval -> score -> store
+#   util -> remote -> model -> config -> parse -> guard, eval -> score -> store
 #        -> leaderboard -> pipeline -> capture -> report -> loop, compare -> cli
 #
 # Files directly in src/hydra/ (error.hpp, version.hpp) sit below util.
@@ -10,7 +10,7 @@
 # Usage: cmake -DSOURCE_DIR=<repository> -P check_layers.cmake
 cmake_minimum_required(VERSION 3.25)
 
-set(_layers util model config parse "guard eval" score store leaderboard pipeline capture report "loop compare" cli)
+set(_layers util remote model config parse "guard eval" score store leaderboard pipeline capture report "loop compare" cli)
 set(_rank 0)
 foreach(_layer IN LISTS _layers)
   math(EXPR _rank "${_rank} + 1")
