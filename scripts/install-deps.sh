@@ -12,7 +12,7 @@ packages=(
   libgmp-dev                              # exact rationals (ties and thresholds)
   libsqlite3-dev                          # the results store (record-results, leaderboard)
   libhiredis-dev libcurl4-openssl-dev    # shared caches in Redis and over HTTP
-  redis-server                            # the tests start a real Redis for the shared caches
+  redis-server nginx-core                 # the tests start a real Redis and a WebDAV server for the shared caches
   python3 python3-yaml                    # CI-template checks in the tests
   chromium                                # renders the HTML report in the tests
   bubblewrap                              # the sandbox of candidate steps (no network, hidden home and runs)

@@ -14,6 +14,7 @@
 #include <hydra/remote/shared_cache.hpp>
 #include <hydra/remote/storage.hpp>
 
+#include "remote/http_server.hpp"
 #include "remote/redis_server.hpp"
 
 namespace fs = std::filesystem;
@@ -192,4 +193,25 @@ TEST_CASE("a folder moves through the cache by an index, and only verified files
   CHECK_FALSE(fs::exists(target / "two"));
   const auto again = hydra::remote::fetch_folder(reader, "ccache", target);
   CHECK(again.present == 1);
+}
+
+TEST_CASE("HTTP: entries round-trip through GET and PUT, a missing one is a 404 miss, a stopped server a miss") {
+  {
+    remote_test::HttpServer server;
+    const auto address = hydra::remote::parse_address(server.url());
+    SharedCache writer(address, quick(), "base", Role::writer);
+    const std::string payload("\0binary\xff", 8);
+    REQUIRE(writer.put("lint/unit1", payload));
+    CHECK(fs::is_regular_file(server.www() / "cache" / "base" / "lint" / "unit1"));
+    SharedCache reader(address, quick(), "base", Role::reader);
+    CHECK(reader.get("lint/unit1") == std::optional<std::string>(payload));
+    CHECK_FALSE(reader.get("lint/absent"));
+    CHECK(reader.stats().unavailable.empty());
+    CHECK_FALSE(reader.put("lint/unit2", "forged"));
+    CHECK_FALSE(fs::exists(server.www() / "cache" / "base" / "lint" / "unit2"));
+  }
+  // The server is gone: a lookup is a miss, the reason is kept.
+  SharedCache cache(hydra::remote::parse_address("http://127.0.0.1:1/cache"), quick(), "base", Role::reader);
+  CHECK_FALSE(cache.get("lint/unit1"));
+  CHECK_THAT(cache.stats().unavailable, Catch::Contains("GET failed"));
 }
