@@ -404,8 +404,13 @@ TEST_CASE("[cache] is read, validated and left out of the digest", "[config]") {
   CHECK(defaults.cache.directory.empty());
   CHECK(defaults.cache.lint_max_megabytes == 256);
   const auto set = config::parse("[cache]\nenabled = true\nlint = false\ncompiler = false\n"
-                                 "directory = \"caches\"\nlint_max_megabytes = 16\n",
+                                 "directory = \"caches\"\nlint_max_megabytes = 16\n"
+                                 "remote = \"redis://cache:6379\"\nremote_timeout_milliseconds = 500\n",
                                  "hydra.toml", "/project");
+  CHECK(defaults.cache.remote.empty());
+  CHECK(defaults.cache.remote_timeout_milliseconds == 2000);
+  CHECK(set.cache.remote == "redis://cache:6379");
+  CHECK(set.cache.remote_timeout_milliseconds == 500);
   CHECK_FALSE(set.cache.lint);
   CHECK_FALSE(set.cache.compiler);
   CHECK(set.cache.directory == std::filesystem::path("/project/caches"));
@@ -416,6 +421,7 @@ TEST_CASE("[cache] is read, validated and left out of the digest", "[config]") {
   hydra::test::require_key_error(parse, "[cache]\nlint = \"yes\"\n", "cache.lint", 2, 8);
   hydra::test::require_key_error(parse, "[cache]\nlint_max_megabytes = 0\n", "cache.lint_max_megabytes", 2, 22);
   hydra::test::require_key_error(parse, "[cache]\nsize = 1\n", "cache.size", 2, 1);
+  hydra::test::require_key_error(parse, "[cache]\nremote = \"ftp://cache\"\n", "cache.remote", 2, 10);
 }
 
 TEST_CASE("[sandbox] is read, validated and left out of the digest", "[config][sandbox]") {

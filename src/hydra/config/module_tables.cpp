@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <hydra/error.hpp>
+#include <hydra/remote/storage.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/regex.hpp>
 
@@ -120,6 +121,14 @@ CacheSettings read_cache(TableReader& table, const std::filesystem::path& base_d
   table.string("directory", directory);
   if (!directory.empty()) settings.directory = resolve(base_directory, directory);
   table.unsigned_integer("lint_max_megabytes", settings.lint_max_megabytes, 1);
+  if (const toml::node* node = table.string("remote", settings.remote); node && !settings.remote.empty()) {
+    try {
+      remote::parse_address(settings.remote);
+    } catch (const Error& error) {
+      table.fail(*node, "remote", error.what());
+    }
+  }
+  table.unsigned_integer("remote_timeout_milliseconds", settings.remote_timeout_milliseconds, 1);
   table.reject_unknown_keys();
   return settings;
 }

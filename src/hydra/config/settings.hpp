@@ -120,6 +120,11 @@ struct CacheSettings {
   /// directories (the run's parent). Relative: to hydra.toml's folder.
   std::filesystem::path directory;
   std::uint64_t lint_max_megabytes = 256;  ///< `lint_max_megabytes`: the lint cache is trimmed (oldest first) above this
+  /// `remote`: a shared storage other machines' captures read and write
+  /// (docs/caches.md): `file:/folder`, `redis://...`, `redis+unix:/socket`,
+  /// `http://host/prefix`; empty: none. HYDRA_SCORE_CACHE_REMOTE overrides it.
+  std::string remote;
+  std::uint64_t remote_timeout_milliseconds = 2000;  ///< `remote_timeout_milliseconds`: one operation's bound
 };
 
 /// [sandbox]: what the steps that run a tree's code (configure, build,
