@@ -255,3 +255,45 @@ TEST_CASE("the packages come from scripts/packages and cover CMakeLists.txt's re
     }
   }
 }
+
+TEST_CASE("the simulated runner's apt-get installs only what a runner could get", "[report][ci]") {
+  hydra::util::TempDir dir("hydra-ci-apt");
+  const auto root = dir.path();
+  for (const char* sub : {"bin", "sysroot", "pkg/DEBIAN", "pkg/usr/bin"}) std::filesystem::create_directories(root / sub);
+  hydra::util::write_file_atomic(root / "pkg/usr/bin/tool", "#!/bin/sh\necho tool\n");
+  std::filesystem::permissions(root / "pkg/usr/bin/tool", std::filesystem::perms::owner_all);
+  const auto make_deb = [&](const std::string& name, const std::string& depends) {
+    hydra::util::write_file_atomic(root / "pkg/DEBIAN/control",
+                                   "Package: tool\nVersion: 1\nArchitecture: all\nMaintainer: t <t@localhost>\n"
+                                   "Depends: " + depends + "\nRecommends: no-such-package-hydra-recommended\n"
+                                   "Description: t\n");
+    REQUIRE(report_test::run_shell("dpkg-deb --build " + report_test::shell_quote((root / "pkg").string()) + " " +
+                                   report_test::shell_quote((root / name).string()) + " > /dev/null") == 0);
+  };
+  const std::string apt = "cd " + report_test::shell_quote(root.string()) + " && SIM_LOG=log SIM_BIN=" +
+                          report_test::shell_quote((root / "bin").string()) + " SIM_SYSROOT=" +
+                          report_test::shell_quote((root / "sysroot").string()) + " /usr/bin/python3 " +
+                          report_test::shell_quote(std::string(HYDRA_SOURCE_DIR) + "/tests/ci/simulate_runner.py") +
+                          " fake-apt-get install -y ";
+  SECTION("a package this machine has stands for the runner's; one it lacks is refused by name") {
+    CHECK(shell_output(apt + "libc6", root).first == 0);
+    const auto [status, output] = shell_output(apt + "no-such-package-hydra", root);
+    CHECK(status == 100);
+    CHECK(output.find("no package no-such-package-hydra") != std::string::npos);
+  }
+  SECTION("a .deb installs when its Depends hold, and its Recommends count unless --no-install-recommends") {
+    make_deb("good.deb", "libc6");
+    CHECK(shell_output(apt + "--no-install-recommends ./good.deb", root).first == 0);
+    CHECK(std::filesystem::exists(root / "bin" / "tool"));
+    const auto [status, output] = shell_output(apt + "./good.deb", root);
+    CHECK(status == 100);
+    CHECK(output.find("no-such-package-hydra-recommended") != std::string::npos);
+  }
+  SECTION("a .deb whose Depends this machine lacks is refused") {
+    make_deb("bad.deb", "libc6, no-such-library-hydra (>= 1)");
+    const auto [status, output] = shell_output(apt + "--no-install-recommends ./bad.deb", root);
+    CHECK(status == 100);
+    CHECK(output.find("needs no-such-library-hydra (>= 1)") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(root / "bin" / "tool"));
+  }
+}
