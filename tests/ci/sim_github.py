@@ -14,6 +14,11 @@ from sim_common import SimulationError
 TOKEN = re.compile(r"\s+|'(?:[^']|'')*'|==|!=|&&|\|\||!|\(|\)|,|[A-Za-z_][\w.\-*]*|\d+(?:\.\d+)?")
 
 
+def key_values(file: Path) -> dict:
+    """NAME=value lines of a GITHUB_OUTPUT or GITHUB_ENV file."""
+    return dict(line.split("=", 1) for line in file.read_text().splitlines() if "=" in line)
+
+
 class Expressions:
     """GitHub's expression language, as much as the templates use: contexts,
     literals, ! && || == !=, and the status and hashFiles functions."""
@@ -191,11 +196,11 @@ class GitHubSimulation:
             except SimulationError as error:
                 runner.note(f"error: {error}")
                 ok = False
-            outputs = dict(line.split("=", 1) for line in files["GITHUB_OUTPUT"].read_text().splitlines() if "=" in line)
+            outputs = key_values(files["GITHUB_OUTPUT"])
             if step.get("id"):
                 steps_context[step["id"]] = {"outputs": outputs, "outcome": "success" if ok else "failure"}
             path_prepend += [line for line in files["GITHUB_PATH"].read_text().splitlines() if line]
-            job_env.update(dict(line.split("=", 1) for line in files["GITHUB_ENV"].read_text().splitlines() if "=" in line))
+            job_env.update(key_values(files["GITHUB_ENV"]))
             if not ok:
                 runner.note(f"=== step {index} ({step.get('name', step.get('uses', 'run'))}) failed")
                 failed = True

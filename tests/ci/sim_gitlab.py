@@ -108,7 +108,8 @@ class GitLabSimulation:
         runner = sim.Runner(self.work, slug)
         project_dir = runner.dir / "builds" / "example" / "project"
         variables = self.predefined(name, label, project_dir)
-        for key, value in list((self.pipeline.get("variables") or {}).items()) + list((job.get("variables") or {}).items()):
+        declared = list((self.pipeline.get("variables") or {}).items()) + list((job.get("variables") or {}).items())
+        for key, value in declared:
             variables[key] = expand(value["value"] if isinstance(value, dict) else value, variables)
         variables.update(matrix)
         default = self.pipeline.get("default") or {}
