@@ -1,40 +1,62 @@
 #!/usr/bin/env bash
-# Installs what HydraScore needs to build, test and run its demo on Debian
-# (12 "bookworm" or newer). Run as root, or with sudo available.
+# Installs what HydraScore needs on Debian (12 "bookworm" or newer). Run as
+# root, or with sudo available.
+#
+#   bash scripts/install-deps.sh              everything: build, run, test, demo
+#   bash scripts/install-deps.sh build tools  only the named lists
+#
+# The packages come from scripts/packages/<list>.txt, the one list the CI
+# templates (templates/ci/) and the .deb's dependencies read too:
+#   build  build hydra-score and package it as a .deb
+#   tools  the programs a capture drives (cmake, git, clang-tidy, bubblewrap, ...)
+#   dev    HydraScore's own tests, fuzz targets and demo; also installs the npm
+#          tools the tests use (SARIF Multitool, the CI-template validators,
+#          jest and ESLint for the js-node profile)
 set -euo pipefail
-packages=(
-  cmake ninja-build g++ git pkg-config   # build, and the tools HydraScore drives
-  clang-tidy                              # the lint dimension
-  clang libclang-rt-dev                   # the Clang build and the fuzz targets (libFuzzer, ASan, UBSan)
-  nlohmann-json3-dev libtomlplusplus-dev catch2 libpugixml-dev libcli11-dev
-  libssl-dev libxxhash-dev               # SHA-256 (libcrypto) and XXH64
-  libre2-dev                              # regular expressions (linear time, no recursion)
-  libgmp-dev                              # exact rationals (ties and thresholds)
-  libsqlite3-dev                          # the results store (record-results, leaderboard)
-  libhiredis-dev libcurl4-openssl-dev    # shared caches in Redis and over HTTP
-  redis-server nginx-core                 # the tests start a real Redis and a WebDAV server for the shared caches
-  python3 python3-yaml                    # CI-template checks in the tests
-  chromium                                # renders the HTML report in the tests
-  bubblewrap                              # the sandbox of candidate steps (no network, hidden home and runs)
-  ccache                                  # capture trees share compiled objects
-  cargo rustc rust-clippy                 # the rust profile (tests capture a small crate)
-  libgtest-dev doctest-dev               # test programs of known frameworks (with catch2: cases per program)
-  python3-pytest flake8                   # the python profile
-)
-# Node.js and npm run Microsoft's SARIF Multitool (the tests validate SARIF
-# with it) and the js-node profile; a machine that already has them keeps its own.
-command -v npm > /dev/null 2>&1 || packages+=(nodejs npm)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+lists=("$@")
+if [ "${#lists[@]}" -eq 0 ]; then lists=(build tools dev); fi
+
+packages=()
+with_dev=0
+for list in "${lists[@]}"; do
+  file="$here/packages/$list.txt"
+  if [ ! -f "$file" ]; then
+    echo "install-deps.sh: no package list $file (lists: build, tools, dev)" >&2
+    exit 2
+  fi
+  # Names separated by white space; '#' starts a comment.
+  read -r -a names <<< "$(sed 's/#.*//' "$file" | tr '\n' ' ')"
+  packages+=("${names[@]}")
+  if [ "$list" = dev ]; then with_dev=1; fi
+done
+# Node.js and npm run Microsoft's SARIF Multitool, the CI-template validators
+# and the js-node profile; a machine that already has them keeps its own.
+if [ "$with_dev" -eq 1 ] && ! command -v npm > /dev/null 2>&1; then packages+=(nodejs npm); fi
 
 as_root=()
 if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" apt-get update
 "${as_root[@]}" apt-get install -y "${packages[@]}"
+if [ "$with_dev" -eq 0 ]; then exit 0; fi
 
 sarif_multitool_version=5.7.0
 # (It prints its version on stderr.)
 if ! sarif-multitool --version 2>&1 | grep -q "^SARIF Multitool $sarif_multitool_version"; then
   "${as_root[@]}" npm install --global --no-audit --no-fund "@microsoft/sarif-multitool@$sarif_multitool_version"
+fi
+
+# The CI templates' validators: action-validator (GitHub Actions workflow
+# schema) and gitlab-ci-local, whose package carries GitLab's JSON schema of
+# .gitlab-ci.yml with the Ajv and js-yaml that read it (tests/ci/).
+action_validator_version=0.6.0
+gitlab_ci_local_version=4.64.1
+npm_root=$(npm root --global)
+if ! { grep -q "\"version\": \"$action_validator_version\"" "$npm_root/@action-validator/cli/package.json" &&
+       grep -q "\"version\": \"$gitlab_ci_local_version\"" "$npm_root/gitlab-ci-local/package.json"; } 2>/dev/null; then
+  "${as_root[@]}" npm install --global --no-audit --no-fund \
+    "@action-validator/cli@$action_validator_version" "gitlab-ci-local@$gitlab_ci_local_version"
 fi
 
 # The js-node profile's tools, as a project would have them: jest with

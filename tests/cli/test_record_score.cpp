@@ -192,3 +192,44 @@ TEST_CASE("score gives byte-identical JSON for the same inputs", "[cli]") {
   CHECK(json::parse(third)["run_id"] == json::parse(first)["run_id"]);
   CHECK(third == first);
 }
+
+TEST_CASE("record takes the linters' versions and the SARIF report names them", "[cli][sarif]") {
+  hydra::util::TempDir dir("hydra-cli-tool-version");
+  const std::string version = "Debian LLVM version 14.0.6";
+  for (const char* name : {"baseline", "clean-fix"}) {
+    auto arguments = cli_test::record_arguments(name, name);
+    arguments.insert(arguments.end(), {"--tool-version", "clang-tidy=" + version});
+    const auto result = run_tool(arguments, dir.path());
+    INFO(result.output);
+    REQUIRE(result.exit_code == 0);
+  }
+  CHECK(cli_test::read_json(dir.path() / "clean-fix" / "manifest.json").at("tools").at("clang-tidy") == version);
+  const auto scored = run_tool({"score", "--baseline", "baseline", "--candidate", "clean-fix", "--sarif", "score.sarif",
+                                "--no-gate-exit", "--quiet"},
+                               dir.path());
+  INFO(scored.output);
+  REQUIRE(scored.exit_code == 0);
+  const json sarif = cli_test::read_json(dir.path() / "score.sarif");
+  bool named = false;
+  for (const auto& run : sarif.at("runs")) {
+    const auto& driver = run.at("tool").at("driver");
+    if (driver.at("name") != "clang-tidy") continue;
+    named = true;
+    CHECK(driver.at("version") == "14.0.6");
+    CHECK(driver.at("fullName") == version);
+  }
+  CHECK(named);
+  SECTION("bad usage: a value that is not NAME=VERSION, or a tool given twice") {
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{"--tool-version", "clang-tidy"}, {"--tool-version", "=14"},
+          {"--tool-version", "clang-tidy=1", "--tool-version", "clang-tidy=2"}}) {
+      auto arguments = cli_test::record_arguments("clean-fix", "again");
+      arguments.insert(arguments.end(), extra.begin(), extra.end());
+      const auto result = run_tool(arguments, dir.path());
+      CAPTURE(extra);
+      CHECK(result.exit_code == 2);
+      CHECK(result.output.find("--tool-version") != std::string::npos);
+      CHECK_FALSE(std::filesystem::exists(dir.path() / "again"));
+    }
+  }
+}

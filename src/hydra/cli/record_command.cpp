@@ -30,6 +30,7 @@ void register_record(CLI::App& app, int& exit_code) {
     std::optional<int> security_exit;
     std::string task;
     std::vector<std::string> source_roots;
+    std::vector<std::string> tool_versions;
   };
   auto options = std::make_shared<Options>();
   command->add_option("--out", options->out, "Run directory to write (replaced if it is a run directory)")->required();
@@ -60,6 +61,9 @@ void register_record(CLI::App& app, int& exit_code) {
   command->add_option("--source-root", options->source_roots,
                       "Checkout folder the logs' absolute paths are made relative to (repeatable; default: "
                       "inferred per log by matching its paths against --diff)");
+  command->add_option("--tool-version", options->tool_versions,
+                      "NAME=VERSION of a tool that made the artifacts, as the tool prints it (repeatable; e.g. "
+                      "clang-tidy='Debian LLVM version 14.0.6'): the SARIF report names it");
   command->callback([options, &exit_code] {
     pipeline::RecordRequest request;
     request.agent = options->agent;
@@ -85,6 +89,15 @@ void register_record(CLI::App& app, int& exit_code) {
     request.security_exit_code = options->security_exit;
     request.task = options->task;
     for (const auto& root : options->source_roots) request.source_roots.emplace_back(root);
+    for (const auto& entry : options->tool_versions) {
+      const auto equals = entry.find('=');
+      if (equals == std::string::npos || equals == 0 || equals + 1 == entry.size())
+        throw UsageError("--tool-version " + entry + ": expected NAME=VERSION, e.g. clang-tidy='Debian LLVM version 14.0.6'");
+      const std::string name = entry.substr(0, equals);
+      if (request.extra_manifest.contains("tools") && request.extra_manifest["tools"].contains(name))
+        throw UsageError("--tool-version " + name + ": given twice");
+      request.extra_manifest["tools"][name] = entry.substr(equals + 1);
+    }
     pipeline::record(request, options->out);
     std::cout << "recorded " << options->out << "\n";
     exit_code = static_cast<int>(ExitCode::success);
