@@ -278,8 +278,11 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
     // The changed files the build compiled or included (the detector reads
     // them as code whatever their names).
     const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
+    std::set<std::string> names;  // resolve only the built files a changed file could be
+    for (const auto& path : every_file) names.insert(fs::path(path).filename().string());
     std::set<fs::path> known;
     for (const auto& file : built_files) {
+      if (!names.count(file.filename().string())) continue;
       known.insert(util::absolute_clean(file));
       std::error_code error;
       const fs::path resolved = fs::weakly_canonical(file, error);
