@@ -28,6 +28,21 @@ TEST_CASE("added suppressions are blanked, line count and columns unchanged", "[
                         "// " + std::string(9, ' ') + "\n");
 }
 
+TEST_CASE("glued markers and line markers are blanked", "[capture][lint-view]") {
+  const std::string content =
+      "int a;  //fooNOLINT" "BEGIN(bugprone-*)\n"
+      "# 12 \"/usr/include/stdio.h\" 3\n"
+      "#line 40 \"other.cpp\"\n"
+      "int b;\n";
+  const std::vector<Suppression> added = {{"a.md", 1, "", "NOLINT" "BEGIN"},
+                                          {"a.md", 2, "", "line marker"},
+                                          {"a.md", 3, "", "line marker"}};
+  CHECK(hydra::capture::strip_suppressions(content, added) ==
+        "int a;  //foo" + std::string(23, ' ') + "\n\n\nint b;\n");
+  // Lines of no recorded kind stay.
+  CHECK(hydra::capture::strip_suppressions(content, {}) == content);
+}
+
 TEST_CASE("findings outside the source tree are dropped with their notes, errors stay", "[capture][lint-view]") {
   LintScope scope;
   scope.source = "/work/project";

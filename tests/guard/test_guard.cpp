@@ -119,6 +119,53 @@ TEST_CASE("suppression_kind recognises each suppression form", "[guard]") {
   }
 }
 
+TEST_CASE("suppression markers count glued to a word and as line markers", "[guard]") {
+  SECTION("valid input") {
+    // clang-tidy honours the marker glued to the word before it.
+    CHECK(guard::suppression_kind("a.cpp", "//fooNOLINT" "BEGIN") == "NOLINT" "BEGIN");
+    CHECK(guard::suppression_kind("a.cpp", "int x;  /*xNOLINT*/") == "NOLINT");
+    CHECK(guard::suppression_kind("a.cpp", "int x;  // NOLINT_because") == "NOLINT");
+    // A GNU line marker with the system-header flag, and #line.
+    CHECK(guard::suppression_kind("a.cpp", "# 12 \"/usr/include/stdio.h\" 3") == "line marker");
+    CHECK(guard::suppression_kind("a.hpp", "  #line 40 \"other.cpp\"") == "line marker");
+    CHECK(guard::suppression_kind("a.cpp", "#1") == "line marker");
+    // A fragment named like a document that the build includes is code.
+    CHECK(guard::suppression_kind("src/fee_notes.md", "int f();  // NOLINT", true) == "NOLINT");
+    CHECK(guard::suppression_kind("src/fee_notes.md", "# 1 \"x.h\" 3", true) == "line marker");
+  }
+  SECTION("bad input") {
+    CHECK_FALSE(guard::suppression_kind("a.cpp", "// NOLINTED is not a marker"));  // a letter follows
+    CHECK_FALSE(guard::suppression_kind("a.cpp", "// NOLINT" "BEGIN2"));
+    CHECK_FALSE(guard::suppression_kind("a.cpp", "// nolint: clang-tidy reads the upper case only"));
+    CHECK_FALSE(guard::suppression_kind("CMakeLists.txt", "# 1 \"comment\" 3"));  // a CMake comment
+    CHECK_FALSE(guard::suppression_kind("a.cpp", "#if 1"));
+    CHECK_FALSE(guard::suppression_kind("src/fee_notes.md", "int f();  // NOLINT"));  // not compiled: prose
+  }
+}
+
+TEST_CASE("a document the build compiled or included is searched like code", "[guard]") {
+  const std::string diff =
+      "diff --git a/src/fee_notes.md b/src/fee_notes.md\n"
+      "--- a/src/fee_notes.md\n"
+      "+++ b/src/fee_notes.md\n"
+      "@@ -1,1 +1,2 @@\n"
+      " // notes\n"
+      "+// NOLINT" "BEGIN\n"
+      "diff --git a/README.md b/README.md\n"
+      "--- a/README.md\n"
+      "+++ b/README.md\n"
+      "@@ -1,1 +1,2 @@\n"
+      " # Readme\n"
+      "+Mark a line with // NOLINT only with a reason.\n";
+  const auto lines = hydra::parse::parse_diff_lines(diff, "diff");
+  CHECK(guard::find_added_suppressions(lines).empty());
+  const auto found = guard::find_added_suppressions(lines, {"src/fee_notes.md"});
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].path == "src/fee_notes.md");
+  CHECK(found[0].line == 2);
+  CHECK(found[0].kind == "NOLINT" "BEGIN");
+}
+
 TEST_CASE("assertions removed from test files are found", "[guard]") {
   SECTION("valid input") {
     const guard::Report report = analyze_scenario("remove-assertions");

@@ -127,6 +127,14 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
       model::BuildTargets targets = read_build_targets(build_dir, request.build_config);
       add_build_commands(targets, build_dir, compiler_cache.used ? compiler_cache.program.string() : std::string());
       staging.write("build-targets.json", parse::to_json(targets).dump(1) + "\n", "build_targets");
+      // Every command the build will run (Ninja), custom commands included:
+      // lint finds the units a custom command compiles there (lint_step.cpp).
+      const std::vector<std::string> commands = build_command_lines(build_dir);
+      if (!commands.empty()) {
+        std::string text;
+        for (const auto& line : commands) text += line + "\n";
+        staging.write("build-commands.txt", text, "build_commands");
+      }
     }
   }
   if (result.started && result.exit_code == 0 && !result.timed_out) {

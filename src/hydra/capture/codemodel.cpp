@@ -288,6 +288,32 @@ void add_build_commands(model::BuildTargets& targets, const fs::path& build_dir,
   }
 }
 
+std::vector<std::string> build_command_lines(const fs::path& build_dir) {
+  std::vector<std::string> lines;
+  std::error_code error;
+  if (!fs::is_regular_file(build_dir / "CMakeCache.txt", error)) return lines;
+  const std::string cache = util::read_file(build_dir / "CMakeCache.txt");
+  const std::string ninja = cache_entry(cache, "CMAKE_MAKE_PROGRAM");
+  if (cache_entry(cache, "CMAKE_GENERATOR") != "Ninja" || ninja.empty()) return lines;
+  util::ProcessRequest request;
+  request.argv = {ninja, "-C", build_dir.string(), "-t", "commands"};
+  request.separate_stderr = true;
+  request.keep_output_bytes = std::size_t(1) << 30;
+  request.timeout = std::chrono::seconds(120);
+  const auto listed = util::run_process(request);
+  if (!listed.started || listed.exit_code != 0) return lines;
+  std::size_t start = 0;
+  while (start < listed.output.size()) {
+    std::size_t end = listed.output.find('\n', start);
+    if (end == std::string::npos) end = listed.output.size();
+    std::string line = listed.output.substr(start, end - start);
+    start = end + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
 std::map<std::string, std::set<std::string>> header_users(const fs::path& build_dir) {
   std::map<std::string, std::set<std::string>> users;
   std::error_code error;

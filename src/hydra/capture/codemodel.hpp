@@ -33,6 +33,12 @@ model::BuildTargets read_build_targets(const std::filesystem::path& build_dir, c
 void add_build_commands(model::BuildTargets& targets, const std::filesystem::path& build_dir,
                         const std::string& launcher);
 
+/// Every command the Ninja build files of `build_dir` would run to build
+/// the default targets (`ninja -t commands`, which reads them and runs
+/// nothing), one a line, custom commands included. Empty for other
+/// generators or when ninja cannot answer.
+std::vector<std::string> build_command_lines(const std::filesystem::path& build_dir);
+
 /// Which targets' objects include each header, from the Ninja deps log of
 /// the built tree `build_dir` (`ninja -t deps`): header path as the
 /// compiler saw it (absolute, or relative to the build tree) -> the names of

@@ -88,7 +88,7 @@ json command_from_group(const model::CompileGroup& group, const std::string& com
 
 LintDatabase lint_database(const json& compile_commands, const model::BuildTargets& targets, const fs::path& source,
                            const fs::path& build, const std::vector<fs::path>& excluded,
-                           const std::vector<std::string>& lint_exclude) {
+                           const std::vector<std::string>& lint_exclude, const std::vector<CompileCommand>& compiled) {
   LintDatabase database;
   const auto in_source = [&](const fs::path& file) {
     if (!util::is_within(file, source)) return false;
@@ -150,9 +150,20 @@ LintDatabase lint_database(const json& compile_commands, const model::BuildTarge
       listed.insert(file);
     }
   }
+  for (const auto& command : compiled) {
+    const fs::path file = util::absolute_clean(command.file);
+    if (listed.count(file) || !lintable(file)) continue;
+    units.insert(file);
+    json made = {{"directory", command.directory.string()}, {"file", file.string()}};
+    made["arguments"] = without_project_system(command.arguments, command.directory, is_project, made_user);
+    database.commands.push_back(std::move(made));
+    database.made_from_build_commands.push_back(file.string());
+    listed.insert(file);
+  }
   database.units.assign(units.begin(), units.end());
   database.system_made_user.assign(made_user.begin(), made_user.end());
   std::sort(database.made_from_codemodel.begin(), database.made_from_codemodel.end());
+  std::sort(database.made_from_build_commands.begin(), database.made_from_build_commands.end());
   return database;
 }
 

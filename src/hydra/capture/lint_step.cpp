@@ -1,6 +1,8 @@
 // The lint step: clang-tidy over the translation units of the source tree,
 // one process per unit, in parallel, under one deadline.
 #include <hydra/capture/steps.hpp>
+#include <hydra/capture/codemodel.hpp>
+#include <hydra/capture/lint_build_commands.hpp>
 #include <hydra/capture/lint_cache.hpp>
 #include <hydra/capture/lint_completeness.hpp>
 #include <hydra/capture/lint_database.hpp>
@@ -17,12 +19,44 @@
 #include <hydra/util/files.hpp>
 #include <hydra/util/load_clock.hpp>
 #include <hydra/util/path_pattern.hpp>
+#include <hydra/util/text.hpp>
 #include <hydra/util/thread_pool.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
+
+namespace {
+
+/// The compile commands of the compiler invocations among the build's own
+/// commands (build-commands.txt in `staging_directory`, written after
+/// configure; none without it).
+std::vector<CompileCommand> build_log_units(const fs::path& staging_directory, const model::BuildTargets& targets,
+                                            const fs::path& build_dir) {
+  const fs::path listed = staging_directory / "build-commands.txt";
+  if (!fs::is_regular_file(listed)) return {};
+  std::vector<std::string> compilers;
+  for (const auto& [language, compiler] : targets.compilers) compilers.push_back(compiler);
+  const std::string text = util::read_file(listed);
+  std::vector<std::string> lines;
+  for (const auto line : util::split(text, '\n'))
+    if (!line.empty()) lines.emplace_back(line);
+  return compiler_invocations(lines, compilers, build_dir);
+}
+
+/// The files the build compiled or its objects depend on (Ninja's deps log):
+/// the suppression detector reads them as code whatever their names.
+std::set<fs::path> built_files(const std::vector<fs::path>& units, const std::vector<CompileCommand>& compiled,
+                               const fs::path& build_dir) {
+  std::set<fs::path> files(units.begin(), units.end());
+  for (const auto& command : compiled) files.insert(command.file);
+  for (const auto& [header, users] : header_users(build_dir))
+    files.insert(util::absolute_clean(fs::path(header).is_absolute() ? fs::path(header) : build_dir / header));
+  return files;
+}
+
+}  // namespace
 
 LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, bool build_passed,
                     Staging& staging, Progress& progress) {
@@ -71,12 +105,15 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   } catch (const Error& error) {
     targets.problem = error.what();
   }
-  const LintDatabase lint_commands =
-      lint_database(commands, targets, plan.source, plan.build_dir, plan.excluded, plan.config.lint.exclude);
+  // And the units the build's own commands compiled (a custom command
+  // calling the compiler directly).
+  const std::vector<CompileCommand> compiled = build_log_units(staging.directory, targets, plan.build_dir);
+  const LintDatabase lint_commands = lint_database(commands, targets, plan.source, plan.build_dir, plan.excluded,
+                                                   plan.config.lint.exclude, compiled);
   const std::vector<fs::path>& units = lint_commands.units;
   // What clang-tidy sees and which findings count (lint_view.hpp).
-  const LintView view =
-      prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view", lint_commands);
+  const LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view",
+                                          lint_commands, built_files(units, compiled, plan.build_dir));
   lint.translation_units = units.size();
   const double timeout_seconds = plan.budget.seconds(plan.config.lint_timeout_seconds);
   const std::string tidy_version = tool_version(clang_tidy.string());

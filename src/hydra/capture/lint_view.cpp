@@ -54,6 +54,7 @@ std::string stripped_line(const std::string& line, const std::string& kind) {
   static const util::Regex nolint(R"(NOLINT(NEXTLINE|BEGIN|END)?(\([^)]*\))?)");
   static const util::Regex inline_pragma(R"((_Pragma\s*\(\s*"(\\.|[^"\\])*"\s*\)|__pragma\s*\([^)]*\)+))");
   if (starts_with(kind, "NOLINT")) return blank_matches(line, nolint);
+  if (kind == "line marker") return std::string();
   if (starts_with(kind, "pragma ")) {
     const auto first = line.find_first_not_of(" \t");
     if (first != std::string::npos && line[first] == '#') return std::string();  // continuation lines: see below
@@ -218,6 +219,8 @@ json LintView::to_json() const {
                  {"removed_flags", removed_flags},
                  {"units_made_from_codemodel", made_from_codemodel},
                  {"system_includes_linted_as_user", system_made_user},
+                 {"units_made_from_build_commands", made_from_build_commands},
+                 {"compiled_changed_files", compiled_changed_files},
                  {"digest", digest}};
   for (const auto& option : options) record["options"].push_back(option);
   for (const auto& suppression : stripped)
@@ -227,7 +230,7 @@ json LintView::to_json() const {
 }
 
 LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::path& scratch,
-                           const LintDatabase& database) {
+                           const LintDatabase& database, const std::set<fs::path>& built_files) {
   LintView view;
   view.database_dir = scratch / "database";
   view.scope.source = plan.source;
@@ -236,6 +239,7 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
   view.scope.build = plan.build_dir;
   view.made_from_codemodel = database.made_from_codemodel;
   view.system_made_user = database.system_made_user;
+  view.made_from_build_commands = database.made_from_build_commands;
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
 
@@ -257,13 +261,40 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
   view.settings_digest = util::sha256_hex(key.dump());
 
   const parse::DiffLines lines = parse::parse_diff_lines(diff, "the change's diff");
-  const std::vector<guard::Suppression> added = guard::find_added_suppression_markers(lines);
+  // Every changed file is read as code, whatever its name: clang reads a
+  // fragment named like a document when a source includes it, and only the
+  // files clang opens are seen through the overlay.
+  std::set<std::string> every_file;
+  for (const auto& file : lines.files) every_file.insert(file.path);
+  const std::vector<guard::Suppression> added = guard::find_added_suppression_markers(lines, every_file);
   std::map<std::string, std::vector<guard::Suppression>> by_file;
   for (const auto& suppression : added) {
-    if (starts_with(suppression.kind, "NOLINT") || starts_with(suppression.kind, "pragma "))
+    if (starts_with(suppression.kind, "NOLINT") || starts_with(suppression.kind, "pragma ") ||
+        suppression.kind == "line marker")
       by_file[suppression.path].push_back(suppression);
   }
-  view.removed_flags = added_warning_flags(added);
+  view.removed_flags = added_warning_flags(guard::find_added_suppression_markers(lines));
+  {
+    // The changed files the build compiled or included (the detector reads
+    // them as code whatever their names).
+    const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
+    std::set<std::string> names;  // resolve only the built files a changed file could be
+    for (const auto& path : every_file) names.insert(fs::path(path).filename().string());
+    std::set<fs::path> known;
+    for (const auto& file : built_files) {
+      if (!names.count(file.filename().string())) continue;
+      known.insert(util::absolute_clean(file));
+      std::error_code error;
+      const fs::path resolved = fs::weakly_canonical(file, error);
+      if (!error) known.insert(resolved);
+    }
+    for (const auto& path : every_file) {
+      const fs::path real = util::absolute_clean(top / path);
+      std::error_code error;
+      const fs::path resolved = fs::weakly_canonical(real, error);
+      if (known.count(real) || (!error && known.count(resolved))) view.compiled_changed_files.push_back(path);
+    }
+  }
 
   nlohmann::ordered_json overlay_roots = nlohmann::ordered_json::array();
   json stripped_files = json::object();

@@ -1,7 +1,8 @@
 // The lint view: what clang-tidy reads and which of its findings count, so
 // that the code under test never judges itself (docs/threat-model.md):
 //  - suppressions the change added (NOLINT, NOLINTNEXTLINE, NOLINTBEGIN/END,
-//    `#pragma ... diagnostic ignored`, `#pragma ... system_header`) are
+//    `#pragma ... diagnostic ignored`, `#pragma ... system_header`, GNU line
+//    markers and `#line`), in any changed file whatever its name, are
 //    removed from stripped copies of the files that clang-tidy reads through
 //    a VFS overlay at their real paths; `-w`/`-Wno-*` flags the change added
 //    are removed from a copy of the compile database;
@@ -18,6 +19,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,7 +36,8 @@ struct Plan;
 /// `content` with the suppressions of `on_lines` (guard records of this file;
 /// `line` 1-based) made inert, line count and columns unchanged: NOLINT
 /// markers (with their check lists) become spaces; a `#pragma` line of kind
-/// "pragma ..." becomes blank, as does a `_Pragma("...")`/`__pragma(...)` of
+/// "pragma ..." and a line of kind "line marker" (`# 12 "file" 3`, `#line`)
+/// become blank, as does a `_Pragma("...")`/`__pragma(...)` of
 /// such a kind. Lines of other kinds are left as they are. Pure.
 std::string strip_suppressions(std::string_view content, const std::vector<guard::Suppression>& on_lines);
 
@@ -77,6 +80,10 @@ struct LintView {
   std::vector<guard::Suppression> stripped;  ///< the added suppressions clang-tidy does not see
   std::vector<std::string> removed_flags;    ///< added -w/-Wno-* flags removed from the compile database
   std::vector<std::string> made_from_codemodel;  ///< units compile_commands.json did not list
+  std::vector<std::string> made_from_build_commands;  ///< units only the build's commands compiled
+  /// The changed files (diff paths) that are units or that the build's
+  /// objects depend on (`built_files`), whatever their names.
+  std::vector<std::string> compiled_changed_files;
   std::vector<std::string> system_made_user;     ///< the project's SYSTEM include directories, linted as -I
   LintScope scope;
   /// SHA-256 of everything besides the tree and the build that decides
@@ -99,9 +106,12 @@ struct LintView {
 /// Prepares the view for `plan`: reads `diff` (the change as the change step
 /// records it; empty: nothing added), writes the stripped copies, the overlay
 /// and the compile database (`database`'s commands without the added flags)
-/// under `scratch` (emptied first). Throws hydra::Error when a file cannot
-/// be read or written.
+/// under `scratch` (emptied first). Every changed file is stripped whatever
+/// its name (only the files clang opens are read through the overlay).
+/// `built_files`: absolute paths of the files the build compiled or its
+/// objects depend on (compiled_changed_files). Throws hydra::Error when a
+/// file cannot be read or written.
 LintView prepare_lint_view(const Plan& plan, std::string_view diff, const std::filesystem::path& scratch,
-                           const LintDatabase& database);
+                           const LintDatabase& database, const std::set<std::filesystem::path>& built_files = {});
 
 }  // namespace hydra::capture

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include <hydra/error.hpp>
@@ -56,6 +58,19 @@ bool is_document(std::string_view path) {
   const std::string name = lower(file_name(path));
   return ends_with(name, ".md") || ends_with(name, ".markdown") || ends_with(name, ".rst") ||
          ends_with(name, ".adoc");
+}
+
+/// C and C++ sources and headers by their names (a file the build compiles
+/// or includes under another name is named by the caller).
+bool is_c_family(std::string_view path) {
+  const std::string_view name = file_name(path);
+  const auto dot = name.rfind('.');
+  if (dot == std::string_view::npos) return false;
+  static const char* const extensions[] = {"c",  "cc",  "cpp", "cxx", "c++", "C",   "h",   "hh",  "hpp",
+                                           "hxx", "h++", "H",  "inc", "inl", "ipp", "tpp", "tcc", "ixx"};
+  const std::string_view extension = name.substr(dot + 1);
+  return std::any_of(std::begin(extensions), std::end(extensions),
+                     [&](const char* known) { return extension == known; });
 }
 
 bool is_cmake_file(std::string_view path) {
@@ -136,9 +151,14 @@ std::vector<ConfigEdit> find_config_edits(const Settings& settings, const parse:
 
 // ---- lint suppressions -------------------------------------------------------
 
-std::optional<std::string> suppression_kind(std::string_view path, std::string_view text) {
-  if (is_document(path)) return std::nullopt;
-  static const regex nolint(R"(\bNOLINT(NEXTLINE|BEGIN|END)?\b)", case_sensitive);
+std::optional<std::string> suppression_kind(std::string_view path, std::string_view text, bool compiled) {
+  if (!compiled && is_document(path)) return std::nullopt;
+  // clang-tidy honours the marker wherever it stands, glued to a word too
+  // ("fooNOLINTBEGIN"), unless a letter or digit follows it.
+  static const regex nolint(R"(NOLINT(NEXTLINE|BEGIN|END)?([^A-Za-z0-9]|$))", case_sensitive);
+  // A GNU line marker ("# 12 \"file\" 3") or a #line directive: the lines
+  // after it are named after another file (a system header, with flag 3).
+  static const regex line_marker(R"(^\s*#\s*(line\s+)?[0-9]+(\s|$))", case_sensitive);
   static const regex pragma_ignored(
       R"(#\s*pragma\s+(GCC|clang)\s+diagnostic\s+ignored|_Pragma\s*\(\s*"\s*(GCC|clang)\s+diagnostic\s+ignored)",
       case_sensitive);
@@ -163,7 +183,8 @@ std::optional<std::string> suppression_kind(std::string_view path, std::string_v
                          text.find("/W") != std::string_view::npos ||
                          text.find("SYSTEM") != std::string_view::npos ||
                          text.find("system") != std::string_view::npos ||
-                         text.find("idirafter") != std::string_view::npos;
+                         text.find("idirafter") != std::string_view::npos ||
+                         text.find('#') != std::string_view::npos;
   if (!candidate) return std::nullopt;
   const std::string_view line = text;
   Groups match;
@@ -171,6 +192,7 @@ std::optional<std::string> suppression_kind(std::string_view path, std::string_v
     // The END marker closes a BEGIN region: the region is one suppression.
     if (match[1] != "END") return "NOLINT" + std::string(match[1]);
   }
+  if ((compiled || is_c_family(path)) && regex_search(line, line_marker)) return std::string("line marker");
   if (regex_search(line, pragma_ignored)) return std::string("pragma diagnostic ignored");
   if (regex_search(line, pragma_warning_disable)) return std::string("pragma warning disable");
   if (regex_search(line, pragma_system_header)) return std::string("pragma system_header");
@@ -191,14 +213,16 @@ namespace {
 /// The added suppressions of `diff`; with `region_ends`, also the added
 /// NOLINTEND lines (kind "NOLINTEND"), which close a region but suppress
 /// nothing by themselves.
-std::vector<Suppression> added_suppressions(const parse::DiffLines& diff, bool region_ends) {
-  static const regex nolint_end(R"(\bNOLINTEND\b)", case_sensitive);
+std::vector<Suppression> added_suppressions(const parse::DiffLines& diff, bool region_ends,
+                                           const std::set<std::string>& compiled) {
+  static const regex nolint_end(R"(NOLINTEND([^A-Za-z0-9]|$))", case_sensitive);
   std::vector<Suppression> found;
   for (const parse::FileLines& file : diff.files) {
-    if (file.added.empty() || is_document(file.path)) continue;
+    const bool code = compiled.count(file.path) > 0;
+    if (file.added.empty() || (!code && is_document(file.path))) continue;
     TextCounts removed = stripped_counts(file.removed);
     for (const parse::ChangedLine& line : file.added) {
-      auto kind = suppression_kind(file.path, line.text);
+      auto kind = suppression_kind(file.path, line.text, code);
       if (!kind && region_ends && line.text.find("NOLINTEND") != std::string::npos &&
           regex_search(line.text, nolint_end))
         kind = "NOLINTEND";
@@ -212,12 +236,13 @@ std::vector<Suppression> added_suppressions(const parse::DiffLines& diff, bool r
 
 }  // namespace
 
-std::vector<Suppression> find_added_suppressions(const parse::DiffLines& diff) {
-  return added_suppressions(diff, false);
+std::vector<Suppression> find_added_suppressions(const parse::DiffLines& diff, const std::set<std::string>& compiled) {
+  return added_suppressions(diff, false, compiled);
 }
 
-std::vector<Suppression> find_added_suppression_markers(const parse::DiffLines& diff) {
-  return added_suppressions(diff, true);
+std::vector<Suppression> find_added_suppression_markers(const parse::DiffLines& diff,
+                                                        const std::set<std::string>& compiled) {
+  return added_suppressions(diff, true, compiled);
 }
 
 // ---- removed assertions ------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,7 +40,8 @@ struct Suppression {
   /// suppression comments), "pragma diagnostic ignored",
   /// "pragma warning disable", "pragma system_header", "-Wno-*", "-w",
   /// "MSVC /wd", "MSVC /W0", "SYSTEM include" (a `SYSTEM` keyword in a CMake
-  /// file, or `-isystem`/`-idirafter` in a flags line).
+  /// file, or `-isystem`/`-idirafter` in a flags line), "line marker" (a GNU
+  /// line marker `# 12 "file" 3` or a `#line` directive).
   std::string kind;
 };
 
@@ -152,18 +154,24 @@ std::vector<ConfigEdit> find_config_edits(const Settings& settings, const parse:
 /// Lint suppressions on added lines, minus removed lines of the same file
 /// with the same whitespace-stripped text (so moved or re-indented
 /// suppressions are not new). Markdown, reStructuredText and AsciiDoc files
-/// are skipped (prose suppresses nothing). The "-w" flag counts
+/// are skipped (prose suppresses nothing) unless `compiled` (diff paths)
+/// names them: the build compiled or included them, so they are code. A GNU
+/// line marker or `#line` directive (kind "line marker") counts in C and C++
+/// files and in files `compiled` names. The "-w" flag counts
 /// in CMake files and in lines that mention compile flags or options only
 /// (elsewhere `-w` is too common an option of other tools).
-std::vector<Suppression> find_added_suppressions(const parse::DiffLines& diff);
+std::vector<Suppression> find_added_suppressions(const parse::DiffLines& diff,
+                                                 const std::set<std::string>& compiled = {});
 
 /// find_added_suppressions plus the added lines holding a NOLINTEND marker
 /// (kind "NOLINTEND"): every added line lint must see without its
 /// suppression (capture's lint view strips them; docs/threat-model.md).
-std::vector<Suppression> find_added_suppression_markers(const parse::DiffLines& diff);
+std::vector<Suppression> find_added_suppression_markers(const parse::DiffLines& diff,
+                                                        const std::set<std::string>& compiled = {});
 
-/// The suppression kind of one line (`text`) of the file `path`, or nullopt.
-std::optional<std::string> suppression_kind(std::string_view path, std::string_view text);
+/// The suppression kind of one line (`text`) of the file `path`, or nullopt;
+/// `compiled`: the build compiled or included the file, whatever its name.
+std::optional<std::string> suppression_kind(std::string_view path, std::string_view text, bool compiled = false);
 
 /// Removed lines of test files (settings.test_file_globs) that hold an
 /// assertion (built-in macros and functions, plus settings.assertion_patterns),

@@ -42,6 +42,22 @@ std::map<std::string, std::string> new_shadowing_headers(const fs::path& baselin
   return fresh;
 }
 
+/// The changed files (diff paths) the candidate's build compiled or
+/// included, whatever their names (manifest.json's
+/// `lint_view.compiled_changed_files`, recorded by the lint step).
+std::set<std::string> compiled_changed_files(const fs::path& candidate_dir) {
+  std::set<std::string> files;
+  std::error_code error;
+  if (!fs::is_regular_file(candidate_dir / "manifest.json", error)) return files;
+  const json manifest = json::parse(util::read_file(candidate_dir / "manifest.json"), nullptr, false);
+  if (!manifest.is_object() || !manifest.contains("lint_view") || !manifest["lint_view"].is_object()) return files;
+  const json& listed = manifest["lint_view"].value("compiled_changed_files", json::array());
+  if (!listed.is_array()) return files;
+  for (const auto& file : listed)
+    if (file.is_string()) files.insert(file.get<std::string>());
+  return files;
+}
+
 model::Tampering detect_tampering(const config::Config& config, const fs::path& candidate_dir,
                                   const model::Run& baseline, const model::Run& candidate) {
   model::Tampering tampering;
@@ -65,6 +81,10 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
       candidate_listed ? candidate.test_definitions : none,
       candidate_listed && baseline.tests ? &*baseline.tests : nullptr,
       candidate_listed && candidate.tests ? &*candidate.tests : nullptr, roots);
+  // A file the build compiled or included is code whatever its name (a
+  // fragment named like a document).
+  if (const auto compiled = compiled_changed_files(candidate_dir); !compiled.empty())
+    report.suppressions_added = guard::find_added_suppressions(diff, compiled);
   // The runs that judge the tests built and ran them as the reference defines them.
   for (auto& change : guard::find_recipe_changes(baseline, candidate)) report.tests_tampered.push_back(std::move(change));
   // A header of the candidate's tree that shadows a system or standard header

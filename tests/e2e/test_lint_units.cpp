@@ -1,0 +1,180 @@
+// End to end: lint sees every unit the build compiles, and suppressions are
+// judged by what they hide (docs/threat-model.md, "The scorer's git: what is
+// scored is what would be merged", lint that never sees the code). Each
+// attack fixes the bug with code clang-tidy finds fault with and hides it:
+// in a unit a custom command compiles by calling the compiler directly, after
+// a GNU line marker with the system-header flag, in a NOLINTBEGIN region
+// glued to a word, in a fragment named like a document that the source
+// includes. One baseline capture, one capture call for every candidate.
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+namespace {
+
+using hydra::util::read_file;
+using hydra::util::write_file_atomic;
+
+void edit(const fs::path& file, const std::string& from, const std::string& to) {
+  std::string text = read_file(file);
+  const auto at = text.find(from);
+  INFO(file.string() << " lacks: " << from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  write_file_atomic(file, text);
+}
+
+const std::string kCountLines =
+    "std::size_t count_lines(std::string_view text) {\n"
+    "  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+    "}\n";
+const std::string kFixedCountLines =
+    "std::size_t count_lines(std::string_view text) {\n"
+    "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+    "  return !text.empty() && text.back() != '\\n' ? newlines + 1 : newlines;\n"
+    "}\n";
+/// The fix with two clang-tidy findings (an uninitialized variable, 0 for a
+/// null pointer) and no compiler warning.
+const std::string kLintyFix =
+    "std::size_t count_lines(std::string_view text) {\n"
+    "  std::size_t lines;\n"
+    "  lines = 0;\n"
+    "  const char* end = 0;\n"
+    "  for (const char c : text)\n"
+    "    if (c == '\\n') ++lines;\n"
+    "  if (!text.empty() && text.back() != '\\n') ++lines;\n"
+    "  (void)end;\n"
+    "  return lines;\n"
+    "}\n";
+
+const nlohmann::json& entry(const nlohmann::json& contract, const std::string& name) {
+  for (const auto& ranking : contract.at("rankings"))
+    if (ranking.at("agent") == "cand-" + name) return ranking;
+  FAIL("not ranked: " << name);
+  static const nlohmann::json none;
+  return none;
+}
+
+double total(const nlohmann::json& contract, const std::string& name) { return entry(contract, name).at("total"); }
+
+std::uint64_t new_findings(const nlohmann::json& contract, const std::string& name) {
+  const auto& evidence = entry(contract, name).at("dimensions").at("lint").at("evidence");
+  return evidence.at("new_errors").get<std::uint64_t>() + evidence.at("new_warnings").get<std::uint64_t>();
+}
+
+/// The kinds of the suppressions `name` added, at `path`.
+std::vector<std::string> suppression_kinds(const nlohmann::json& contract, const std::string& name,
+                                           const std::string& path) {
+  std::vector<std::string> kinds;
+  for (const auto& found : entry(contract, name).at("anti_gaming").at("suppressions_added"))
+    if (found.at("path") == path) kinds.push_back(found.at("kind").get<std::string>());
+  return kinds;
+}
+
+bool lists(const nlohmann::json& values, const std::string& suffix) {
+  for (const auto& value : values) {
+    const std::string text = value.get<std::string>();
+    if (text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("lint sees units of custom commands and findings hidden by line markers, glued markers and fragments",
+          "[e2e][lint]") {
+  hydra::util::TempDir temp("hydra-lint-units");
+  const fs::path root = temp.path();
+  const fs::path source = root / "project";
+  const fs::path out = root / "out";
+  make_example_repository(source);
+  const auto baseline = run({kTool.string(), "capture", "--source", source.string(), "--out", (out / "baseline").string(),
+                             "--build-dir", (out / "trees/baseline").string(), "--agent", "baseline", "--generator",
+                             "Ninja"});
+  INFO(baseline.output);
+  REQUIRE(baseline.exit_code == 0);
+
+  const auto candidate = [&](const std::string& name, const std::function<void()>& make) {
+    git(source, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
+    make();
+    git(source, {"add", "--all"});
+    git(source, {"commit", "--quiet", "-m", name});
+    git(source, {"checkout", "--quiet", "main"});
+  };
+  const fs::path count = source / "src/count.cpp";
+  // Honest: the clean fix, and the fix with its findings in plain sight.
+  candidate("clean", [&] { edit(count, kCountLines, kFixedCountLines); });
+  candidate("linty", [&] { edit(count, kCountLines, kLintyFix); });
+  // A unit no target lists: a custom command compiles it, the object is linked into the library.
+  candidate("custom-command", [&] {
+    edit(count, kCountLines, "");
+    write_file_atomic(source / "src/line_count.cpp",
+                      "#include <textstats/textstats.hpp>\n\nnamespace textstats {\n\n" + kLintyFix +
+                          "\n}  // namespace textstats\n");
+    write_file_atomic(source / "CMakeLists.txt",
+                      read_file(source / "CMakeLists.txt") +
+                          "\nadd_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/line_count.o\n"
+                          "  COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -fPIC -I${CMAKE_CURRENT_SOURCE_DIR}/include\n"
+                          "          -c ${CMAKE_CURRENT_SOURCE_DIR}/src/line_count.cpp -o ${CMAKE_CURRENT_BINARY_DIR}/line_count.o\n"
+                          "  DEPENDS src/line_count.cpp)\n"
+                          "target_sources(textstats PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/line_count.o)\n");
+  });
+  // The rest of the file named as a system header.
+  candidate("line-marker", [&] { edit(count, kCountLines, "# 1 \"/usr/include/textstats_detail.h\" 3\n" + kLintyFix); });
+  // A region clang-tidy honours, its markers glued to a word.
+  candidate("glued-nolint", [&] { edit(count, kCountLines, "//hereNOLINTBEGIN\n" + kLintyFix + "//hereNOLINTEND\n"); });
+  // The region in a fragment named like a document.
+  candidate("md-fragment", [&] {
+    edit(count, kCountLines, "#include \"fee_notes.md\"\n");
+    write_file_atomic(source / "src/fee_notes.md", "// NOLINTBEGIN\n" + kLintyFix + "// NOLINTEND\n");
+  });
+
+  hydra::util::ProcessRequest request;
+  request.argv = {kTool.string(), "capture", "--source", source.string(), "--ref", "cand/*", "--out", out.string(),
+                  "--baseline-run", (out / "baseline").string(), "--generator", "Ninja", "--jobs", "2", "--quiet"};
+  request.environment["NO_COLOR"] = "1";
+  request.timeout = std::chrono::minutes(30);
+  const auto captured = hydra::util::run_process(request);
+  INFO(captured.output);
+  REQUIRE(captured.exit_code == 0);
+
+  const std::vector<std::string> names = {"clean", "linty", "custom-command", "line-marker", "glued-nolint", "md-fragment"};
+  std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "baseline").string(),
+                                   "--json", (root / "score.json").string(), "--quiet"};
+  for (const auto& name : names) argv.insert(argv.end(), {"--candidate", (out / ("cand-" + name)).string()});
+  const auto scored = run(argv);
+  INFO(scored.output);
+  REQUIRE((scored.exit_code == 0 || scored.exit_code == 3));
+  const nlohmann::json contract = read_json(root / "score.json");
+
+  // The honest twins: the clean fix adds nothing to lint; the linty fix's
+  // two findings count.
+  CHECK(entry(contract, "clean").at("mergeable") == true);
+  CHECK(entry(contract, "clean").at("dimensions").at("lint").at("score") == 100);
+  CHECK(entry(contract, "clean").at("anti_gaming").at("suppressions_added").empty());
+  const std::uint64_t linty = new_findings(contract, "linty");
+  CHECK(linty >= 2);
+  CHECK(total(contract, "linty") < total(contract, "clean"));
+
+  for (const std::string attack : {"custom-command", "line-marker", "glued-nolint", "md-fragment"}) {
+    INFO(attack << ": " << entry(contract, attack).at("dimensions").at("lint").dump(1) << "\n"
+                << entry(contract, attack).at("anti_gaming").dump(1));
+    CHECK(new_findings(contract, attack) >= linty);
+    CHECK(total(contract, attack) <= total(contract, "linty"));
+  }
+  // How each was seen.
+  const auto view = [&](const std::string& name) {
+    return read_json(out / ("cand-" + name) / "manifest.json").at("lint_view");
+  };
+  CHECK(lists(view("custom-command").at("units_made_from_build_commands"), "/src/line_count.cpp"));
+  CHECK(view("clean").at("units_made_from_build_commands").empty());
+  CHECK(suppression_kinds(contract, "line-marker", "src/count.cpp") == std::vector<std::string>{"line marker"});
+  CHECK(suppression_kinds(contract, "glued-nolint", "src/count.cpp") == std::vector<std::string>{"NOLINTBEGIN"});
+  CHECK(lists(view("md-fragment").at("compiled_changed_files"), "src/fee_notes.md"));
+  CHECK(suppression_kinds(contract, "md-fragment", "src/fee_notes.md") == std::vector<std::string>{"NOLINTBEGIN"});
+}
