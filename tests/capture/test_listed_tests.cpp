@@ -70,6 +70,7 @@ TEST_CASE("ctest lists HydraScore's file exactly as it listed the tree", "[captu
   }
   hydra::util::TempDir temp("hydra-listed");
   const auto root = temp.path();
+  std::filesystem::create_directories(root / "src");
   hydra::util::write_file_atomic(root / "src" / "CMakeLists.txt", R"(cmake_minimum_required(VERSION 3.25)
 project(p NONE)
 enable_testing()
