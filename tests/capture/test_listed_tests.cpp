@@ -42,7 +42,7 @@ TEST_CASE("the listed tests are written with their command and every property", 
   CHECK(text.find("add_test([[a]] [[/bin/sh]] [[-c]] [[exit 3]] [[x;y]])\n") != std::string::npos);
   CHECK(text.find("set_tests_properties([[a]] PROPERTIES [[WILL_FAIL]] [[ON]] [[TIMEOUT]] [[5.5]] [[LABELS]] "
                   "[[l1;l2]] [[SKIP_RETURN_CODE]] [[4]] [[WORKING_DIRECTORY]] [[/tmp]])\n") != std::string::npos);
-  CHECK(text.find("add_test([[gone]] NOT_AVAILABLE)\n") != std::string::npos);
+  CHECK(text.find("add_test([[gone]] [[(ctest listed no program for this test)]])\n") != std::string::npos);
   CHECK(text.find("set_tests_properties([[gone]]") == std::string::npos);
 
   SECTION("a value HydraScore cannot write back is a problem, never dropped quietly") {
@@ -99,4 +99,20 @@ set_tests_properties(b PROPERTIES FIXTURES_REQUIRED fx DISABLED ON DEPENDS a)
   CHECK(problems.empty());
   const json own = json::parse(run({ctest->string(), "--test-dir", folder.string(), "--show-only=json-v1"}));
   CHECK(tests_of(own) == tests_of(tree));
+
+  SECTION("a test whose program was not built fails as it does when ctest reads the tree") {
+    hydra::util::write_file_atomic(root / "src" / "CMakeLists.txt", R"(cmake_minimum_required(VERSION 3.25)
+project(p NONE)
+enable_testing()
+add_test(NAME missing COMMAND ${CMAKE_BINARY_DIR}/not-built)
+)");
+    run({cmake->string(), "-S", (root / "src").string(), "-B", (root / "build").string()});
+    const json listed = json::parse(run({ctest->string(), "--test-dir", (root / "build").string(), "--show-only=json-v1"}));
+    const auto tests_dir = hydra::capture::write_listed_tests(root / "build", listed_tests_file(listed, problems));
+    hydra::util::ProcessRequest request;
+    request.argv = {ctest->string(), "--test-dir", tests_dir.string()};
+    const auto ran = hydra::util::run_process(request);
+    CHECK(ran.exit_code != 0);
+    CHECK(ran.output.find("Unable to find executable") != std::string::npos);
+  }
 }

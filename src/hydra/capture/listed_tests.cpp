@@ -124,7 +124,10 @@ std::string listed_tests_file(const json& listing, std::vector<std::string>& pro
     std::string line = "add_test(" + bracket_argument(name);
     const json command = test.value("command", json::array());
     if (!command.is_array() || command.empty()) {
-      line += " NOT_AVAILABLE";
+      // ctest lists no command when it finds no program (one that was not
+      // built): a program of that name is found nowhere either, so ctest
+      // runs the test as it did from the tree, "Unable to find executable".
+      line += " " + bracket_argument(kNoListedProgram);
     } else {
       for (const auto& word : command) {
         if (!word.is_string()) {

@@ -16,6 +16,9 @@
 
 namespace hydra::capture {
 
+/// The program of a listed test without a command.
+inline constexpr const char* kNoListedProgram = "(ctest listed no program for this test)";
+
 /// The folder of a build tree that holds the listed tests' CTestTestfile.cmake.
 inline constexpr const char* kListedTestsFolder = ".hydra-listed-tests";
 
@@ -24,8 +27,10 @@ inline constexpr const char* kListedTestsFolder = ".hydra-listed-tests";
 /// command and set_tests_properties() with every listed property (lists
 /// joined with ';', booleans ON/OFF; MEASUREMENT, TIMEOUT_AFTER_MATCH and
 /// RESOURCE_GROUPS written back in their CMake form), every word quoted as a
-/// CMake bracket argument. A test without a command is NOT_AVAILABLE, as
-/// ctest writes it. What cannot be written (a value of another shape, a
+/// CMake bracket argument. A test the listing gives no command (ctest found
+/// no program for it: one that was not built) runs kNoListedProgram, which
+/// ctest finds nowhere: it reports "Unable to find executable", as it does
+/// when it reads the tree. What cannot be written (a value of another shape, a
 /// malformed test) is appended to `problems` and left out. Pure.
 std::string listed_tests_file(const nlohmann::json& listing, std::vector<std::string>& problems);
 
