@@ -47,20 +47,9 @@ std::string console_verdict(const std::string& log, const std::string& test) {
   return {};
 }
 
-}  // namespace
-
-TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders are its own",
-          "[e2e][held-out][scorer-git]") {
-  hydra::util::TempDir temp("hydra-listed-built");
-  const fs::path source = temp.path() / "project";
-  const fs::path out = temp.path() / "out";
-  make_example_repository(source);
-  {
-    const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "main", "--out",
-                                    out.string(), "--generator", "Ninja", "--quiet"});
-    INFO(captured.output);
-    REQUIRE(captured.exit_code == 0);
-  }
+/// The branches cand/<name> of the attacks on listed tests, the compiler
+/// cache and HydraScore's folders, and their honest twin.
+void commit_candidates(const fs::path& source) {
   const auto candidate = [&](const std::string& name, const std::function<void()>& make) {
     git(source, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
     make();
@@ -103,6 +92,41 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
               "set_tests_properties(count.link PROPERTIES LABELS unit WORKING_DIRECTORY ${CMAKE_BINARY_DIR})\n\n"
               "textstats_add_test_suite(frequency)\n");
   });
+}
+
+/// The fix held in files the change does not hold: one the tree's
+/// `.gitignore` ignores (found with __has_include), one of a nested
+/// repository, one in the user's build tree included by a relative path.
+void hide_fix_outside_change(const fs::path& source) {
+  edit_file(source / ".gitignore", "/build*/\n", "/build*/\nsrc/*.inc\n");
+  create_file(source / "src/count_lines.inc", "#include \"../vendor/parts/count_lines_head.inc\"\n");
+  create_file(source / "vendor/parts/count_lines_head.inc",
+              "std::size_t count_lines(std::string_view text) {\n#include \"../../build/count_lines_body.inc\"\n}\n");
+  git(source / "vendor/parts", {"init", "--quiet"});
+  git(source / "vendor/parts", {"add", "--all"});
+  git(source / "vendor/parts", {"commit", "--quiet", "-m", "parts"});
+  create_file(source / "build/count_lines_body.inc",
+              "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+              "  return !text.empty() && text.back() != '\\n' ? newlines + 1 : newlines;\n");
+  edit_file(source / "src/count.cpp", kCountLines,
+            "#if __has_include(\"count_lines.inc\")\n#include \"count_lines.inc\"\n#else\n" + kCountLines + "#endif\n");
+}
+
+}  // namespace
+
+TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders are its own",
+          "[e2e][held-out][scorer-git]") {
+  hydra::util::TempDir temp("hydra-listed-built");
+  const fs::path source = temp.path() / "project";
+  const fs::path out = temp.path() / "out";
+  make_example_repository(source);
+  {
+    const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "main", "--out",
+                                    out.string(), "--generator", "Ninja", "--quiet"});
+    INFO(captured.output);
+    REQUIRE(captured.exit_code == 0);
+  }
+  commit_candidates(source);
 
   {
     const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "cand/*", "--out",
@@ -128,20 +152,7 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
     git(source, {"clean", "-fdq"});
   };
   capture_work_tree("wt-fix", [&] { edit_file(source / "src/count.cpp", kCountLines, kFixedCountLines); });
-  capture_work_tree("wt-hidden", [&] {
-    edit_file(source / ".gitignore", "/build*/\n", "/build*/\nsrc/*.inc\n");
-    create_file(source / "src/count_lines.inc", "#include \"../vendor/parts/count_lines_head.inc\"\n");
-    create_file(source / "vendor/parts/count_lines_head.inc",
-                "std::size_t count_lines(std::string_view text) {\n#include \"../../build/count_lines_body.inc\"\n}\n");
-    git(source / "vendor/parts", {"init", "--quiet"});
-    git(source / "vendor/parts", {"add", "--all"});
-    git(source / "vendor/parts", {"commit", "--quiet", "-m", "parts"});
-    create_file(source / "build/count_lines_body.inc",
-                "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
-                "  return !text.empty() && text.back() != '\\n' ? newlines + 1 : newlines;\n");
-    edit_file(source / "src/count.cpp", kCountLines,
-              "#if __has_include(\"count_lines.inc\")\n#include \"count_lines.inc\"\n#else\n" + kCountLines + "#endif\n");
-  });
+  capture_work_tree("wt-hidden", [&] { hide_fix_outside_change(source); });
 
   std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "main").string(), "--json",
                                    (temp.path() / "score.json").string(), "--markdown",
