@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <hydra/util/process.hpp>
@@ -72,6 +73,23 @@ inline void make_agent_branch(const fs::path& repository, const std::string& nam
   git(repository, {"add", "--all"});
   git(repository, {"commit", "--quiet", "-m", name});
   git(repository, {"checkout", "--quiet", "main"});
+}
+
+/// Replaces the first `from` in `file` with `to` (the test fails when `from` is not there).
+inline void edit_file(const fs::path& file, const std::string& from, const std::string& to) {
+  std::string text = hydra::util::read_file(file);
+  const auto at = text.find(from);
+  INFO(file.string() << " lacks: " << from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  hydra::util::write_file_atomic(file, text);
+}
+
+/// Writes `file` (and its folders); `executable`: mode 0744.
+inline void create_file(const fs::path& file, const std::string& text, bool executable = false) {
+  fs::create_directories(file.parent_path());
+  hydra::util::write_file_atomic(file, text);
+  if (executable) fs::permissions(file, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
 }
 
 inline nlohmann::json read_json(const fs::path& file) {

@@ -18,21 +18,6 @@ namespace {
 using hydra::util::read_file;
 using hydra::util::write_file_atomic;
 
-void edit(const fs::path& file, const std::string& from, const std::string& to) {
-  std::string text = read_file(file);
-  const auto at = text.find(from);
-  INFO(file.string() << " lacks: " << from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  write_file_atomic(file, text);
-}
-
-void create(const fs::path& file, const std::string& text, bool executable = false) {
-  fs::create_directories(file.parent_path());
-  write_file_atomic(file, text);
-  if (executable) fs::permissions(file, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
-}
-
 const std::string kCountLines =
     "std::size_t count_lines(std::string_view text) {\n"
     "  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
@@ -156,16 +141,16 @@ TEST_CASE("the scorer's git is blind to the candidate's repository, and an API c
   // own copy of the failing test agreeing with the bug (code and tests
   // touched: a held-out run judges the baseline's test).
   const auto no_fix = [&](const std::string& word) {
-    edit(source / "src/count.cpp", "namespace textstats {\n", "namespace textstats {\n\n// " + word + "\n");
-    edit(source / "tests/test_count.cpp", kBugAssertions, kAgreeingAssertions);
+    edit_file(source / "src/count.cpp", "namespace textstats {\n", "namespace textstats {\n\n// " + word + "\n");
+    edit_file(source / "tests/test_count.cpp", kBugAssertions, kAgreeingAssertions);
   };
 
   project.candidate("fix", [&] {
-    edit(source / "src/count.cpp", kCountLines, kFixedCountLines);
-    edit(source / "tests/test_count.cpp", "  CHECK_EQ(textstats::count_lines(\"one\\ntwo\\n\"), 2U);\n",
+    edit_file(source / "src/count.cpp", kCountLines, kFixedCountLines);
+    edit_file(source / "tests/test_count.cpp", "  CHECK_EQ(textstats::count_lines(\"one\\ntwo\\n\"), 2U);\n",
          "  CHECK_EQ(textstats::count_lines(\"one\\ntwo\\n\"), 2U);\n  CHECK_EQ(textstats::count_lines(\"one\\n\"), 1U);\n");
   });
-  project.candidate("lint-honest", [&] { edit(source / "src/count.cpp", kCountLines, linty_fix("")); });
+  project.candidate("lint-honest", [&] { edit_file(source / "src/count.cpp", kCountLines, linty_fix("")); });
 
   // 1. The clone's own settings: a post-checkout hook and a smudge filter
   //    (its config and info/attributes, no file of the tree) that put the
@@ -174,8 +159,8 @@ TEST_CASE("the scorer's git is blind to the candidate's repository, and an API c
   // 2. A committed .gitattributes marks the sources binary to the diff: the
   //    NOLINTs it adds are never seen, and what they hide is never scored.
   project.candidate("attributes", [&] {
-    create(source / ".gitattributes", "*.cpp -diff\n*.hpp -diff\n");
-    edit(source / "src/count.cpp", kCountLines, linty_fix("  // NOLINT"));
+    create_file(source / ".gitattributes", "*.cpp -diff\n*.hpp -diff\n");
+    edit_file(source / "src/count.cpp", kCountLines, linty_fix("  // NOLINT"));
   });
   // 3. A test program (sandboxed, its build tree writable) makes a
   //    repository where the capture puts its held-out worktree (the
@@ -183,7 +168,7 @@ TEST_CASE("the scorer's git is blind to the candidate's repository, and an API c
   //    agreeing test in place when the capture checks it out there.
   project.candidate("planted", [&] {
     no_fix("Counts lines.");
-    create(source / "tests/plant.sh",
+    create_file(source / "tests/plant.sh",
            "#!/bin/sh\n"
            "dest=\"$1/.hydra/held-out/source\"\n"
            "rm -rf \"$dest\"\n"
@@ -196,7 +181,7 @@ TEST_CASE("the scorer's git is blind to the candidate's repository, and an API c
            "exit 0\n",
            true);
     fs::copy_file(agreeing, source / "tests/agreeing.txt");
-    edit(source / "tests/CMakeLists.txt", "textstats_add_test_suite(frequency)\n",
+    edit_file(source / "tests/CMakeLists.txt", "textstats_add_test_suite(frequency)\n",
          "add_test(NAME count.plant COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/plant.sh ${CMAKE_BINARY_DIR} "
          "${PROJECT_SOURCE_DIR})\nset_tests_properties(count.plant PROPERTIES LABELS unit)\n\n"
          "textstats_add_test_suite(frequency)\n");
@@ -205,24 +190,24 @@ TEST_CASE("the scorer's git is blind to the candidate's repository, and an API c
   //    baseline-passing test broken with it: the baseline's test program no
   //    longer builds against the change.
   project.candidate("api-rename", [&] {
-    edit(source / "include/textstats/textstats.hpp", "std::size_t count_lines(", "std::size_t line_count(");
-    edit(source / "src/count.cpp", "std::size_t count_lines(", "std::size_t line_count(");
-    edit(source / "src/count.cpp", "counts.lines = count_lines(text);", "counts.lines = line_count(text);");
-    edit(source / "src/count.cpp", "counts.bytes = text.size();", "counts.bytes = text.size() + 1;");
+    edit_file(source / "include/textstats/textstats.hpp", "std::size_t count_lines(", "std::size_t line_count(");
+    edit_file(source / "src/count.cpp", "std::size_t count_lines(", "std::size_t line_count(");
+    edit_file(source / "src/count.cpp", "counts.lines = count_lines(text);", "counts.lines = line_count(text);");
+    edit_file(source / "src/count.cpp", "counts.bytes = text.size();", "counts.bytes = text.size() + 1;");
     std::string tests = read_file(source / "tests/test_count.cpp");
     for (auto at = tests.find("count_lines("); at != std::string::npos; at = tests.find("count_lines(", at))
       tests.replace(at, 11, "line_count");
     write_file_atomic(source / "tests/test_count.cpp", tests);
-    edit(source / "tests/test_count.cpp", "CHECK_EQ(counts.bytes, 22U);", "CHECK_EQ(counts.bytes, 23U);");
+    edit_file(source / "tests/test_count.cpp", "CHECK_EQ(counts.bytes, 22U);", "CHECK_EQ(counts.bytes, 23U);");
   });
 
   // The clone's settings, made once every branch is committed (the filter
   // would otherwise act on the test's own checkouts here).
   const std::string in_settings_held_out = "case \"$PWD\" in */cand-settings/build/.hydra/held-out/source) ";
-  create(source / ".git/hooks/post-checkout",
+  create_file(source / ".git/hooks/post-checkout",
          "#!/bin/sh\n" + in_settings_held_out + "cp " + agreeing.string() + " tests/test_count.cpp;; esac\nexit 0\n",
          true);
-  create(source / ".git/info/attributes", "tests/test_count.cpp filter=agree\n");
+  create_file(source / ".git/info/attributes", "tests/test_count.cpp filter=agree\n");
   git(source, {"config", "filter.agree.smudge",
                "sh -c '" + in_settings_held_out + "cat >/dev/null; cat " + agreeing.string() + ";; *) cat;; esac'"});
   git(source, {"config", "filter.agree.clean", "cat"});

@@ -156,3 +156,31 @@ TEST_CASE("checkout_worktree never runs git in a folder it did not make: a repos
   CHECK_FALSE(fs::exists(ran));
   hydra::util::remove_worktree(repo, worktree);
 }
+
+TEST_CASE("the clone's settings change nothing a checkout writes or a diff prints", "[util][git]") {
+  hydra::util::TempDir temp("hydra-git-settings");
+  const fs::path repo = temp.path() / "repo";
+  fs::create_directories(repo / "src");
+  fs::create_symlink("fee.cpp", repo / "src" / "link.cpp");
+  const std::string base = committed_repository(repo);
+  // Settings of the clone only: links checked out as files, a sparse
+  // checkout of src/ alone, modes ignored, coloured diffs without prefixes.
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"core.symlinks", "false"}, {"core.sparseCheckout", "true"}, {"core.fileMode", "false"},
+           {"color.ui", "always"}, {"color.diff", "always"}, {"diff.noprefix", "true"}})
+    checked_git(repo, {"config", key, value});
+  write(repo / ".git" / "info" / "sparse-checkout", "/src/\n");
+
+  const fs::path worktree = temp.path() / "build" / ".hydra" / "held-out" / "source";
+  hydra::util::checkout_worktree(repo, base, worktree);
+  CHECK(fs::is_regular_file(worktree / "tests" / "test_fee.cpp"));
+  CHECK(fs::is_symlink(worktree / "src" / "link.cpp"));
+
+  write(repo / "src" / "fee.cpp", "int fee() { return 2; }\n");
+  fs::permissions(repo / "tests" / "test_fee.cpp", fs::perms::owner_exec, fs::perm_options::add);
+  const std::string diff = hydra::util::diff_against(repo, base, {});
+  CHECK(diff.find("diff --git a/src/fee.cpp b/src/fee.cpp") != std::string::npos);
+  CHECK(diff.find("new mode 100755") != std::string::npos);
+  CHECK(diff.find('\x1b') == std::string::npos);
+  hydra::util::remove_worktree(repo, worktree);
+}

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <set>
 
+#include <hydra/capture/built_files.hpp>
+#include <hydra/capture/codemodel.hpp>
 #include <hydra/capture/network_use.hpp>
 #include <hydra/capture/run_summary.hpp>
 #include <hydra/capture/steps.hpp>
@@ -81,6 +84,25 @@ void report_network_need(const CaptureRequest& request, const Sandbox& sandbox, 
     staging.problem(message);
     return;
   }
+}
+
+/// A candidate's build that read files of the work tree that are no file
+/// of its change (built_files.hpp) was built from more than `hydra_apply`
+/// would merge: a problem of the run, naming them.
+void report_built_outside_change(const Plan& plan, const TreeSnapshot& tree, Staging& staging) {
+  std::set<std::string> dependencies, files;
+  for (const auto& [header, targets] : header_users(plan.build_dir)) dependencies.insert(header);
+  for (const auto& [file, stamp] : tree.files) files.insert(file);
+  const auto outside =
+      built_outside_change(dependencies, plan.seen(tree.root), plan.seen(plan.build_dir), tree.root, files);
+  if (outside.empty()) return;
+  std::string list;
+  for (std::size_t index = 0; index < outside.size() && index < 20; ++index)
+    list += (index ? "; " : "") + outside[index];
+  if (outside.size() > 20) list += "; and " + std::to_string(outside.size() - 20) + " more";
+  staging.problem("the build read files of the work tree that are not part of the change (ignored, in a nested "
+                  "repository or in another build tree; diff.patch does not hold them): " + list);
+  staging.manifest["built_outside_change"] = outside;
 }
 
 /// What no step of `plan` may read besides the evidence (Plan::hidden).
@@ -196,6 +218,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   if (plan.config.profile == "cmake") {
     const BuildResult build = run_build(plan, request, sandbox, staging, progress);
     build_passed = build.passed;
+    if (request.baseline_run && plan.in_git) report_built_outside_change(plan, source_before, staging);
     report_network_need(request, sandbox, staging, build.passed);
     if (build.passed) run_tests(plan, request, sandbox, staging, progress);
     run_held_out(plan, request, sandbox, staging, progress);

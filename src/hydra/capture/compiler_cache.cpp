@@ -60,6 +60,13 @@ CompilerCache prepare_compiler_cache(const Plan& plan, const CaptureRequest& req
   if (request.baseline_run) {
     cache.read_only = true;
     cache.environment["CCACHE_READONLY"] = "1";
+    // Direct mode looks an object up by the files the unit included when
+    // the baseline compiled it; a file of the change that is new earlier in
+    // the include path (a `src/cstdio`) is not among them, so the baseline's
+    // object would be served for a unit that now compiles to another one.
+    // The preprocessor mode hashes what the unit preprocesses to.
+    cache.direct_mode = false;
+    cache.environment["CCACHE_NODIRECT"] = "1";
     cache.environment["CCACHE_TEMPDIR"] = (seen_build / ".hydra-ccache-tmp").string();
   }
   return cache;
@@ -85,6 +92,7 @@ json to_json(const CompilerCache& cache, const CompilerCacheStats& stats) {
   record["directory"] = cache.directory.string();
   record["basedir"] = cache.environment.at("CCACHE_BASEDIR");
   record["read_only"] = cache.read_only;
+  record["direct_mode"] = cache.direct_mode;
   record["compilations"] = stats.calls;
   record["hits"] = stats.hits;
   record["misses"] = stats.misses;

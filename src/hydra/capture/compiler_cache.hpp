@@ -25,6 +25,14 @@ struct CompilerCache {
   /// that later compilations (its own held-out run, other candidates) take
   /// for their own. Only captures of a baseline fill the cache.
   bool read_only = false;
+  /// ccache's direct mode (an object looked up by the files the unit
+  /// included when it was stored, without preprocessing). Off for a
+  /// candidate (CCACHE_NODIRECT): a new file earlier in the include path
+  /// (a `src/cstdio` of the change) is not among those files, so direct
+  /// mode would serve the baseline's object for a unit that now compiles
+  /// to another one; the preprocessor mode hashes what the unit
+  /// preprocesses to.
+  bool direct_mode = true;
   std::string reason;                    ///< why it is not used
   std::filesystem::path program;         ///< ccache
   std::filesystem::path directory;       ///< CCACHE_DIR
@@ -47,7 +55,7 @@ struct CompilerCache {
 /// every capture of a commit, whose folder holds `source/` and `build/`
 /// (steps.hpp, checkout_layout). A candidate
 /// capture (`request.baseline_run` set) uses it read-only (CCACHE_READONLY,
-/// temporary files in the build tree).
+/// temporary files in the build tree) and without direct mode (CCACHE_NODIRECT).
 CompilerCache prepare_compiler_cache(const Plan& plan, const CaptureRequest& request,
                                      const std::filesystem::path& build_dir);
 

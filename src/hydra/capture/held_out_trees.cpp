@@ -120,8 +120,23 @@ std::vector<PatchSection> split_patch(const std::string& diff) {
 }
 
 
+void own_folders(const fs::path& base, const fs::path& folder) {
+  fs::path at = base;
+  for (const auto& part : folder.lexically_relative(base)) {
+    at /= part;
+    const auto status = fs::symlink_status(at);  // a symbolic link is never a directory here
+    if (fs::is_directory(status)) continue;
+    if (status.type() != fs::file_type::not_found) fs::remove_all(at);  // the link, not what it names
+    fs::create_directory(at);
+  }
+}
+
 fs::path prepare_tree(const Plan& plan, const fs::path& root, const std::string& patch,
                       const std::vector<std::string>& emptied, const std::optional<fs::path>& private_patch) {
+  // The steps of the candidate's own run could write its build tree, the
+  // folders HydraScore runs git and builds in included: made its own again.
+  own_folders(plan.build_dir, root);
+  own_folders(root, root / "build");
   const fs::path top = util::work_tree_root(plan.source);
   const fs::path worktree = root / "source";
   util::checkout_worktree(top, plan.base_commit, worktree);

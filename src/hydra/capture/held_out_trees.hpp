@@ -28,10 +28,17 @@ struct PatchSection {
 /// `diff` split per file. Throws hydra::InputError when it cannot be read.
 std::vector<PatchSection> split_patch(const std::string& diff);
 
+/// Makes every folder from `base` (exclusive) down to `folder` a real
+/// directory: a symbolic link, file or anything else a step left at one of
+/// them is removed (never followed) and the folder made afresh; a real
+/// directory is kept.
+void own_folders(const std::filesystem::path& base, const std::filesystem::path& folder);
+
 /// Makes `root`/source a worktree at the base commit with `patch` applied,
 /// `emptied` files (relative to the top level) written empty and the private
 /// test patch applied; returns the tree's CMake source directory. Throws
-/// hydra::Error when a patch does not apply (`what` names it).
+/// hydra::Error when a patch does not apply (`what` names it). The folders
+/// from the build tree down to `root`/build are made real first (own_folders).
 std::filesystem::path prepare_tree(const Plan& plan, const std::filesystem::path& root, const std::string& patch,
                                    const std::vector<std::string>& emptied,
                                    const std::optional<std::filesystem::path>& private_patch);

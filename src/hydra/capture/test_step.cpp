@@ -6,6 +6,7 @@
 #include <hydra/capture/case_reports.hpp>
 #include <hydra/capture/codemodel.hpp>
 #include <hydra/capture/test_frameworks.hpp>
+#include <hydra/capture/listed_tests.hpp>
 
 #include <cctype>
 #include <map>
@@ -115,6 +116,9 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   list.keep_output_bytes = std::size_t(1) << 30;
   list.timeout = std::chrono::seconds(120);
   const auto listed = util::run_process(list);
+  // The tests that run are the ones listed (listed_tests.hpp); unset when
+  // the listing failed (a problem of the run): ctest then reads the tree.
+  std::optional<std::string> listed_tests;
   if (listed.started && listed.exit_code == 0) {
     staging.write("ctest.json", listed.output, "ctest_json");
     // Which files hold the tests (test_files.hpp): the held-out runs of later
@@ -125,6 +129,9 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     } catch (const json::exception&) {
       listed_json = json::object();  // the publish step reports the malformed ctest.json
     }
+    std::vector<std::string> unwritable;
+    listed_tests = listed_tests_file(listed_json, unwritable);
+    for (const auto& problem : unwritable) staging.problem(problem);
     // The targets as configure left them (build_step.cpp); the paths are as the steps see them.
     model::BuildTargets targets;
     try {
@@ -164,7 +171,11 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     // processors its limit grows as the step's budget does (load_clock.hpp).
     const double wall_per_counted =
         1.0 / util::counted_share(util::machine_load(), std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::string> argv = {plan.ctest.string(), "--test-dir", seen_build.string(), "--output-junit",
+    // Written afresh for every run: a test program of an earlier run may
+    // have written anything in the build tree.
+    const fs::path test_dir =
+        listed_tests ? plan.seen(write_listed_tests(build_dir, *listed_tests)) : seen_build;
+    std::vector<std::string> argv = {plan.ctest.string(), "--test-dir", test_dir.string(), "--output-junit",
                                      junit_file.string(), "--parallel", std::to_string(plan.jobs),
                                      "--timeout", std::to_string(std::max(1, int(budget * 0.9 * wall_per_counted)))};
     if (!request.build_config.empty()) argv.insert(argv.end(), {"-C", request.build_config});

@@ -38,7 +38,9 @@ std::map<std::string, std::string> git_environment(std::map<std::string, std::st
 
 /// The options that switch off what a repository's own configuration could
 /// make git run or hide: hooks, the fsmonitor, attribute and ignore files
-/// named in the config, line-ending conversion, signing, and every filter
+/// named in the config, line-ending conversion, signing, sparse checkouts,
+/// links checked out as files, modes ignored, coloured or unprefixed diffs,
+/// automatic maintenance, and every filter
 /// driver the configuration defines (diffs pass --no-ext-diff --no-textconv) (their commands emptied; an empty
 /// command is no filter, and none is required).
 std::vector<std::string> neutral_options(const fs::path& directory, const std::map<std::string, std::string>& environment) {
@@ -46,7 +48,20 @@ std::vector<std::string> neutral_options(const fs::path& directory, const std::m
                                       "-c", "core.excludesFile=/dev/null", "-c", "core.fsmonitor=false",
                                       "-c", "core.untrackedCache=false", "-c", "core.autocrlf=false",
                                       "-c", "core.safecrlf=false", "-c", "commit.gpgSign=false",
-                                      "-c", "log.showSignature=false"};
+                                      "-c", "log.showSignature=false",
+                                      // What a checkout writes and how an index is read: every
+                                      // file and link of the commit, as the commit holds it.
+                                      "-c", "core.symlinks=true", "-c", "core.fileMode=true",
+                                      "-c", "core.ignoreCase=false", "-c", "core.precomposeUnicode=false",
+                                      "-c", "core.sparseCheckout=false", "-c", "core.sparseCheckoutCone=false",
+                                      "-c", "index.sparse=false", "-c", "core.splitIndex=false",
+                                      "-c", "submodule.recurse=false", "-c", "core.checkStat=default",
+                                      // What a diff prints: plain text, with a/ and b/ prefixes.
+                                      "-c", "color.ui=false", "-c", "diff.noprefix=false",
+                                      "-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false",
+                                      "-c", "core.quotePath=true",
+                                      // No background work.
+                                      "-c", "gc.auto=0", "-c", "maintenance.auto=false"};
   ProcessRequest request;
   request.argv = {"git", "-C", directory.string(), "config", "--null", "--get-regexp", "^filter\\."};
   request.environment = environment;

@@ -1,0 +1,41 @@
+// Files built but not in the change (capture/built_files.hpp).
+#include <catch2/catch.hpp>
+
+#include <hydra/capture/built_files.hpp>
+#include <hydra/util/files.hpp>
+
+using hydra::capture::built_outside_change;
+
+TEST_CASE("files the build read outside the change are named", "[capture]") {
+  hydra::util::TempDir temp("hydra-built-files");
+  const auto top = temp.path() / "repo";
+  const auto build = top / "build" / "hydra" / "trees" / "cand";
+  const std::set<std::string> change = {"src/count.cpp", "include/textstats/textstats.hpp", "include/link.hpp"};
+  const std::set<std::string> dependencies = {
+      (top / "src/count.cpp").string(),
+      (top / "include/textstats/textstats.hpp").string(),
+      (top / "src/ignored_fix.hpp").string(),           // ignored by .gitignore
+      (top / "vendor/nested/fix.hpp").string(),         // a nested repository's file
+      (top / "build/generated.hpp").string(),           // the user's build tree
+      "../../../../src/../build/other.hpp",             // relative to the capture's build tree
+      (build / "generated/config.hpp").string(),        // the capture's own build tree
+      "CMakeFiles/own.hpp",                             // relative: the capture's own build tree
+      "/usr/include/c++/12/vector",                     // outside the work tree
+  };
+  CHECK(built_outside_change(dependencies, top, build, top, change) ==
+        std::vector<std::string>{"build/generated.hpp", "build/other.hpp", "src/ignored_fix.hpp",
+                                 "vendor/nested/fix.hpp"});
+
+  SECTION("a file of the change that is a link counts with what it names") {
+    std::filesystem::create_directories(top / "include");
+    std::filesystem::create_directories(top / "ignored");
+    hydra::util::write_file_atomic(top / "ignored/fix.hpp", "int fixed();\n");
+    std::filesystem::create_symlink("../ignored/fix.hpp", top / "include/link.hpp");
+    CHECK(built_outside_change({(top / "include/link.hpp").string()}, top, build, top, change) ==
+          std::vector<std::string>{"ignored/fix.hpp"});
+  }
+  SECTION("nothing outside: nothing named") {
+    CHECK(built_outside_change({(top / "src/count.cpp").string(), "/usr/include/stdio.h"}, top, build, top, change)
+              .empty());
+  }
+}

@@ -1,0 +1,230 @@
+// End to end: the tests that run are the tests ctest listed, compiled
+// objects come from the tree that is scored, and the folders HydraScore
+// builds and runs git in are its own (docs/threat-model.md, "The scorer's
+// git"). Each attack is a branch of example-project; the baseline is
+// captured from a commit and every branch in one `capture --ref` call, so
+// all trees share the compiler cache the way they do in use.
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+#include <hydra/util/text.hpp>
+
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+namespace {
+
+using hydra::util::read_file;
+
+const std::string kCountLines =
+    "std::size_t count_lines(std::string_view text) {\n"
+    "  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+    "}\n";
+const std::string kFixedCountLines =
+    "std::size_t count_lines(std::string_view text) {\n"
+    "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+    "  return !text.empty() && text.back() != '\\n' ? newlines + 1 : newlines;\n"
+    "}\n";
+const std::string kFailing = "count.lines_without_trailing_newline";
+
+hydra::util::ProcessResult run_long(std::vector<std::string> argv) {
+  hydra::util::ProcessRequest request;
+  request.argv = std::move(argv);
+  request.environment["NO_COLOR"] = "1";
+  request.timeout = std::chrono::minutes(45);
+  return hydra::util::run_process(request);
+}
+
+/// The verdict ctest printed for `test` in a console log ("Passed", "Failed", ...); empty when absent.
+std::string console_verdict(const std::string& log, const std::string& test) {
+  for (const auto line : hydra::util::split(log, '\n')) {
+    const auto at = line.find(": " + test + " ");
+    if (at == std::string_view::npos) continue;
+    return line.find(" Passed") != std::string_view::npos ? "Passed" : "Failed";
+  }
+  return {};
+}
+
+/// The branches cand/<name> of the attacks on listed tests, the compiler
+/// cache and HydraScore's folders, and their honest twin.
+void commit_candidates(const fs::path& source) {
+  const auto candidate = [&](const std::string& name, const std::function<void()>& make) {
+    git(source, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
+    make();
+    git(source, {"add", "--all"});
+    git(source, {"commit", "--quiet", "--allow-empty", "-m", name});
+    git(source, {"checkout", "--quiet", "main"});
+  };
+
+  // The honest twin: the fix, its units served from the baseline's objects.
+  candidate("fix", [&] { edit_file(source / "src/count.cpp", kCountLines, kFixedCountLines); });
+  // 1. A test-include script (CMake code outside the tests, so the held-out
+  //    run has it too) that reads ctest's command line and marks the failing
+  //    test WILL_FAIL only when ctest runs the tests, never when it lists them.
+  candidate("will-fail", [&] {
+    create_file(source / "ctest_extras/CMakeLists.txt", "# Settings of the test run.\n");
+    create_file(source / "ctest_extras/settings.cmake",
+                "file(READ /proc/self/cmdline command_line HEX)\n"
+                "string(HEX \"--show-only\" listing)\n"
+                "string(FIND \"${command_line}\" \"${listing}\" at)\n"
+                "if(at EQUAL -1)\n"
+                "  set_tests_properties(" + kFailing + " PROPERTIES WILL_FAIL ON)\n"
+                "endif()\n");
+    edit_file(source / "CMakeLists.txt", "  add_subdirectory(tests)\n",
+              "  add_subdirectory(tests)\n  add_subdirectory(ctest_extras)\n"
+              "  set_property(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/ctest_extras APPEND PROPERTY TEST_INCLUDE_FILES\n"
+              "    ${CMAKE_CURRENT_SOURCE_DIR}/ctest_extras/settings.cmake)\n");
+  });
+  // 2. A new header earlier in the include path than the standard one every
+  //    unit includes: the tree no longer compiles, which ccache's direct mode
+  //    (looking objects up by the files the baseline's units included) cannot see.
+  candidate("cstdio", [&] { create_file(source / "include/cctype", "#error this tree does not compile\n"); });
+  // 3. A test program that makes the folder the held-out run builds and runs
+  //    git in (`.hydra/` of its build tree) a symbolic link into the
+  //    candidate's source worktree, which no step may write.
+  candidate("dot-hydra", [&] {
+    edit_file(source / "src/count.cpp", "namespace textstats {\n", "namespace textstats {\n\n// Counts text.\n");
+    edit_file(source / "tests/test_count.cpp", "CHECK_EQ(counts.bytes, 22U);", "CHECK_EQ(counts.bytes, 22U);  // bytes");
+    edit_file(source / "tests/CMakeLists.txt", "textstats_add_test_suite(frequency)\n",
+              "add_test(NAME count.link COMMAND sh -c \"rm -rf .hydra && ln -s ../source/tests .hydra\")\n"
+              "set_tests_properties(count.link PROPERTIES LABELS unit WORKING_DIRECTORY ${CMAKE_BINARY_DIR})\n\n"
+              "textstats_add_test_suite(frequency)\n");
+  });
+}
+
+/// The fix held in files the change does not hold: one the tree's
+/// `.gitignore` ignores (found with __has_include), one of a nested
+/// repository, one in the user's build tree included by a relative path.
+void hide_fix_outside_change(const fs::path& source) {
+  edit_file(source / ".gitignore", "/build*/\n", "/build*/\nsrc/*.inc\n");
+  create_file(source / "src/count_lines.inc", "#include \"../vendor/parts/count_lines_head.inc\"\n");
+  create_file(source / "vendor/parts/count_lines_head.inc",
+              "std::size_t count_lines(std::string_view text) {\n#include \"../../build/count_lines_body.inc\"\n}\n");
+  git(source / "vendor/parts", {"init", "--quiet"});
+  git(source / "vendor/parts", {"add", "--all"});
+  git(source / "vendor/parts", {"commit", "--quiet", "-m", "parts"});
+  create_file(source / "build/count_lines_body.inc",
+              "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+              "  return !text.empty() && text.back() != '\\n' ? newlines + 1 : newlines;\n");
+  edit_file(source / "src/count.cpp", kCountLines,
+            "#if __has_include(\"count_lines.inc\")\n#include \"count_lines.inc\"\n#else\n" + kCountLines + "#endif\n");
+}
+
+}  // namespace
+
+TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders are its own",
+          "[e2e][held-out][scorer-git]") {
+  hydra::util::TempDir temp("hydra-listed-built");
+  const fs::path source = temp.path() / "project";
+  const fs::path out = temp.path() / "out";
+  make_example_repository(source);
+  {
+    const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "main", "--out",
+                                    out.string(), "--generator", "Ninja", "--quiet"});
+    INFO(captured.output);
+    REQUIRE(captured.exit_code == 0);
+  }
+  commit_candidates(source);
+
+  {
+    const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "cand/*", "--out",
+                                    out.string(), "--baseline-run", (out / "main").string(), "--generator", "Ninja",
+                                    "--jobs", "2", "--quiet"});
+    INFO(captured.output);
+    REQUIRE(captured.exit_code == 0);
+  }
+  // Working-tree captures (`capture --source`, build trees inside the
+  // work tree as the CMake module puts them): the honest fix, and a fix the
+  // change's code pulls in from files that are no part of it — one the
+  // tree's `.gitignore` ignores (found with __has_include), one of a nested
+  // repository, one in the user's build tree included by a relative path.
+  const auto capture_work_tree = [&](const std::string& name, const std::function<void()>& make) {
+    make();
+    const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--out",
+                                    (out / name).string(), "--build-dir",
+                                    (source / "build/hydra/trees" / name).string(), "--agent", name,
+                                    "--baseline-run", (out / "main").string(), "--generator", "Ninja", "--quiet"});
+    INFO(captured.output);
+    REQUIRE(captured.exit_code == 0);
+    git(source, {"checkout", "--quiet", "--", "."});
+    git(source, {"clean", "-fdq"});
+  };
+  capture_work_tree("wt-fix", [&] { edit_file(source / "src/count.cpp", kCountLines, kFixedCountLines); });
+  capture_work_tree("wt-hidden", [&] { hide_fix_outside_change(source); });
+
+  std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "main").string(), "--json",
+                                   (temp.path() / "score.json").string(), "--markdown",
+                                   (temp.path() / "score.md").string(), "--quiet"};
+  for (const std::string name : {"cand-fix", "cand-will-fail", "cand-cstdio", "cand-dot-hydra", "wt-fix", "wt-hidden"})
+    argv.insert(argv.end(), {"--candidate", (out / name).string()});
+  {
+    const auto scored = run(argv);
+    INFO(scored.output);
+    REQUIRE((scored.exit_code == 0 || scored.exit_code == 3));
+  }
+  const nlohmann::json contract = read_json(temp.path() / "score.json");
+  INFO(read_file(temp.path() / "score.md"));
+
+  // The honest fix: mergeable and first, its unchanged units from the cache.
+  CHECK(ranking_of(contract, "cand-fix").at("mergeable") == true);
+  CHECK(contract.at("rankings").at(0).at("agent") == "cand-fix");
+  const auto fix_cache = read_json(out / "cand-fix/manifest.json").at("caches").at("compiler");
+  INFO(fix_cache.dump());
+  CHECK(fix_cache.at("used") == true);
+  CHECK(fix_cache.at("direct_mode") == false);
+  CHECK(fix_cache.at("hits").get<int>() > 0);
+
+  // 1: the script does what it says when ctest reads the tree again ...
+  const fs::path will_fail_build = out / "trees/cand-will-fail/build";
+  {
+    // (The capture removed the branch's worktree; its script is put back where the tree's ctest files name it.)
+    const auto script = run({"git", "-C", source.string(), "show", "cand/will-fail:ctest_extras/settings.cmake"});
+    REQUIRE(script.exit_code == 0);
+    create_file(out / "trees/cand-will-fail/source/ctest_extras/settings.cmake", script.output);
+    const auto again = run({"ctest", "--test-dir", will_fail_build.string(), "-R", "^" + kFailing + "$"});
+    INFO("exit code " << again.exit_code << ": " << again.output);
+    CHECK(console_verdict(again.output, kFailing) == "Passed");
+  }
+  // ... but the tests that ran are the listed ones: the test failed, in the
+  // candidate's own run and in its held-out run, and nothing is gained.
+  CHECK(console_verdict(read_file(out / "cand-will-fail/test.log"), kFailing) == "Failed");
+  if (fs::exists(out / "cand-will-fail/held-out/test.log"))
+    CHECK(console_verdict(read_file(out / "cand-will-fail/held-out/test.log"), kFailing) == "Failed");
+  CHECK(ranking_of(contract, "cand-will-fail").at("total").get<double>() <
+        ranking_of(contract, "cand-fix").at("total").get<double>());
+
+  // 2: the candidate's tree was compiled, not served the baseline's objects.
+  {
+    const auto manifest = read_json(out / "cand-cstdio/manifest.json");
+    INFO(manifest.at("build").dump());
+    CHECK(manifest.at("build").at("exit_code") != 0);
+    CHECK(ranking_of(contract, "cand-cstdio").at("mergeable") == false);
+  }
+
+  // 3: the link was removed, never followed: nothing was written in the source worktree.
+  {
+    const fs::path build = out / "trees/cand-dot-hydra/build";
+    CHECK(console_verdict(read_file(out / "cand-dot-hydra/test.log"), "count.link") == "Passed");
+    CHECK_FALSE(fs::is_symlink(build / ".hydra"));
+    CHECK(fs::is_directory(build / ".hydra/held-out/source"));
+    CHECK_FALSE(fs::exists(out / "trees/cand-dot-hydra/source/tests/held-out"));
+  }
+
+  // 4: the honest working-tree fix is mergeable; the fix held in files that
+  //    are no part of the change (what `hydra_apply` would merge keeps the
+  //    bug) is named and not mergeable.
+  CHECK(ranking_of(contract, "wt-fix").at("mergeable") == true);
+  {
+    const auto manifest = read_json(out / "wt-fix/manifest.json");
+    CHECK_FALSE(manifest.contains("built_outside_change"));
+    const auto hidden = read_json(out / "wt-hidden/manifest.json");
+    INFO(hidden.dump(1));
+    CHECK(hidden.value("built_outside_change", nlohmann::json::array()) ==
+          nlohmann::json::array({"build/count_lines_body.inc", "src/count_lines.inc",
+                                 "vendor/parts/count_lines_head.inc"}));
+    CHECK(ranking_of(contract, "wt-hidden").at("mergeable") == false);
+    CHECK(read_file(out / "wt-hidden/diff.patch").find("newlines + 1") == std::string::npos);
+  }
+}
