@@ -68,6 +68,7 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   // The compiler cache (compiler_cache.hpp): its launcher is a configure
   // setting; its directory is writable in the sandbox only for a baseline.
   const CompilerCache compiler_cache = prepare_compiler_cache(plan, request, build_dir);
+  json shared_record;  // what the shared cache gave and took (compiler_cache.hpp)
   // The source tree is read-only: only the build tree (and the cache) is written.
   std::vector<fs::path> writable = {build_dir};
   // What configure reads besides the build tree: the source tree, the user's
@@ -80,6 +81,7 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     (compiler_cache.read_only ? readable : writable).push_back(compiler_cache.directory);
     std::error_code ignored;
     fs::remove(compiler_cache.stats_log, ignored);
+    shared_record = prepare_shared_compiler_cache(plan, compiler_cache, readable);
   }
   // HydraScore's test launcher (test_launch_hook.hpp): test programs write
   // their framework's report without an edit of the project's test commands.
@@ -161,7 +163,8 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     CompilerCacheStats stats;
     if (compiler_cache.used && fs::is_regular_file(compiler_cache.stats_log))
       stats = parse_stats_log(util::read_file(compiler_cache.stats_log));
-    const json cache_record = to_json(compiler_cache, stats);
+    json cache_record = to_json(compiler_cache, stats);
+    if (compiler_cache.used) publish_shared_compiler_cache(plan, compiler_cache, shared_record, cache_record);
     record.extra["compile_cache"] = cache_record;
     staging.manifest["caches"]["compiler"] = cache_record;
     staging.step(record);

@@ -244,6 +244,19 @@ CaptureOutcome capture(const CaptureRequest& request) {
   }
   staging.manifest["source_tree"] = {{"files", source_before.files.size()}, {"changed_while_code_ran", written}};
   record_change(plan, request, staging, progress);
+  if (plan.shared_cache) {
+    // What went to the shared cache (docs/caches.md): never part of a
+    // result, only of how long the capture took.
+    const auto stats = plan.shared_cache->stats();
+    json shared = {{"address", plan.shared_cache->address().url},
+                   {"role", plan.shared_cache->role() == remote::Role::writer ? "writer" : "reader"},
+                   {"lookups", stats.lookups},
+                   {"hits", stats.hits},
+                   {"corrupt", stats.corrupt},
+                   {"writes", stats.writes}};
+    if (!stats.unavailable.empty()) shared["unavailable"] = stats.unavailable;
+    staging.manifest["caches"]["shared"] = shared;
+  }
   // The baseline's seal held when this capture began: broken now, it was
   // this tree's code that wrote it (the sandbox was not in force).
   std::string baseline_broken;

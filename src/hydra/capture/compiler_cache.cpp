@@ -57,6 +57,15 @@ CompilerCache prepare_compiler_cache(const Plan& plan, const CaptureRequest& req
                        {"CCACHE_BASEDIR", base.string()},
                        {"CCACHE_NOHASHDIR", "1"},
                        {"CCACHE_STATSLOG", plan.seen(cache.stats_log).string()}};
+  if (plan.shared_cache && plan.shared_cache->role() == remote::Role::writer) {
+    cache.shared_writer = true;
+    cache.shared_folder = build_dir / ".hydra-ccache-outbox";
+    cache.environment["CCACHE_REMOTE_STORAGE"] = "file:" + plan.seen(cache.shared_folder).string() + "|layout=flat";
+    cache.environment["CCACHE_RESHARE"] = "1";
+  } else if (plan.shared_cache) {
+    cache.shared_folder = *plan.cache_dir / "ccache-shared";
+    cache.environment["CCACHE_REMOTE_STORAGE"] = "file:" + cache.shared_folder.string() + "|layout=flat|read-only=true";
+  }
   if (request.baseline_run) {
     cache.read_only = true;
     cache.environment["CCACHE_READONLY"] = "1";
@@ -78,6 +87,8 @@ CompilerCacheStats parse_stats_log(std::string_view log) {
     if (line.rfind("# ", 0) == 0) ++stats.calls;
     else if (line == "direct_cache_hit" || line == "preprocessed_cache_hit") ++stats.hits;
     else if (line == "cache_miss") ++stats.misses;
+    else if (line == "remote_storage_hit") ++stats.remote_hits;
+    else if (line == "remote_storage_miss") ++stats.remote_misses;
   }
   return stats;
 }
@@ -98,7 +109,50 @@ json to_json(const CompilerCache& cache, const CompilerCacheStats& stats) {
   record["misses"] = stats.misses;
   const std::uint64_t looked_up = stats.hits + stats.misses;
   record["hit_rate"] = looked_up == 0 ? json(nullptr) : json(double(stats.hits) / double(looked_up));
+  if (!cache.shared_folder.empty()) {
+    record["shared"] = {{"role", cache.shared_writer ? "writer" : "reader"},
+                        {"remote_hits", stats.remote_hits},
+                        {"remote_misses", stats.remote_misses}};
+  }
   return record;
+}
+
+std::string shared_compiler_index(const std::string& commit) {
+  return "ccache-" + (commit.empty() ? std::string("none") : commit);
+}
+
+json prepare_shared_compiler_cache(const Plan& plan, const CompilerCache& cache, std::vector<fs::path>& readable) {
+  if (cache.shared_folder.empty() || !plan.shared_cache) return json::object();
+  std::error_code ignored;
+  if (cache.shared_writer) {
+    // ccache fills it with this build's results; nothing of an earlier build.
+    fs::remove_all(cache.shared_folder, ignored);
+    fs::create_directories(cache.shared_folder, ignored);
+    return json::object();
+  }
+  fs::create_directories(cache.shared_folder, ignored);
+  readable.push_back(cache.shared_folder);
+  const auto transfer =
+      remote::fetch_folder(*plan.shared_cache, shared_compiler_index(plan.base_commit), cache.shared_folder);
+  return {{"index_files", transfer.files},
+          {"fetched", transfer.fetched},
+          {"present", transfer.present},
+          {"missing", transfer.missing}};
+}
+
+void publish_shared_compiler_cache(const Plan& plan, const CompilerCache& cache, const json& fetched, json& record) {
+  if (cache.shared_folder.empty() || !plan.shared_cache) return;
+  json& shared = record["shared"];
+  shared.update(fetched);
+  if (cache.shared_writer) {
+    const auto transfer =
+        remote::publish_folder(*plan.shared_cache, cache.shared_folder, shared_compiler_index(plan.source_commit));
+    shared["sent"] = transfer.files;
+    std::error_code ignored;
+    fs::remove_all(cache.shared_folder, ignored);
+  }
+  const auto stats = plan.shared_cache->stats();
+  if (!stats.unavailable.empty()) shared["unavailable"] = stats.unavailable;
 }
 
 }  // namespace hydra::capture

@@ -42,6 +42,13 @@ struct CompilerCache {
   /// cache before drops it).
   std::vector<std::string> configure_arguments;
   std::map<std::string, std::string> environment;  ///< for the build step
+  /// The shared cache (docs/caches.md) as ccache's file: remote storage:
+  /// for a writer, a folder of the build tree ccache copies every result
+  /// into (CCACHE_RESHARE), sent to the shared cache after the build; for a
+  /// reader, the cache folder its entries were fetched into before the
+  /// build, read-only. Empty: no shared cache.
+  std::filesystem::path shared_folder;
+  bool shared_writer = false;
 };
 
 /// Whether and how `plan`'s build in `build_dir` uses ccache: on when the
@@ -64,6 +71,8 @@ struct CompilerCacheStats {
   std::uint64_t calls = 0;   ///< compilations ccache saw
   std::uint64_t hits = 0;    ///< served from the cache (direct or preprocessed)
   std::uint64_t misses = 0;  ///< compiled and stored
+  std::uint64_t remote_hits = 0;    ///< of the hits, from the shared cache's entries
+  std::uint64_t remote_misses = 0;  ///< looked up there and not found
 };
 
 /// Counts the invocations (`# file` lines) and their hit/miss counters in
@@ -72,5 +81,22 @@ CompilerCacheStats parse_stats_log(std::string_view log);
 
 /// The manifest record of `cache` with `stats` (hit rate when there were calls).
 nlohmann::json to_json(const CompilerCache& cache, const CompilerCacheStats& stats);
+
+/// The shared cache's index of the compiler entries of a baseline at `commit`.
+std::string shared_compiler_index(const std::string& commit);
+
+/// Before the build, outside the sandbox: a reader's entries of its base
+/// commit fetched from the shared cache into `cache.shared_folder`, which is
+/// added to `readable` (the build reads it, never writes it); a writer's
+/// folder emptied. Returns what was fetched (an empty object without a
+/// shared cache). Never throws for the service's faults.
+nlohmann::json prepare_shared_compiler_cache(const Plan& plan, const CompilerCache& cache,
+                                             std::vector<std::filesystem::path>& readable);
+
+/// After the build, outside the sandbox: a writer's entries (what ccache
+/// copied into its folder) sent to the shared cache under its commit's
+/// index; `record["shared"]` completed with `fetched` and what was sent.
+void publish_shared_compiler_cache(const Plan& plan, const CompilerCache& cache, const nlohmann::json& fetched,
+                                   nlohmann::json& record);
 
 }  // namespace hydra::capture

@@ -332,31 +332,44 @@ std::optional<LintCacheEntry> LintCache::decode(std::string_view bytes) {
 std::optional<LintCacheEntry> LintCache::load(const std::string& key) const {
   const fs::path file = file_of(key);
   std::error_code error;
-  if (!fs::is_regular_file(file, error)) return std::nullopt;
-  std::string bytes;
-  try {
-    bytes = util::read_file(file);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  auto entry = decode(bytes);
-  if (!entry) {
+  if (fs::is_regular_file(file, error)) {
+    std::string bytes;
+    try {
+      bytes = util::read_file(file);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (auto entry = decode(bytes)) {
+      fs::last_write_time(file, fs::file_time_type::clock::now(), error);
+      return entry;
+    }
     fs::remove(file, error);  // corrupt: a miss, and the next store replaces it
-    return std::nullopt;
   }
-  fs::last_write_time(file, fs::file_time_type::clock::now(), error);
+  if (!shared_) return std::nullopt;
+  // The shared cache's entries verify twice: as shared entries (their
+  // digest), and as lint entries (decode).
+  const auto bytes = shared_->get("lint/" + key);
+  if (!bytes) return std::nullopt;
+  auto entry = decode(*bytes);
+  if (entry) store_locally(key, *bytes);
   return entry;
 }
 
-bool LintCache::store(const std::string& key, const LintCacheEntry& entry) const {
+bool LintCache::store_locally(const std::string& key, const std::string& bytes) const {
   try {
     const fs::path file = file_of(key);
     fs::create_directories(file.parent_path());
-    util::write_file_atomic(file, encode(entry));
+    util::write_file_atomic(file, bytes);
     return true;
   } catch (const std::exception&) {
     return false;
   }
+}
+
+bool LintCache::store(const std::string& key, const LintCacheEntry& entry) const {
+  const std::string bytes = encode(entry);
+  if (shared_) shared_->put("lint/" + key, bytes);  // nothing for a reader
+  return store_locally(key, bytes);
 }
 
 std::size_t LintCache::trim() const {

@@ -38,6 +38,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <hydra/remote/shared_cache.hpp>
 #include <hydra/util/process.hpp>
 
 namespace hydra::capture {
@@ -134,11 +135,18 @@ class LintCache {
   /// The cache in `directory` (created on the first store), trimmed to `max_bytes`.
   LintCache(std::filesystem::path directory, std::uint64_t max_bytes);
 
+  /// Entries are also looked up in, and (for a capture the trust model
+  /// lets write) stored to, `shared` (docs/caches.md); nullptr: local only.
+  void share_through(remote::SharedCache* shared) { shared_ = shared; }
+
   /// The entry of `key`, or nullopt when there is none or it does not
-  /// verify (it is then removed). A hit refreshes the entry's time.
+  /// verify (it is then removed). A hit refreshes the entry's time. A local
+  /// miss is looked up in the shared cache, and a verified entry found
+  /// there is kept locally.
   std::optional<LintCacheEntry> load(const std::string& key) const;
-  /// Stores `entry` under `key` atomically. Failing to store is not an
-  /// error (the capture's result does not depend on it): returns false.
+  /// Stores `entry` under `key` atomically (and in the shared cache). Failing
+  /// to store is not an error (the capture's result does not depend on it):
+  /// returns false.
   bool store(const std::string& key, const LintCacheEntry& entry) const;
   /// Removes the oldest entries until the cache holds at most 90% of the
   /// bound when it holds more than the bound. Returns the number removed.
@@ -154,8 +162,11 @@ class LintCache {
  private:
   std::filesystem::path file_of(const std::string& key) const;
 
+  bool store_locally(const std::string& key, const std::string& bytes) const;
+
   std::filesystem::path directory_;
   std::uint64_t max_bytes_;
+  remote::SharedCache* shared_ = nullptr;
 };
 
 }  // namespace hydra::capture

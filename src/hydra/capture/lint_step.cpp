@@ -139,6 +139,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
     key_context.overlaid = view.overlaid;
     key_context.listing = tree_listing(plan.source, plan.excluded);
     key_context.cache = &*cache;
+    cache->share_through(plan.shared_cache.get());
     key_context.digests = &digests;
   }
 

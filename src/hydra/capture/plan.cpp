@@ -181,6 +181,23 @@ void resolve_cache_dir(Plan& plan, const CaptureRequest& request) {
   if (!plan.config.cache.directory.empty()) plan.cache_dir = util::absolute_clean(plan.config.cache.directory);
   else if (!request.cache_root.empty()) plan.cache_dir = util::absolute_clean(request.cache_root);
   else plan.cache_dir = plan.out.parent_path() / ".cache";
+  // The shared cache: the environment (a CI secret) over hydra.toml.
+  plan.shared_cache.reset();
+  const char* variable = std::getenv("HYDRA_SCORE_CACHE_REMOTE");
+  const std::string url = variable && *variable ? std::string(variable) : plan.config.cache.remote;
+  if (url.empty()) return;
+  remote::Address address;
+  try {
+    address = remote::parse_address(url);
+  } catch (const Error& error) {
+    throw Error(std::string(variable && *variable ? "HYDRA_SCORE_CACHE_REMOTE: " : "[cache] remote: ") + error.what(),
+                ExitCode::usage);
+  }
+  remote::Limits limits;
+  limits.operation = std::chrono::milliseconds(plan.config.cache.remote_timeout_milliseconds);
+  limits.connect = std::min(limits.operation, std::chrono::milliseconds(1000));
+  plan.shared_cache = std::make_shared<remote::SharedCache>(
+      address, limits, "hydra", request.baseline_run ? remote::Role::reader : remote::Role::writer);
 }
 
 void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {

@@ -19,6 +19,7 @@
 #include <hydra/capture/sandbox.hpp>
 #include <hydra/capture/staging_directory.hpp>
 #include <hydra/config/config.hpp>
+#include <hydra/remote/shared_cache.hpp>
 #include <hydra/util/process.hpp>
 
 namespace hydra::capture {
@@ -95,6 +96,11 @@ struct Plan {
   /// Where the caches live (docs/run-directory.md, "Caches"); nullopt: the
   /// request or hydra.toml turned every cache off. Set once the config is read.
   std::optional<std::filesystem::path> cache_dir;
+  /// The shared cache other machines' captures read and write ([cache]
+  /// remote or HYDRA_SCORE_CACHE_REMOTE; docs/caches.md): a writer for a
+  /// capture without a baseline run (the trusted base), a reader for every
+  /// candidate. nullptr: none, or the caches are off.
+  std::shared_ptr<remote::SharedCache> shared_cache;
   /// HydraScore's evidence (this run's staging directory, the run
   /// directories beside it, the baseline run): read-only to every step that
   /// runs the tree's code, even inside a tree it may write (step_policy.hpp).
