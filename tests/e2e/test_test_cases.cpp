@@ -16,7 +16,17 @@
 //  - rewrite-report: the same broken code and an atexit handler that removes
 //    every failure from the GoogleTest report just written, then exits 0:
 //    what GoogleTest streamed to the launcher while the cases ran disagrees,
-//    so its failed case stays failed with the tampering named.
+//    so its failed case stays failed with the tampering named;
+//  - atexit-plain: a static initializer of the library registers a handler
+//    that calls _exit(0), and subtract is broken: the plain program's main
+//    returned 1, which HydraScore's witness saw before the handler ran, so
+//    the test fails with the tampering named (and every program's canary
+//    names the rewritten status);
+//  - rewrite-catch2-doctest: the broken multiply and a handler at exit that
+//    rewrites the report its command line names (Catch2's and doctest's
+//    --out): the reports went into a pipe the launcher held, so what the
+//    handler writes comes after a complete report, is tampering, and the
+//    failed cases stay failed.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -64,8 +74,9 @@ TEST_CASE("test cases e2e: GoogleTest, Catch2 and doctest programs scored per ca
   const auto baseline = capture(root, repository, "baseline");
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
-  const std::vector<std::string> agents = {"break-multiply", "add-cases", "atexit-success", "exit-early",
-                                           "rewrite-report"};
+  const std::vector<std::string> agents = {"break-multiply", "add-cases",    "atexit-success",
+                                           "exit-early",     "rewrite-report", "atexit-plain",
+                                           "rewrite-catch2-doctest"};
   for (const auto& agent : agents) {
     git(repository, {"checkout", "--quiet", "--", "."});
     git(repository, {"clean", "-fdq"});
@@ -162,5 +173,28 @@ TEST_CASE("test cases e2e: GoogleTest, Catch2 and doctest programs scored per ca
       if (test.at("id") == "gtest_calc/Calc/Multiplies")
         named = test.value("message", std::string()).find("tampering") != std::string::npos;
     CHECK(named);
+  }
+
+  {  // a plain program's status rewritten by a static initializer's handler: main's own result stands
+    const auto rewritten = ranking_of(contract, "atexit-plain");
+    CHECK(rewritten.at("mergeable") == false);
+    std::map<std::string, std::string> messages;
+    for (const auto& test : rewritten.at("tests").at("regressed"))
+      messages[test.at("id").get<std::string>()] = test.value("message", std::string());
+    REQUIRE(messages.count("plain_calc") == 1);
+    CHECK(messages["plain_calc"].find("hydra-score: tampering: main returned 1") != std::string::npos);
+    CHECK(messages["plain_calc"].find("canary of plain_calc: the must-fail canary") != std::string::npos);
+  }
+
+  {  // Catch2's and doctest's reports rewritten at exit: the piped reports stand, the tampering named
+    const auto rewritten = ranking_of(contract, "rewrite-catch2-doctest");
+    CHECK(rewritten.at("mergeable") == false);
+    CHECK(ids(rewritten.at("tests").at("regressed")) ==
+          ids(ranking_of(contract, "break-multiply").at("tests").at("regressed")));
+    std::map<std::string, std::string> messages;
+    for (const auto& test : rewritten.at("tests").at("regressed"))
+      messages[test.at("id").get<std::string>()] = test.value("message", std::string());
+    for (const char* id : {"catch2_calc/global/multiplies/small", "doctest_calc/doctest_calc.cpp/multiplies"})
+      CHECK(messages[id].find("wrote more into its report pipe after its complete report") != std::string::npos);
   }
 }
