@@ -151,6 +151,12 @@ TEST_CASE("witness: main's own result seen from outside the program", "[capture]
                                parse_witness(must_pass.witness_text, must_pass.witness_token, must_pass.pid),
                                must_pass.wait_status, true));
   }
+  // A program that needs a sanitizer's runtime first gets no witness.
+  CHECK_FALSE(elf_kind(failing).sanitizer);
+  hydra::util::ProcessRequest sanitized;
+  sanitized.argv = {"cc", "-fsanitize=address", "-o", (temp.path() / "sanitized").string(),
+                    (temp.path() / "failing.c").string()};
+  if (hydra::util::run_process(sanitized).exit_code == 0) CHECK(elf_kind(temp.path() / "sanitized").sanitizer);
   // A static program has no witness: its status stands, and its canaries expect none.
   hydra::util::ProcessRequest probe;
   probe.argv = {"cc", "-static", "-o", (temp.path() / "probe").string(), (temp.path() / "failing.c").string()};

@@ -71,7 +71,9 @@ std::optional<int> run_judged(const Launch& launch) {
   const fs::path program = launch.program;
   const bool own_program = !wrapped && gets_canaries(program);
   const ElfKind kind = own_program ? elf_kind(program) : ElfKind{};
-  const std::optional<fs::path> witness = wrapped || error ? std::nullopt : find_witness_library(self);
+  const bool sanitized = own_program ? kind.sanitizer : elf_kind(program).sanitizer;
+  const std::optional<fs::path> witness =
+      wrapped || sanitized || error ? std::nullopt : find_witness_library(self);
   const fs::path link = own_program ? neutral_link(program) : fs::path();
   for (const char* variable : kLauncherVariables) ::unsetenv(variable);
 

@@ -98,6 +98,16 @@ ElfKind elf_kind(const fs::path& program) {
     if (!in.read(reinterpret_cast<char*>(&entry), sizeof entry)) break;
     if (entry.p_type == PT_INTERP) kind.dynamic = true;
   }
+  if (kind.dynamic) {
+    // The names of the libraries it needs lie near the start of the file.
+    std::string head(std::size_t(8) << 20, '\0');
+    in.clear();
+    in.seekg(0);
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    for (const char* runtime : {"libasan.so", "libtsan.so", "libhwasan.so", "liblsan.so"})
+      if (head.find(runtime) != std::string::npos) kind.sanitizer = true;
+  }
   return kind;
 }
 

@@ -57,6 +57,9 @@ std::optional<std::string> canary_problem(CanaryMode mode, const WitnessReport& 
 struct ElfKind {
   bool elf = false;
   bool dynamic = false;
+  /// It needs a sanitizer's runtime (libasan, libtsan, libhwasan, liblsan),
+  /// which must come first among its libraries: no witness is preloaded.
+  bool sanitizer = false;
 };
 ElfKind elf_kind(const std::filesystem::path& program);
 
