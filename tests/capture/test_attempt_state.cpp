@@ -14,6 +14,7 @@ using hydra::capture::restore_build_tree;
 TEST_CASE("attempt state: what an attempt created goes, what it changed in place is named", "[capture][attempts]") {
   hydra::util::TempDir temp("hydra-attempt-state");
   const fs::path root = temp.path();
+  for (const char* folder : {"tests", ".hydra/held-out"}) fs::create_directories(root / folder);
   hydra::util::write_file_atomic(root / "tests" / "answer_test", "program");
   hydra::util::write_file_atomic(root / "data.txt", "fresh");
   hydra::util::write_file_atomic(root / "gone.txt", "kept?");
@@ -25,6 +26,7 @@ TEST_CASE("attempt state: what an attempt created goes, what it changed in place
 
   // An attempt: a marker, a folder with files, a hard link, a file rewritten, one deleted.
   hydra::util::write_file_atomic(root / "tests" / "answer.warm", "");
+  fs::create_directories(root / "cache" / "deep");
   hydra::util::write_file_atomic(root / "cache" / "deep" / "state", "1");
   fs::create_hard_link(root / "tests" / "answer_test", root / "tests" / "run-0123");
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
