@@ -140,7 +140,8 @@ __attribute__((constructor)) static void witness_start(int argc, char** argv, ch
     given = given * 10 + (*digit - '0');
   if (given < 3 || strlen(token) >= sizeof witness_token) return;
   /* Out of the way of the descriptors a program expects to be free. */
-  const int moved = fcntl(given, F_DUPFD_CLOEXEC, 700);
+  int moved = fcntl(given, F_DUPFD_CLOEXEC, 700);
+  if (moved < 0) moved = fcntl(given, F_DUPFD_CLOEXEC, 3); /* a low limit of open files */
   close(given);
   if (moved < 0) return;
   witness_fd = moved;
