@@ -12,6 +12,7 @@
 #include <hydra/capture/test_frameworks.hpp>
 #include <hydra/capture/test_launch_hook.hpp>
 #include <hydra/util/process.hpp>
+#include <hydra/capture/child_run.hpp>
 #include <hydra/capture/test_launcher.hpp>
 #include <hydra/util/files.hpp>
 
@@ -243,11 +244,17 @@ TEST_CASE("frameworks: the plan names the launches that write a report", "[captu
     CHECK(planned.error.empty());
     CHECK(planned.framework == "catch2");
     CHECK(planned.report == "/reports/" + launch_key({self, "[cases]"}) + ".xml");
-    CHECK(planned.argv == std::vector<std::string>{self, "[cases]", "--reporter", "junit", "--out", planned.report});
+    // Catch2 writes into a pipe the launcher holds (judged_run.hpp).
+    CHECK(planned.report_pipe);
+    CHECK(planned.judged);
+    CHECK(planned.argv ==
+          std::vector<std::string>{self, "[cases]", "--reporter", "junit", "--out", hydra::capture::kReportPipeWord});
     // Another launch of the same program, the project's emulator, no report folder.
     const auto other = plan_launch({"qemu", "--", self, "[twin]"}, plan_file.string(), "/reports");
     CHECK(other.argv == std::vector<std::string>{"qemu", self, "[twin]"});
     CHECK(other.report.empty());
+    CHECK(other.program_index == 1);
+    CHECK(other.program == self);
     CHECK(plan_launch({"--", self, "[cases]"}, plan_file.string(), "").argv ==
           std::vector<std::string>{self, "[cases]"});
     CHECK_FALSE(plan_launch({self, "[cases]"}, plan_file.string(), "/reports").error.empty());

@@ -6,10 +6,14 @@
 // call against one baseline and scored once:
 // - honest: fixes the bug;
 // - launder: answers wrongly on its first call in a build tree and rightly
-//   once the marker it left there exists (the failing test "fails, then
-//   passes");
+//   once the marker it left there exists; every attempt starts from the
+//   build tree the first one started from (the marker is gone), so the
+//   failing test fails in every attempt;
 // - hide: fixes the bug and breaks answer.kept on the first call only (a
-//   regression the rerun hides);
+//   regression the rerun would hide);
+// - sniff: fixes the bug only when its process name contains "test" (the
+//   program is answer_test): HydraScore runs every test program under a
+//   neutral name, so the bug stays where it is judged;
 // - breaker: fixes the bug and breaks answer.kept for good; ranked with hide,
 //   whose flip of answer.kept must not forgive it.
 // - shadow: leaves the bug and adds src/cstring, found through the library's
@@ -105,7 +109,7 @@ bool lists(const nlohmann::json& tests, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("flaky laundering e2e: a test that flips on a candidate's code alone is its failure, whatever else is ranked, and a shadowing header is named",
+TEST_CASE("flaky laundering e2e: attempts start from one state, a flip on a candidate's code alone is its failure, a test's name is not seen, and a shadowing header is named",
           "[e2e][flaky][flaky_laundering]") {
   hydra::util::TempDir temp("hydra-e2e-flaky-laundering");
   const fs::path root = temp.path();
@@ -121,6 +125,14 @@ TEST_CASE("flaky laundering e2e: a test that flips on a candidate's code alone i
   candidate(source, "launder", library(first_call_wrong_answer, kept));
   candidate(source, "hide", library(fixed, first_call_wrong_base));
   candidate(source, "breaker", library(fixed, "  return 8;\n"));
+  candidate(source, "sniff",
+            library("  char name[64] = \"\";\n"
+                    "  if (std::FILE* comm = std::fopen(\"/proc/self/comm\", \"r\")) {\n"
+                    "    if (!std::fgets(name, sizeof name, comm)) name[0] = 0;\n"
+                    "    std::fclose(comm);\n"
+                    "  }\n"
+                    "  return __builtin_strstr(name, \"test\") ? 42 : 41;\n",
+                    kept));
   git(source, {"checkout", "--quiet", "-B", "cand/shadow", "main"});
   create(source / "src/cstring",
          "#pragma once\n"
@@ -145,7 +157,7 @@ TEST_CASE("flaky laundering e2e: a test that flips on a candidate's code alone i
 
   std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "baseline").string(),
                                    "--json", (root / "score.json").string(), "--quiet"};
-  for (const std::string name : {"honest", "launder", "hide", "breaker", "shadow"})
+  for (const std::string name : {"honest", "launder", "hide", "breaker", "shadow", "sniff"})
     argv.insert(argv.end(), {"--candidate", (out / ("cand-" + name)).string()});
   const auto scored = run(argv);
   INFO(scored.output);
@@ -160,15 +172,34 @@ TEST_CASE("flaky laundering e2e: a test that flips on a candidate's code alone i
   CHECK(honest["dimensions"]["tests"]["score"] == 100.0);
   const double honest_total = honest["total"].get<double>();
 
-  // Laundering: the failing test "failed, then passed" on the candidate's
-  // code only; it is the candidate's failure, not a flaky test.
+  // Laundering: the marker its first attempt left in the build tree is gone
+  // before the rerun, so the failing test fails again: neither flaky nor a
+  // flip, the candidate's failure.
   const auto launder = ranking_of(contract, "cand-launder");
   INFO(launder.dump(1).substr(0, 4000));
   CHECK(launder["total"].get<double>() < honest_total);
   CHECK(launder["dimensions"]["tests"]["score"].get<double>() < 100.0);
-  CHECK(launder["dimensions"]["tests"]["evidence"]["flipped_on_candidate"] == 1);
+  CHECK(launder["dimensions"]["tests"]["evidence"].value("flipped_on_candidate", 0) == 0);
   CHECK(launder["dimensions"]["tests"]["evidence"]["flaky"] == 0);
   CHECK(launder["tests"]["flaky"].empty());
+  {  // the rerun ran, and it failed too
+    const auto manifest = read_json(out / "cand-launder" / "manifest.json");
+    INFO(manifest.value("test_attempts", nlohmann::json()).dump(1));
+    bool failed_again = false;
+    for (const auto& attempt : manifest.at("test_attempts").at("runs"))
+      if (attempt.at("kind") == "rerun" && attempt.contains("results"))
+        failed_again = read_file(out / "cand-launder" / attempt.at("results").get<std::string>()).find("answer.fixed") !=
+                           std::string::npos &&
+                       attempt.at("exit_code") != 0;
+    CHECK(failed_again);
+  }
+
+  // Behaving well only under a test's name: judged under a neutral one, the
+  // bug stays.
+  const auto sniff = ranking_of(contract, "cand-sniff");
+  INFO(sniff.dump(1).substr(0, 4000));
+  CHECK(sniff["total"].get<double>() < honest_total);
+  CHECK(sniff["dimensions"]["tests"]["score"].get<double>() < 100.0);
 
   // A regression the rerun hides is still a regression.
   const auto hide = ranking_of(contract, "cand-hide");

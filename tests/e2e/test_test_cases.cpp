@@ -10,13 +10,24 @@
 //    cases are counted, it ranks first and is mergeable;
 //  - atexit-success: the same broken code and an atexit handler that makes
 //    every program exit 0: the reports still list the failed cases, so it is
-//    not mergeable and the failures name the report;
+//    not mergeable and the failures name the report (the plain program,
+//    whose own checks pass, fails by its must-fail canary);
 //  - exit-early: the programs leave before their reporter runs: failed with
 //    the missing report named, not mergeable;
 //  - rewrite-report: the same broken code and an atexit handler that removes
 //    every failure from the GoogleTest report just written, then exits 0:
 //    what GoogleTest streamed to the launcher while the cases ran disagrees,
-//    so its failed case stays failed with the tampering named.
+//    so its failed case stays failed with the tampering named;
+//  - atexit-plain: a static initializer of the library registers a handler
+//    that calls _exit(0), and subtract is broken: the plain program's main
+//    returned 1, which HydraScore's witness saw before the handler ran, so
+//    the test fails with the tampering named (and every program's canary
+//    names the rewritten status);
+//  - rewrite-catch2-doctest: the broken multiply and a handler at exit that
+//    rewrites the report its command line names (Catch2's and doctest's
+//    --out): the reports went into a pipe the launcher held, so what the
+//    handler writes comes after a complete report, is tampering, and the
+//    failed cases stay failed.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -64,8 +75,9 @@ TEST_CASE("test cases e2e: GoogleTest, Catch2 and doctest programs scored per ca
   const auto baseline = capture(root, repository, "baseline");
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
-  const std::vector<std::string> agents = {"break-multiply", "add-cases", "atexit-success", "exit-early",
-                                           "rewrite-report"};
+  const std::vector<std::string> agents = {"break-multiply", "add-cases",    "atexit-success",
+                                           "exit-early",     "rewrite-report", "atexit-plain",
+                                           "rewrite-catch2-doctest"};
   for (const auto& agent : agents) {
     git(repository, {"checkout", "--quiet", "--", "."});
     git(repository, {"clean", "-fdq"});
@@ -128,12 +140,18 @@ TEST_CASE("test cases e2e: GoogleTest, Catch2 and doctest programs scored per ca
     CHECK(evidence.at("A_pass") == 26);
   }
 
+  // The cases break-multiply breaks, and the plain program: what a handler
+  // that exits 0 at exit fails (the plain program through its canary).
+  auto broken_and_plain = ids(ranking_of(contract, "break-multiply").at("tests").at("regressed"));
+  broken_and_plain.insert("ctest::plain_calc");
+
   {  // exit codes that hide failed cases or a missing report are not believed
     // atexit: every program exited 0, yet their reports list the failed cases.
+    // The plain program passes its own checks, but its must-fail canary
+    // exits 0 too: its result is not believed.
     const auto hidden = ranking_of(contract, "atexit-success");
     CHECK(hidden.at("mergeable") == false);
-    CHECK(ids(hidden.at("tests").at("regressed")) ==
-          ids(ranking_of(contract, "break-multiply").at("tests").at("regressed")));
+    CHECK(ids(hidden.at("tests").at("regressed")) == broken_and_plain);
     // exit-early: no report at all; each framework program fails as a
     // whole, so each of the baseline's cases of it fails (a program held
     // as one test on one side only is one program on both, never "added"),
@@ -155,12 +173,33 @@ TEST_CASE("test cases e2e: GoogleTest, Catch2 and doctest programs scored per ca
   {  // a report rewritten at exit: the streamed verdicts stand, the tampering named
     const auto rewritten = ranking_of(contract, "rewrite-report");
     CHECK(rewritten.at("mergeable") == false);
-    CHECK(ids(rewritten.at("tests").at("regressed")) ==
-          ids(ranking_of(contract, "break-multiply").at("tests").at("regressed")));
+    CHECK(ids(rewritten.at("tests").at("regressed")) == broken_and_plain);
     bool named = false;
     for (const auto& test : rewritten.at("tests").at("regressed"))
       if (test.at("id") == "gtest_calc/Calc/Multiplies")
         named = test.value("message", std::string()).find("tampering") != std::string::npos;
     CHECK(named);
+  }
+
+  {  // a plain program's status rewritten by a static initializer's handler: main's own result stands
+    const auto rewritten = ranking_of(contract, "atexit-plain");
+    CHECK(rewritten.at("mergeable") == false);
+    std::map<std::string, std::string> messages;
+    for (const auto& test : rewritten.at("tests").at("regressed"))
+      messages[test.at("id").get<std::string>()] = test.value("message", std::string());
+    REQUIRE(messages.count("ctest::plain_calc") == 1);
+    CHECK(messages["ctest::plain_calc"].find("hydra-score: tampering: main returned 1") != std::string::npos);
+    CHECK(messages["ctest::plain_calc"].find("canary of plain_calc: the must-fail canary") != std::string::npos);
+  }
+
+  {  // Catch2's and doctest's reports rewritten at exit: the piped reports stand, the tampering named
+    const auto rewritten = ranking_of(contract, "rewrite-catch2-doctest");
+    CHECK(rewritten.at("mergeable") == false);
+    CHECK(ids(rewritten.at("tests").at("regressed")) == broken_and_plain);
+    std::map<std::string, std::string> messages;
+    for (const auto& test : rewritten.at("tests").at("regressed"))
+      messages[test.at("id").get<std::string>()] = test.value("message", std::string());
+    for (const char* id : {"catch2_calc/global/multiplies/small", "doctest_calc/doctest_calc.cpp/multiplies"})
+      CHECK(messages[id].find("wrote more into its report pipe after its complete report") != std::string::npos);
   }
 }

@@ -1,5 +1,6 @@
 // The held-out runs' trees (held_out_trees.hpp).
 #include <hydra/capture/held_out_trees.hpp>
+#include <hydra/capture/witness.hpp>
 
 #include <set>
 
@@ -187,7 +188,11 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
     if (request.initial_cache) kept.push_back(util::absolute_clean(*request.initial_cache));
     // HydraScore itself, where the steps run it (the step reaper, the test launcher).
     if (request.step_runner) kept.push_back(util::absolute_clean(*request.step_runner));
-    if (!request.test_launcher.empty()) kept.push_back(util::absolute_clean(request.test_launcher.front()));
+    if (!request.test_launcher.empty()) {
+      kept.push_back(util::absolute_clean(request.test_launcher.front()));
+      if (const auto witness = find_witness_library(request.test_launcher.front()))
+        kept.push_back(util::absolute_clean(*witness));
+    }
     std::vector<fs::path> existing;
     for (const auto& path : kept) {
       std::error_code error;

@@ -1,20 +1,8 @@
 // Verdicts streamed to the launcher (result_stream.hpp).
 #include <hydra/capture/result_stream.hpp>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
+#include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <iostream>
 #include <map>
 #include <sstream>
 
@@ -121,6 +109,14 @@ std::vector<std::string> stream_disagreements(const StreamedResults& streamed, i
   return why;
 }
 
+StreamedResults report_verdicts(const std::string& report_xml) {
+  StreamedResults verdicts;
+  pugi::xml_document document;
+  if (!document.load_string(report_xml.c_str())) return verdicts;
+  for (const auto& [name, verdict] : report_cases(document)) verdicts.cases.emplace_back(name, verdict != "failed");
+  return verdicts;
+}
+
 std::optional<std::string> mark_tampered_report(const std::string& report_xml, const StreamedResults& streamed,
                                                 const std::string& reason) {
   pugi::xml_document document;
@@ -133,8 +129,8 @@ std::optional<std::string> mark_tampered_report(const std::string& report_xml, c
     pugi::xml_node node = found.node();
     const std::string key = std::string(node.attribute("classname").value()) + "." + node.attribute("name").value();
     if (!every && !failed.count(key)) continue;
-    if (node.child("failure") || node.child("error")) continue;
-    pugi::xml_node failure = node.append_child("failure");
+    // First, so that the case's message names the tampering.
+    pugi::xml_node failure = node.prepend_child("failure");
     failure.append_attribute("message") = ("hydra-score: tampering: " + reason).c_str();
     failure.append_attribute("type") = "tampering";
     failure.append_child(pugi::node_pcdata).set_value(("hydra-score: tampering: " + reason).c_str());
@@ -142,107 +138,6 @@ std::optional<std::string> mark_tampered_report(const std::string& report_xml, c
   std::ostringstream out;
   document.save(out, "  ");
   return out.str();
-}
-
-std::optional<int> run_with_result_stream(const std::vector<std::string>& argv, const std::string& report) {
-  const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (listener < 0) return std::nullopt;
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = 0;
-  socklen_t length = sizeof address;
-  if (::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || ::listen(listener, 4) != 0 ||
-      ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    ::close(listener);
-    return std::nullopt;
-  }
-  ::setenv("GTEST_STREAM_RESULT_TO", ("127.0.0.1:" + std::to_string(ntohs(address.sin_port))).c_str(), 1);
-  ::signal(SIGPIPE, SIG_IGN);
-  std::vector<char*> words;
-  for (const auto& word : argv) words.push_back(const_cast<char*>(word.c_str()));
-  words.push_back(nullptr);
-  const pid_t parent = ::getpid();
-  const pid_t child = ::fork();
-  if (child < 0) {
-    ::close(listener);
-    return std::nullopt;
-  }
-  if (child == 0) {
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);
-    ::signal(SIGPIPE, SIG_DFL);
-    ::execvp(words[0], words.data());
-    std::fprintf(stderr, "hydra-score test-launcher: cannot run %s\n", words[0]);
-    ::_exit(127);
-  }
-
-  std::vector<int> connections;
-  std::vector<std::string> received;  // per connection
-  int accepted = 0;
-  int status = 0;
-  bool exited = false;
-  const auto read_from = [&](std::size_t index) {
-    char buffer[4096];
-    const ssize_t got = ::read(connections[index], buffer, sizeof buffer);
-    if (got > 0) {
-      received[index].append(buffer, static_cast<std::size_t>(got));
-      return true;
-    }
-    if (got < 0 && (errno == EINTR || errno == EAGAIN)) return false;
-    ::close(connections[index]);
-    connections[index] = -1;
-    return false;
-  };
-  while (!exited) {
-    std::vector<pollfd> watched = {{listener, POLLIN, 0}};
-    for (int connection : connections) watched.push_back({connection, POLLIN, 0});
-    ::poll(watched.data(), watched.size(), 50);
-    if (watched[0].revents & POLLIN) {
-      const int connection = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-      if (connection >= 0) {
-        connections.push_back(connection);
-        received.emplace_back();
-        ++accepted;
-      }
-    }
-    for (std::size_t index = 0; index + 1 < watched.size(); ++index)
-      if (connections[index] >= 0 && (watched[index + 1].revents & (POLLIN | POLLHUP | POLLERR))) read_from(index);
-    const pid_t done = ::waitpid(child, &status, WNOHANG);
-    exited = done == child || (done < 0 && errno != EINTR);
-  }
-  // What the program sent before it ended, to the last byte.
-  for (std::size_t index = 0; index < connections.size(); ++index)
-    while (connections[index] >= 0 && read_from(index)) {
-    }
-  for (int connection : connections)
-    if (connection >= 0) ::close(connection);
-  ::close(listener);
-
-  const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
-  std::optional<std::string> report_xml;
-  if (std::ifstream in{report}) {
-    std::ostringstream text;
-    text << in.rdbuf();
-    report_xml = text.str();
-  }
-  // Every connection's verdicts count (a death test's child connects too,
-  // and sends nothing): a failure any of them streamed stays a failure.
-  StreamedResults streamed;
-  for (const auto& text : received) {
-    StreamedResults one = parse_result_stream(text);
-    streamed.cases.insert(streamed.cases.end(), one.cases.begin(), one.cases.end());
-    if (one.program_passed)
-      streamed.program_passed = streamed.program_passed.value_or(true) && *one.program_passed;
-  }
-  const std::vector<std::string> why = stream_disagreements(streamed, accepted, exit_code, report_xml);
-  if (why.empty()) return exit_code;
-  std::string reason;
-  for (const auto& sentence : why) reason += (reason.empty() ? "" : "; ") + sentence;
-  std::cerr << "hydra-score: tampering: " << reason << "\n";
-  if (report_xml)
-    if (const auto marked = mark_tampered_report(*report_xml, streamed, reason)) std::ofstream(report) << *marked;
-  return exit_code == 0 ? 1 : exit_code;
 }
 
 }  // namespace hydra::capture

@@ -7,7 +7,8 @@
 // its XML report): code that rewrites either after the cases ran (an `atexit`
 // handler that edits the report or calls `_exit(0)`) disagrees with its own
 // stream, and the disagreement is tampering: the launcher fails the test and
-// marks the report's cases with why. Parsing and comparing are pure.
+// marks the report's cases with why. Parsing and comparing are pure; the
+// program runs through child_run.hpp.
 #pragma once
 
 #include <optional>
@@ -34,18 +35,14 @@ StreamedResults parse_result_stream(const std::string& text);
 std::vector<std::string> stream_disagreements(const StreamedResults& streamed, int connections, int exit_code,
                                               const std::optional<std::string>& report_xml);
 
-/// `report_xml` with a <failure> naming `reason` on every case the stream
-/// saw fail (every case when the stream gave no verdicts); nullopt when the
-/// report does not parse.
+/// A report's own verdicts in the stream's form (a report HydraScore
+/// trusts: one written into a pipe it held); none when it does not parse.
+StreamedResults report_verdicts(const std::string& report_xml);
+
+/// `report_xml` with a <failure> naming `reason`, first among the case's
+/// failures, on every case the stream saw fail (every case when the stream
+/// gave no failing verdict); nullopt when the report does not parse.
 std::optional<std::string> mark_tampered_report(const std::string& report_xml, const StreamedResults& streamed,
                                                 const std::string& reason);
-
-/// Runs `argv` (with the report it was asked for at `report`) as a child
-/// with its results streamed to this process, and returns the exit code the
-/// test gets: the program's own, or 1 when it disagrees with its stream (the
-/// report's cases are then marked with the reason, which also goes to
-/// stderr). Returns nullopt when no stream could be set up (the caller then
-/// runs the program as it is).
-std::optional<int> run_with_result_stream(const std::vector<std::string>& argv, const std::string& report);
 
 }  // namespace hydra::capture

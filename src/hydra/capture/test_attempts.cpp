@@ -127,7 +127,7 @@ std::vector<std::string> names_of(const std::vector<TestCase>& tests) {
 }  // namespace
 
 void run_ctest_attempts(const Plan& plan, const CaptureRequest& request, Staging& staging, Progress& progress,
-                        const CtestRun& run_ctest) {
+                        const CtestRun& run_ctest, const BuildTreeRestore& restore) {
   const AttemptCounts counts = attempt_counts(plan, request);
   if (counts.attempts <= 1 && counts.repeats <= 1) return;
   const fs::path first_junit = staging.directory / "junit" / "0.xml";
@@ -149,6 +149,8 @@ void run_ctest_attempts(const Plan& plan, const CaptureRequest& request, Staging
     const std::string folder = AttemptRecorder::folder(number);
     const fs::path junit = recorder.path(number, "junit.xml");
     const fs::path log = recorder.path(number, "test.log");
+    // Every attempt starts from the build tree the first one started from.
+    const std::vector<std::string> lost = restore ? restore() : std::vector<std::string>();
     progress.start(kind);
     const util::ProcessResult result = run_ctest(ctest_selection(selected), junit, log, budget, "test " + kind);
     staging.add(folder + "test.log", pipeline::attempt_role("test_log"));
@@ -165,6 +167,17 @@ void run_ctest_attempts(const Plan& plan, const CaptureRequest& request, Staging
       } catch (const InputError& error) {
         discarded = std::string("its JUnit file does not parse: ") + error.what();
       }
+    }
+    if (!lost.empty()) {
+      std::string what;
+      for (std::size_t index = 0; index < lost.size() && index < 5; ++index) what += (index ? ", " : "") + lost[index];
+      if (lost.size() > 5) what += ", ...";
+      const std::string sentence =
+          "an earlier attempt changed files of the build tree in place, which HydraScore cannot put back (" + what + ")";
+      // A candidate's attempt that did not start where its first one did
+      // is not believed; a baseline's is, and the note says why.
+      if (request.baseline_run && discarded.empty()) discarded = sentence;
+      else recorder.note("attempt " + std::to_string(number) + ": " + sentence);
     }
     // A discarded attempt's files stay in the run (role "other"), unread.
     if (discarded.empty()) staging.add(folder + "junit.xml", pipeline::attempt_role("junit"));

@@ -30,14 +30,21 @@ using CtestRun = std::function<util::ProcessResult(const std::vector<std::string
                                                    const std::filesystem::path& log, double timeout,
                                                    const std::string& step)>;
 
+/// Puts the build tree back where the first attempt started
+/// (attempt_state.hpp); returns what it cannot put back.
+using BuildTreeRestore = std::function<std::vector<std::string>()>;
+
 /// After the cmake test step's first run (junit/0.xml and test.log in the
 /// staging directory): the baseline's repeats, then the reruns. An attempt
 /// is believed only where ctest's console verdicts agree with its JUnit file;
 /// one that is not (or timed out) is kept but not read, and its tests keep
 /// the results they had. The reruns together get one more test timeout. The
-/// manifest's "test_attempts" records every attempt.
+/// manifest's "test_attempts" records every attempt. Before each attempt
+/// `restore` (when given) removes what earlier ones created in the build
+/// tree; a candidate's attempt after one that changed a file of the tree in
+/// place is kept but not believed (its "discarded" says why).
 void run_ctest_attempts(const Plan& plan, const CaptureRequest& request, Staging& staging, Progress& progress,
-                        const CtestRun& run_ctest);
+                        const CtestRun& run_ctest, const BuildTreeRestore& restore = {});
 
 /// Where a profile's test runner keeps what its reruns read (pytest's and
 /// jest's cache of the last run): in the build tree, outside the tree's copy.

@@ -1,6 +1,7 @@
 // HydraScore's test launcher (test_launcher.hpp).
 #include <hydra/capture/test_launcher.hpp>
-#include <hydra/capture/result_stream.hpp>
+#include <hydra/capture/child_run.hpp>
+#include <hydra/capture/judged_run.hpp>
 #include <hydra/capture/test_frameworks.hpp>
 
 #include <unistd.h>
@@ -48,16 +49,25 @@ Launch plan_launch(const std::vector<std::string>& arguments, const std::string&
   }
   launch.argv.assign(arguments.begin(), separator);
   const std::vector<std::string> program(separator + 1, arguments.end());
+  launch.program_index = launch.argv.size();
+  launch.program = program.front();
   launch.argv.insert(launch.argv.end(), program.begin(), program.end());
   if (plan_file.empty() || reports.empty()) return launch;
+  launch.judged = true;
   const std::string key = launch_key(program);
   const std::string name = planned_framework(plan_file, key);
   const auto framework = parse::junit_dialect_from_string(name);
   if (!framework || *framework == parse::JunitDialect::generic) return launch;
   const fs::path report = fs::path(reports) / (key + ".xml");
-  const auto options =
-      report_options(*framework, std::vector<std::string>(program.begin() + 1, program.end()), report);
-  if (!options) return launch;
+  // Catch2 and doctest write their report into a pipe the launcher holds
+  // (GoogleTest streams its verdicts instead, result_stream.hpp).
+  launch.report_pipe = *framework != parse::JunitDialect::googletest;
+  const auto options = report_options(*framework, std::vector<std::string>(program.begin() + 1, program.end()),
+                                      launch.report_pipe ? fs::path(kReportPipeWord) : report);
+  if (!options) {
+    launch.report_pipe = false;
+    return launch;
+  }
   launch.argv.insert(launch.argv.end(), options->arguments.begin(), options->arguments.end());
   for (const auto& [variable, value] : options->environment) launch.environment.emplace_back(variable, value);
   launch.report = report.string();
@@ -80,11 +90,9 @@ int run_test_launcher(const std::vector<std::string>& arguments) {
     record << launch.framework << "\n";
     for (const auto& word : launch.argv) record << word << "\n";
   }
+  if (launch.judged)
+    if (const auto code = run_judged(launch)) return *code;
   for (const auto& [variable, value] : launch.environment) ::setenv(variable.c_str(), value.c_str(), 1);
-  // GoogleTest streams its verdicts to the launcher while it runs; what the
-  // program leaves behind must agree with them (result_stream.hpp).
-  if (launch.framework == "googletest" && !launch.report.empty())
-    if (const auto code = run_with_result_stream(launch.argv, launch.report)) return *code;
   std::vector<char*> argv;
   for (const auto& word : launch.argv) argv.push_back(const_cast<char*>(word.c_str()));
   argv.push_back(nullptr);

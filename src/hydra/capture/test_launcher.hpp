@@ -21,15 +21,22 @@ struct Launch {
   std::string report;  ///< the report file the program is asked to write; empty: none
   std::string framework;
   std::string error;   ///< non-empty: nothing can be run (bad arguments)
+  std::string program;   ///< the test's program (the first word after the separator)
+  std::size_t program_index = 0;  ///< its place in argv (after the wrapper's words)
+  bool judged = false;   ///< a capture's run (plan and report folder given): judged_run.hpp
+  /// Catch2, doctest: the report goes to a pipe the launcher holds
+  /// (child_run.hpp's kReportPipeWord in argv), which it writes to `report`.
+  bool report_pipe = false;
 };
 Launch plan_launch(const std::vector<std::string>& arguments, const std::string& plan_file, const std::string& reports);
 
 /// The subcommand: plans the launch from the environment, records it beside
-/// the report (`<key>.launch`: the framework and the command), and replaces
-/// this process with the program; a GoogleTest program asked for its report
-/// instead runs as a child whose streamed verdicts the launcher holds
-/// (result_stream.hpp), and its exit code is returned. Returns otherwise only
-/// when the program cannot be run (127, after a message on stderr).
+/// the report (`<key>.launch`: the framework and the command). In a
+/// capture's run the program runs as a child whose verdicts the launcher
+/// takes outside its reach (judged_run.hpp), and the test's exit code is
+/// returned; otherwise (ctest run by hand) this process is replaced with the
+/// program. Returns 127 when the program cannot be run (after a message on
+/// stderr).
 int run_test_launcher(const std::vector<std::string>& arguments);
 
 }  // namespace hydra::capture

@@ -1,12 +1,14 @@
 // The test step: list the tests, run them with JUnit output, and believe the
 // JUnit file only where ctest's own console verdicts agree with it.
 #include <hydra/capture/steps.hpp>
+#include <hydra/capture/attempt_state.hpp>
 #include <hydra/capture/test_attempts.hpp>
 #include <hydra/capture/test_files.hpp>
 #include <hydra/capture/case_reports.hpp>
 #include <hydra/capture/codemodel.hpp>
 #include <hydra/capture/test_frameworks.hpp>
 #include <hydra/capture/listed_tests.hpp>
+#include <hydra/capture/witness.hpp>
 
 #include <cctype>
 #include <map>
@@ -188,7 +190,11 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     std::vector<fs::path> readable = {plan.source};
     if (!launch.empty()) {
       readable.push_back(launch.at(kTestProgramsVariable));
-      if (!request.test_launcher.empty()) readable.push_back(request.test_launcher.front());
+      if (!request.test_launcher.empty()) {
+        readable.push_back(request.test_launcher.front());
+        // The verdict witness the launcher preloads into the programs (witness.hpp).
+        if (const auto witness = find_witness_library(request.test_launcher.front())) readable.push_back(*witness);
+      }
     }
     StepPolicy policy =
         tree_step_policy(plan, "test", {build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp", readable);
@@ -205,6 +211,10 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     return ran;
   };
   const fs::path junit = staging.directory / "junit" / "0.xml";
+  // The build tree every attempt starts from (attempt_state.hpp): ctest's
+  // own logs and the held-out trees (build trees of their own) left out.
+  const BuildTreeState start =
+      record_build_tree(build_dir, {build_dir / ".hydra", build_dir / "Testing" / "Temporary"});
   progress.start("test");
   const auto tested = run_ctest({}, junit, staging.directory / "test.log", timeout, "test");
   staging.add("test.log", "test_log");
@@ -236,7 +246,7 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     staging.problem("ctest wrote no JUnit file (exit code " + std::to_string(tested.exit_code) + ")");
   progress.finish(tested.timed_out ? "TIMED OUT" : (tested.exit_code == 0 ? "all passed" : "some failed"));
   // Reruns of failing tests, repeats of a baseline's suite.
-  if (result.junit_written && !tested.timed_out) run_ctest_attempts(plan, request, staging, progress, run_ctest);
+  if (result.junit_written && !tested.timed_out) run_ctest_attempts(plan, request, staging, progress, run_ctest, [&] { return restore_build_tree(start); });
   return result;
 }
 
