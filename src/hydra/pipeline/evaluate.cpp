@@ -127,8 +127,10 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   }
   tampering.evidence = guard::to_json(report);
   // Process control and self-inspection the change's code newly reaches for.
+  // Recorded only where both runs recorded their objects' references.
   std::vector<std::string> references;
-  tampering.evidence["process_references"] = judge_process_references(config, baseline.path, candidate_dir, references);
+  json judged = judge_process_references(config, baseline.path, candidate_dir, references);
+  if (judged["judged"] == true) tampering.evidence["process_references"] = std::move(judged);
   if (config.anti_gaming.fail_gate_on_tampering)
     tampering.gate_reasons.insert(tampering.gate_reasons.end(), references.begin(), references.end());
   if (!references.empty()) tampering.evidence["tampering"] = true;
