@@ -315,6 +315,15 @@ TEST_CASE("inside bubblewrap a step reaches only what its policy gives it", "[ca
     CHECK_FALSE(result.timed_out);
     CHECK(result.output == "got done\n");
   }
+  SECTION("PID 1 of the namespace is the reaper named init, not bubblewrap or HydraScore") {
+    if (!sandbox.pid_namespace || !sandbox.step_runner) {
+      WARN("no PID namespace or step runner here");
+      return;
+    }
+    const auto result = run(policy, "cat /proc/1/comm; tr '\\0' '\\n' < /proc/1/cmdline | grep -v '^$'");
+    INFO(result.output);
+    CHECK(result.output == "init\ninit\n");
+  }
 }
 
 TEST_CASE("without bubblewrap, or where it cannot work, a sandbox can be required", "[capture][sandbox]") {

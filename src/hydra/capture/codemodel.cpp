@@ -11,6 +11,7 @@
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -290,53 +291,46 @@ void add_build_commands(model::BuildTargets& targets, const fs::path& build_dir,
 
 std::vector<std::string> build_command_lines(const fs::path& build_dir) {
   std::vector<std::string> lines;
-  std::error_code error;
-  if (!fs::is_regular_file(build_dir / "CMakeCache.txt", error)) return lines;
-  const std::string cache = util::read_file(build_dir / "CMakeCache.txt");
-  const std::string ninja = cache_entry(cache, "CMAKE_MAKE_PROGRAM");
-  if (cache_entry(cache, "CMAKE_GENERATOR") != "Ninja" || ninja.empty()) return lines;
-  util::ProcessRequest request;
-  request.argv = {ninja, "-C", build_dir.string(), "-t", "commands"};
-  request.separate_stderr = true;
-  request.keep_output_bytes = std::size_t(1) << 30;
-  request.timeout = std::chrono::seconds(120);
-  const auto listed = util::run_process(request);
-  if (!listed.started || listed.exit_code != 0) return lines;
-  std::size_t start = 0;
-  while (start < listed.output.size()) {
-    std::size_t end = listed.output.find('\n', start);
-    if (end == std::string::npos) end = listed.output.size();
-    std::string line = listed.output.substr(start, end - start);
-    start = end + 1;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!line.empty()) lines.push_back(std::move(line));
+  const std::optional<std::string> listed = ninja_tool(build_dir, {"commands"});
+  if (!listed) return lines;
+  for (std::string_view line : util::split(*listed, '\n')) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty()) lines.emplace_back(line);
   }
   return lines;
 }
 
-std::map<std::string, std::set<std::string>> header_users(const fs::path& build_dir) {
-  std::map<std::string, std::set<std::string>> users;
+std::optional<std::string> ninja_tool(const fs::path& build_dir, const std::vector<std::string>& tool) {
   std::error_code error;
-  if (!fs::is_regular_file(build_dir / "CMakeCache.txt", error)) return users;
+  if (!fs::is_regular_file(build_dir / "CMakeCache.txt", error)) return std::nullopt;
   const std::string cache = util::read_file(build_dir / "CMakeCache.txt");
   const std::string ninja = cache_entry(cache, "CMAKE_MAKE_PROGRAM");
-  if (cache_entry(cache, "CMAKE_GENERATOR") != "Ninja" || ninja.empty()) return users;
+  if (cache_entry(cache, "CMAKE_GENERATOR") != "Ninja" || ninja.empty()) return std::nullopt;
   util::ProcessRequest request;
-  request.argv = {ninja, "-C", build_dir.string(), "-t", "deps"};
+  request.argv = {ninja, "-C", build_dir.string(), "-t"};
+  request.argv.insert(request.argv.end(), tool.begin(), tool.end());
   request.separate_stderr = true;
   request.keep_output_bytes = std::size_t(1) << 30;
   request.timeout = std::chrono::seconds(120);
-  const auto listed = util::run_process(request);
-  if (!listed.started || listed.exit_code != 0) return users;
+  auto listed = util::run_process(request);
+  if (!listed.started || listed.exit_code != 0) return std::nullopt;
+  return std::move(listed.output);
+}
+
+std::map<std::string, std::set<std::string>> header_users(const fs::path& build_dir) {
+  std::map<std::string, std::set<std::string>> users;
+  const std::optional<std::string> deps = ninja_tool(build_dir, {"deps"});
+  if (!deps) return users;
+  const std::string& output = *deps;
   // "<object>: #deps N, deps mtime T (VALID)" then one indented path a line;
   // CMake puts a target's objects under ".../CMakeFiles/<target>.dir/".
   std::string target;
   std::size_t start = 0;
   const std::string marker = "CMakeFiles/";
-  while (start < listed.output.size()) {
-    std::size_t end = listed.output.find('\n', start);
-    if (end == std::string::npos) end = listed.output.size();
-    const std::string line = listed.output.substr(start, end - start);
+  while (start < output.size()) {
+    std::size_t end = output.find('\n', start);
+    if (end == std::string::npos) end = output.size();
+    const std::string line = output.substr(start, end - start);
     start = end + 1;
     if (line.empty()) continue;
     if (line[0] != ' ') {

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 #include <string>
@@ -38,6 +39,11 @@ void add_build_commands(model::BuildTargets& targets, const std::filesystem::pat
 /// nothing), one a line, custom commands included. Empty for other
 /// generators or when ninja cannot answer.
 std::vector<std::string> build_command_lines(const std::filesystem::path& build_dir);
+
+/// The output of `ninja -C build_dir -t <tool...>` (a Ninja tool reads the
+/// build files and logs and runs nothing); nullopt for other generators or
+/// when ninja cannot answer.
+std::optional<std::string> ninja_tool(const std::filesystem::path& build_dir, const std::vector<std::string>& tool);
 
 /// Which targets' objects include each header, from the Ninja deps log of
 /// the built tree `build_dir` (`ninja -t deps`): header path as the

@@ -32,6 +32,9 @@ std::vector<std::string> Sandbox::wrap(const StepPolicy& policy, const std::vect
   std::vector<std::string> wrapped = {bwrap->string(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                                       "--die-with-parent", "--unshare-ipc", "--cap-drop", "ALL"};
   if (pid_namespace) wrapped.insert(wrapped.end(), {"--unshare-pid", "--new-session"});
+  // The step reaper is PID 1 of the namespace, not bubblewrap: code under
+  // test finds "init" at /proc/1 (util/reaper.cpp), not the sandbox's program.
+  if (pid_namespace && policy.reaped && step_runner) wrapped.push_back("--as-pid-1");
   if (!policy.network) wrapped.push_back("--unshare-net");
   // Shallowest first, so a deeper path goes over the one holding it; at one
   // path the later mount wins (a stable sort keeps their order).

@@ -6,6 +6,7 @@
 #include <hydra/capture/test_files.hpp>
 #include <hydra/capture/case_reports.hpp>
 #include <hydra/capture/codemodel.hpp>
+#include <hydra/capture/object_references.hpp>
 #include <hydra/capture/test_frameworks.hpp>
 #include <hydra/capture/listed_tests.hpp>
 #include <hydra/capture/witness.hpp>
@@ -142,13 +143,9 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
       targets.problem = error.what();
     }
     const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
-    staging.write("test-files.json",
-                  find_test_files(targets, plan.seen(plan.source), seen_build, plan.seen(top), listed_json,
-                                  header_users(build_dir))
-                          .to_json()
-                          .dump(1) +
-                      "\n",
-                  "test_files");
+    const TestFiles own_files = find_test_files(targets, plan.seen(plan.source), seen_build, plan.seen(top),
+                                                listed_json, header_users(build_dir));
+    staging.write("test-files.json", own_files.to_json().dump(1) + "\n", "test_files");
     // Headers of the tree that shadow a system or standard header for
     // whatever includes them (docs/threat-model.md, "Code under test
     // vouching for itself"): scoring compares them with the baseline's.
@@ -156,6 +153,11 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     for (const auto& found : shadowing_headers(build_dir, plan.seen(plan.source), seen_build))
       shadowing.push_back({{"header", found.header}, {"shadows", found.shadows}});
     staging.manifest["shadowing_headers"] = std::move(shadowing);
+    // What the code's objects reference of process control and
+    // self-inspection (object_references.hpp): scoring compares it with the
+    // baseline's. Tests may use anything; the baseline decides which files
+    // are tests, as in the held-out runs.
+    record_object_references(plan, request, own_files, staging);
     // Which programs write their framework's report, before any of them runs.
     write_test_program_plan(listed.output, request, staging);
   } else {

@@ -283,6 +283,8 @@ nlohmann::json to_json(const Config& config) {
       {"private_test_patch", guard.private_test_patch},
       {"protected_config_files", guard.protected_config_files},
   };
+  // Set only when used, so configurations without it keep their digests.
+  if (!guard.allowed_references.empty()) anti_gaming["allowed_references"] = guard.allowed_references;
   return json{{"scoring", std::move(scoring)}, {"anti_gaming", std::move(anti_gaming)}};
 }
 

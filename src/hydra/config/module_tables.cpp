@@ -86,6 +86,10 @@ AntiGaming read_anti_gaming(TableReader& table) {
   table.string_list("test_paths", settings.test_paths);
   table.string("private_test_patch", settings.private_test_patch);
   table.string_list("protected_config_files", settings.protected_config_files);
+  table.string_list("allowed_references", settings.allowed_references, [](const std::string& reference) {
+    return reference.empty() || reference == "*" ? std::string("an allowed reference must name something")
+                                                 : std::string();
+  });
   table.reject_unknown_keys();
   return settings;
 }

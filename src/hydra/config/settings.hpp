@@ -86,6 +86,11 @@ struct AntiGaming {
       "cmake/HydraScore*.cmake", "hydra-score/",
       // The other profiles' lint configuration.
       "eslint.config.*", ".eslintrc*", ".flake8", "ruff.toml", ".ruff.toml", "clippy.toml", ".clippy.toml"};
+  /// Process-control and self-inspection references (guard/process_references.hpp)
+  /// the project's code may newly make without failing the anti-gaming gate:
+  /// a reference as the evidence names it ("atexit", "/proc/self/exe",
+  /// "std::set_terminate"), or a prefix ending in '*' ("/proc/self/*").
+  std::vector<std::string> allowed_references;
 };
 
 /// What the improvement loop scores an iteration by.

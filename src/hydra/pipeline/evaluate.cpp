@@ -1,11 +1,13 @@
 #include <hydra/pipeline/evaluate.hpp>
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include <hydra/error.hpp>
 #include <hydra/guard/guard.hpp>
 #include <hydra/guard/held_out.hpp>
+#include <hydra/guard/process_references.hpp>
 #include <hydra/guard/test_levels.hpp>
 #include <hydra/guard/test_recipes.hpp>
 #include <hydra/parse/diff_lines.hpp>
@@ -56,6 +58,38 @@ std::set<std::string> compiled_changed_files(const fs::path& candidate_dir) {
   for (const auto& file : listed)
     if (file.is_string()) files.insert(file.get<std::string>());
   return files;
+}
+
+/// manifest.json's `object_references` of `run` (capture/object_references.hpp);
+/// nullopt when the run recorded none or could not read its objects.
+std::optional<guard::ObjectReferences> recorded_object_references(const fs::path& run) {
+  std::error_code error;
+  const fs::path file = run / "manifest.json";
+  if (!fs::is_regular_file(file, error)) return std::nullopt;
+  const json manifest = json::parse(util::read_file(file), nullptr, false);
+  if (!manifest.is_object() || !manifest.contains("object_references")) return std::nullopt;
+  const json& record = manifest["object_references"];
+  if (!record.is_object()) throw InputError(file.string(), "object_references must be an object");
+  if (!record.contains("sources")) return std::nullopt;  // {"problem": ...}
+  return guard::object_references_from_json(record["sources"], file.string());
+}
+
+/// What the candidate's code newly references of process control and
+/// self-inspection (guard/process_references.hpp), as evidence; each is a
+/// gate reason.
+json judge_process_references(const config::Config& config, const fs::path& baseline_dir,
+                              const fs::path& candidate_dir, std::vector<std::string>& reasons) {
+  const auto baseline = recorded_object_references(baseline_dir);
+  const auto candidate = recorded_object_references(candidate_dir);
+  json evidence = {{"judged", baseline && candidate}, {"new", json::array()}};
+  if (!baseline || !candidate) return evidence;
+  for (const auto& found : guard::new_references(*baseline, *candidate, config.anti_gaming.allowed_references)) {
+    evidence["new"].push_back(
+        {{"source", found.source}, {"reference", found.reference}, {"category", found.category}});
+    reasons.push_back("code " + found.source + " newly references " + found.reference + " (" + found.category +
+                      "; allow it with [anti_gaming] allowed_references in the baseline's hydra.toml)");
+  }
+  return evidence;
 }
 
 model::Tampering detect_tampering(const config::Config& config, const fs::path& candidate_dir,
@@ -112,6 +146,14 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
     for (const auto& line : report.tests_not_built) tampering.gate_reasons.push_back("tests not built: " + line);
   }
   tampering.evidence = guard::to_json(report);
+  // Process control and self-inspection the change's code newly reaches for.
+  // Recorded only where both runs recorded their objects' references.
+  std::vector<std::string> references;
+  json judged = judge_process_references(config, baseline.path, candidate_dir, references);
+  if (judged["judged"] == true) tampering.evidence["process_references"] = std::move(judged);
+  if (config.anti_gaming.fail_gate_on_tampering)
+    tampering.gate_reasons.insert(tampering.gate_reasons.end(), references.begin(), references.end());
+  if (!references.empty()) tampering.evidence["tampering"] = true;
   return tampering;
 }
 

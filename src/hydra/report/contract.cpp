@@ -250,6 +250,9 @@ static std::vector<std::string> read_anti_gaming(const json& report) {
   }
   for (const auto& line : array_at(report, "tests_not_built"))
     if (line.is_string()) lines.push_back("tests not built: " + line.get<std::string>());
+  for (const auto& found : array_at(object_at(report, "process_references"), "new"))
+    lines.push_back("code " + text_at(found, "source") + " newly references " + text_at(found, "reference") + " (" +
+                    text_at(found, "category") + ")");
   // The held-out runs (docs/threat-model.md, "Held-out evaluation").
   const json& held_out = object_at(report, "held_out");
   for (const auto& test : array_at(held_out, "judged_by_held_out"))

@@ -21,7 +21,10 @@ namespace hydra::util {
 /// left is killed and reaped. SIGTERM, SIGINT and SIGHUP are passed on to
 /// `argv`. Returns `argv`'s exit status (128+N when a signal N ended it;
 /// 127 when it cannot be started, with the reason on stderr). Call it from
-/// a single-threaded process that has no other children.
+/// a single-threaded process that has no other children. As PID 1 (of the
+/// sandbox's PID namespace) it names itself "init" in /proc/1/comm and
+/// /proc/1/cmdline first, so code under test finds neither HydraScore nor
+/// the sandbox's program there.
 int run_reaped(const std::vector<std::string>& argv);
 
 }  // namespace hydra::util

@@ -1,0 +1,247 @@
+#include <hydra/guard/process_references.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <tuple>
+
+#include <hydra/error.hpp>
+#include <hydra/util/text.hpp>
+
+namespace hydra::guard {
+
+namespace {
+
+using M = ReferenceMatch;
+
+constexpr std::string_view kExitHandler = "exit handler";
+constexpr std::string_view kProcessEnd = "process end";
+constexpr std::string_view kSignal = "signal or terminate handler";
+constexpr std::string_view kProcess = "process control";
+constexpr std::string_view kSelf = "self-inspection";
+constexpr std::string_view kMounts = "mount table";
+constexpr std::string_view kHarness = "test harness";
+constexpr std::string_view kNone = "";
+
+/// An identifier-like character of a variable name, a path character.
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool path_char(char c) { return word_char(c) || c == '/' || c == '.' || c == '-' || c == '%'; }
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// "std::set_terminate(void (*)())" -> "std::set_terminate"; "atexit@GLIBC_2.2.5" -> "atexit".
+std::string symbol_name(std::string_view symbol) {
+  const std::size_t first = symbol.find_first_not_of(' ');
+  std::string name(first == std::string_view::npos ? std::string_view() : symbol.substr(first));
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  const std::size_t cut = std::min(name.find('('), name.find('@'));
+  if (cut != std::string::npos) name.erase(cut);
+  return name;
+}
+
+const CatalogueEntry* find_entry(std::string_view reference) {
+  const CatalogueEntry* best = nullptr;
+  for (const auto& entry : process_reference_catalogue()) {
+    const bool hit = entry.match == M::symbol ? reference == entry.text
+                     : entry.match == M::word ? lower(reference) == entry.text
+                                              : util::starts_with(reference, entry.text);
+    if (hit && (!best || entry.text.size() > best->text.size())) best = &entry;
+  }
+  return best;
+}
+
+void match_string(std::string_view text, std::set<std::string>& found) {
+  for (const auto& entry : process_reference_catalogue()) {
+    switch (entry.match) {
+      case M::symbol:
+        break;
+      case M::path:
+        for (std::size_t at = text.find(entry.text); at != std::string_view::npos;
+             at = text.find(entry.text, at + 1)) {
+          std::size_t end = at + entry.text.size();
+          if (end < text.size() && word_char(text[end]) && word_char(text[end - 1])) continue;  // "/process"
+          while (end < text.size() && path_char(text[end])) ++end;
+          const std::string path(text.substr(at, end - at));
+          // The longest entry decides (/proc/cpuinfo describes the machine).
+          const CatalogueEntry* decides = find_entry(path);
+          if (decides && !decides->category.empty()) found.insert(path);
+        }
+        break;
+      case M::variable:
+        if (util::starts_with(text, entry.text)) {
+          std::size_t end = 0;
+          while (end < text.size() && word_char(text[end])) ++end;
+          found.insert(std::string(text.substr(0, end)));
+        }
+        break;
+      case M::word:
+        if (lower(text).find(entry.text) != std::string::npos) found.insert(std::string(entry.text));
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<CatalogueEntry>& process_reference_catalogue() {
+  static const std::vector<CatalogueEntry> catalogue = {
+      // Exit handlers: run after the test decided, they can rewrite the exit
+      // status or the report written a moment before.
+      {M::symbol, "atexit", kExitHandler, "registers code that runs after main returned"},
+      {M::symbol, "at_quick_exit", kExitHandler, "registers code for quick_exit"},
+      {M::symbol, "on_exit", kExitHandler, "registers code that sees the exit status"},
+      {M::symbol, "__cxa_atexit", kNone, "every C++ static with a destructor registers it"},
+      {M::symbol, "__cxa_thread_atexit", kNone, "every thread_local with a destructor"},
+      {M::symbol, "__cxa_thread_atexit_impl", kNone, "every thread_local with a destructor"},
+      // Ending the process from library code: an exit status of its choice.
+      {M::symbol, "exit", kProcessEnd, "ends the test program with a status of the code's choice"},
+      {M::symbol, "_exit", kProcessEnd, "ends the process at once, skipping what follows"},
+      {M::symbol, "_Exit", kProcessEnd, "ends the process at once"},
+      {M::symbol, "quick_exit", kProcessEnd, "ends the process with quick_exit handlers only"},
+      {M::symbol, "abort", kNone, "ends the process as failed: never helps a test pass"},
+      {M::symbol, "std::terminate", kNone, "aborts: never helps a test pass"},
+      // Signal and terminate handlers: catch the test's failure and exit otherwise.
+      {M::symbol, "signal", kSignal, "installs a signal handler"},
+      {M::symbol, "sigaction", kSignal, "installs a signal handler"},
+      {M::symbol, "sigset", kSignal, "installs a signal handler"},
+      {M::symbol, "sysv_signal", kSignal, "installs a signal handler"},
+      {M::symbol, "__sysv_signal", kSignal, "installs a signal handler (what signal() may compile to)"},
+      {M::symbol, "bsd_signal", kSignal, "installs a signal handler"},
+      {M::symbol, "std::set_terminate", kSignal, "replaces what an uncaught exception does"},
+      {M::symbol, "std::set_unexpected", kSignal, "replaces what an unexpected exception does"},
+      {M::symbol, "kill", kSignal, "signals another process (the test's launcher among them)"},
+      {M::symbol, "killpg", kSignal, "signals a process group"},
+      {M::symbol, "tgkill", kSignal, "signals a thread of any process"},
+      {M::symbol, "raise", kNone, "signals the process itself: a handler needs signal or sigaction"},
+      // Processes: children outlive or replace the test, tracing reads and writes others.
+      {M::symbol, "fork", kProcess, "starts a child process"},
+      {M::symbol, "vfork", kProcess, "starts a child process"},
+      {M::symbol, "clone", kProcess, "starts a child process or thread of its own making"},
+      {M::symbol, "clone3", kProcess, "starts a child process"},
+      {M::symbol, "execve", kProcess, "replaces the test program"},
+      {M::symbol, "execv", kProcess, "replaces the test program"},
+      {M::symbol, "execvp", kProcess, "replaces the test program"},
+      {M::symbol, "execvpe", kProcess, "replaces the test program"},
+      {M::symbol, "execl", kProcess, "replaces the test program"},
+      {M::symbol, "execlp", kProcess, "replaces the test program"},
+      {M::symbol, "execle", kProcess, "replaces the test program"},
+      {M::symbol, "fexecve", kProcess, "replaces the test program"},
+      {M::symbol, "execveat", kProcess, "replaces the test program"},
+      {M::symbol, "posix_spawn", kProcess, "starts a program"},
+      {M::symbol, "posix_spawnp", kProcess, "starts a program"},
+      {M::symbol, "system", kProcess, "runs a shell command"},
+      {M::symbol, "popen", kProcess, "runs a shell command"},
+      {M::symbol, "daemon", kProcess, "leaves the test's process group"},
+      {M::symbol, "setsid", kProcess, "leaves the test's session"},
+      {M::symbol, "setpgid", kProcess, "leaves the test's process group"},
+      {M::symbol, "prctl", kProcess, "renames the process, changes its parent-death signal, ..."},
+      {M::symbol, "ptrace", kProcess, "reads and writes another process"},
+      {M::symbol, "process_vm_writev", kProcess, "writes another process's memory"},
+      {M::symbol, "syscall", kProcess, "any system call, past every symbol of this table"},
+      // Self-inspection: the program's own name, its parent, its mapping.
+      {M::symbol, "getppid", kSelf, "the parent: ctest, a launcher, the sandbox"},
+      {M::symbol, "program_invocation_name", kSelf, "the program's own name"},
+      {M::symbol, "program_invocation_short_name", kSelf, "the program's own name"},
+      {M::symbol, "__progname", kSelf, "the program's own name"},
+      {M::symbol, "__progname_full", kSelf, "the program's own path"},
+      {M::symbol, "getauxval", kSelf, "AT_EXECFN: the program's own path"},
+      {M::symbol, "dl_iterate_phdr", kSelf, "the program's own file and libraries"},
+      {M::symbol, "dladdr", kSelf, "the file holding an address: the program's own"},
+      {M::symbol, "environ", kSelf, "the whole environment, to look for a harness's variables"},
+      {M::symbol, "__environ", kSelf, "the whole environment"},
+      {M::symbol, "getenv", kNone, "common; the variables a harness sets are matched as strings"},
+      {M::symbol, "getpid", kNone, "common (temporary names); /proc/<pid> paths are matched as strings"},
+      {M::symbol, "getmntent", kMounts, "reads the mount table"},
+      {M::symbol, "getmntent_r", kMounts, "reads the mount table"},
+      {M::symbol, "setmntent", kMounts, "opens the mount table"},
+      {M::symbol, "statfs", kNone, "common (free space); a file system's type is weak evidence"},
+      // Paths: procfs (the process, PID 1, the mount table, control groups),
+      // control groups, container markers.
+      {M::path, "/proc", kSelf, "procfs: /proc/self, /proc/1, mounts, mountinfo, cmdline, comm, cgroup, environ, status"},
+      {M::path, "/proc/cpuinfo", kNone, "describes the machine, not the process"},
+      {M::path, "/proc/meminfo", kNone, "describes the machine, not the process"},
+      {M::path, "/proc/loadavg", kNone, "describes the machine, not the process"},
+      {M::path, "/proc/sys/", kNone, "kernel settings, not the process"},
+      {M::path, "/sys/fs/cgroup", kSelf, "control groups: where the process is confined"},
+      {M::path, "/etc/mtab", kMounts, "the mount table"},
+      {M::path, "/.dockerenv", kSelf, "a container's marker"},
+      {M::path, "/run/.containerenv", kSelf, "a container's marker"},
+      // The harness's environment and names.
+      {M::variable, "GTEST_", kHarness, "GoogleTest's variables (its report path among them)"},
+      {M::variable, "CTEST_", kHarness, "CTest's variables"},
+      {M::variable, "DASHBOARD_TEST_FROM_CTEST", kHarness, "set by ctest for every test"},
+      {M::variable, "XML_OUTPUT_FILE", kHarness, "a harness's report path"},
+      {M::variable, "TEST_", kHarness, "test runners' variables (TEST_TMPDIR, TEST_PREMATURE_EXIT_FILE, ...)"},
+      {M::variable, "HYDRA", kHarness, "HydraScore's own variables"},
+      {M::word, "hydra", kHarness, "HydraScore's name and folders"},
+      {M::word, "bwrap", kHarness, "the sandbox's program"},
+      {M::word, "bubblewrap", kHarness, "the sandbox's program"},
+  };
+  return catalogue;
+}
+
+std::set<std::string> catalogue_references(const std::vector<std::string>& symbols,
+                                           const std::vector<std::string>& strings) {
+  std::set<std::string> found;
+  for (const auto& symbol : symbols) {
+    const std::string name = symbol_name(symbol);
+    for (const auto& entry : process_reference_catalogue())
+      if (entry.match == M::symbol && name == entry.text && !entry.category.empty()) found.insert(name);
+  }
+  for (const auto& text : strings) match_string(text, found);
+  return found;
+}
+
+std::string reference_category(const std::string& reference) {
+  const CatalogueEntry* entry = find_entry(reference);
+  if (!entry) {
+    // A word entry matches anywhere in the string it was found in.
+    for (const auto& candidate : process_reference_catalogue())
+      if (candidate.match == M::word && lower(reference).find(candidate.text) != std::string::npos) entry = &candidate;
+  }
+  return entry ? std::string(entry->category) : std::string();
+}
+
+std::vector<NewReference> new_references(const ObjectReferences& baseline, const ObjectReferences& candidate,
+                                         const std::vector<std::string>& allowed) {
+  const auto is_allowed = [&](const std::string& reference) {
+    return std::any_of(allowed.begin(), allowed.end(), [&](const std::string& entry) {
+      if (!entry.empty() && entry.back() == '*') return util::starts_with(reference, entry.substr(0, entry.size() - 1));
+      return entry == reference;
+    });
+  };
+  std::vector<NewReference> fresh;
+  for (const auto& [source, references] : candidate) {
+    const auto known = baseline.find(source);
+    for (const auto& reference : references) {
+      if (known != baseline.end() && known->second.count(reference)) continue;
+      if (is_allowed(reference)) continue;
+      fresh.push_back({source, reference, reference_category(reference)});
+    }
+  }
+  std::sort(fresh.begin(), fresh.end(), [](const NewReference& left, const NewReference& right) {
+    return std::tie(left.source, left.reference) < std::tie(right.source, right.reference);
+  });
+  return fresh;
+}
+
+ObjectReferences object_references_from_json(const nlohmann::json& value, const std::string& source_name) {
+  if (!value.is_object()) throw InputError(source_name, "object_references must be an object of arrays of strings");
+  ObjectReferences references;
+  for (const auto& [source, list] : value.items()) {
+    if (!list.is_array())
+      throw InputError(source_name, "object_references[\"" + source + "\"] must be an array of strings");
+    auto& into = references[source];
+    for (const auto& reference : list) {
+      if (!reference.is_string())
+        throw InputError(source_name, "object_references[\"" + source + "\"] must be an array of strings");
+      into.insert(reference.get<std::string>());
+    }
+  }
+  return references;
+}
+
+}  // namespace hydra::guard

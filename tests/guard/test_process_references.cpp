@@ -1,0 +1,85 @@
+// Tests for guard/process_references.hpp: the catalogue's matching of an
+// object's symbols and strings, and the comparison with the baseline.
+#include <catch2/catch.hpp>
+
+#include <hydra/error.hpp>
+#include <hydra/guard/process_references.hpp>
+
+namespace guard = hydra::guard;
+using Set = std::set<std::string>;
+
+TEST_CASE("exit, signal and terminate handlers are found among undefined symbols", "[guard]") {
+  const auto found = guard::catalogue_references(
+      {"atexit", "_exit", "std::set_terminate(void (*)())", "sigaction", "on_exit@GLIBC_2.2.5", "getppid",
+       "program_invocation_short_name"},
+      {});
+  CHECK(found == Set{"_exit", "atexit", "getppid", "on_exit", "program_invocation_short_name", "sigaction",
+                     "std::set_terminate"});
+}
+
+TEST_CASE("a C++ static's destructor and common calls are not references", "[guard]") {
+  CHECK(guard::catalogue_references({"__cxa_atexit", "__cxa_thread_atexit_impl", "getenv", "abort", "getpid",
+                                     "std::terminate()", "printf", "std::exit_code_helper()", "operator new(unsigned long)"},
+                                    {})
+            .empty());
+}
+
+TEST_CASE("procfs, control groups and mount tables are found in strings, machine descriptions are not", "[guard]") {
+  CHECK(guard::catalogue_references({}, {"/proc/self/mountinfo"}) == Set{"/proc/self/mountinfo"});
+  CHECK(guard::catalogue_references({}, {"/proc/1/comm"}) == Set{"/proc/1/comm"});
+  CHECK(guard::catalogue_references({}, {"/proc/%d/cmdline"}) == Set{"/proc/%d/cmdline"});
+  CHECK(guard::catalogue_references({}, {"cat /sys/fs/cgroup/cgroup.procs"}) == Set{"/sys/fs/cgroup/cgroup.procs"});
+  CHECK(guard::catalogue_references({}, {"/etc/mtab"}) == Set{"/etc/mtab"});
+  CHECK(guard::catalogue_references({}, {"/proc/cpuinfo", "/proc/meminfo", "/proc/sys/kernel/pid_max"}).empty());
+  CHECK(guard::catalogue_references({}, {"/processing/queue", "see /procedures"}).empty());
+}
+
+TEST_CASE("a harness's variables and names are found in strings", "[guard]") {
+  CHECK(guard::catalogue_references({}, {"GTEST_OUTPUT", "XML_OUTPUT_FILE", "TEST_PREMATURE_EXIT_FILE"}) ==
+        Set{"GTEST_OUTPUT", "TEST_PREMATURE_EXIT_FILE", "XML_OUTPUT_FILE"});
+  CHECK(guard::catalogue_references({}, {".HydraScore-held-out"}) == Set{"hydra"});
+  CHECK(guard::catalogue_references({}, {"/usr/bin/bwrap"}) == Set{"bwrap"});
+  // A word that merely contains a prefix elsewhere is not a harness variable.
+  CHECK(guard::catalogue_references({}, {"MY_TEST_FLAG", "the GTEST_OUTPUT is"}).empty());
+}
+
+TEST_CASE("each flagged catalogue entry has a category and every entry says why", "[guard]") {
+  for (const auto& entry : guard::process_reference_catalogue()) {
+    INFO(std::string(entry.text));
+    CHECK_FALSE(entry.why.empty());
+  }
+  CHECK(guard::reference_category("atexit") == "exit handler");
+  CHECK(guard::reference_category("/proc/self/exe") == "self-inspection");
+  CHECK(guard::reference_category("GTEST_OUTPUT") == "test harness");
+}
+
+TEST_CASE("only references the baseline's object of the same source lacks are new", "[guard]") {
+  const guard::ObjectReferences baseline = {{"src/lib.cpp", {"atexit"}}, {"src/io.cpp", {"/proc/self/exe"}}};
+  const guard::ObjectReferences candidate = {{"src/lib.cpp", {"atexit", "_exit"}},
+                                             {"src/io.cpp", {"/proc/self/exe"}},
+                                             {"src/new.cpp", {"atexit"}}};
+  const auto fresh = guard::new_references(baseline, candidate, {});
+  REQUIRE(fresh.size() == 2);
+  CHECK(fresh[0].source == "src/lib.cpp");
+  CHECK(fresh[0].reference == "_exit");
+  CHECK(fresh[0].category == "process end");
+  CHECK(fresh[1].source == "src/new.cpp");
+  CHECK(fresh[1].reference == "atexit");
+  CHECK(guard::new_references(baseline, baseline, {}).empty());
+}
+
+TEST_CASE("the allowlist silences a reference, exactly or by a prefix ending in a star", "[guard]") {
+  const guard::ObjectReferences candidate = {{"src/lib.cpp", {"atexit", "/proc/self/exe", "/proc/1/comm"}}};
+  const auto fresh = guard::new_references({}, candidate, {"atexit", "/proc/self/*"});
+  REQUIRE(fresh.size() == 1);
+  CHECK(fresh[0].reference == "/proc/1/comm");
+  CHECK(guard::new_references({}, candidate, {"atexi"}).size() == 3);
+}
+
+TEST_CASE("object_references of a manifest must be an object of arrays of strings", "[guard]") {
+  const auto read = guard::object_references_from_json(nlohmann::json::parse(R"({"src/a.cpp": ["atexit"]})"), "m.json");
+  CHECK(read.at("src/a.cpp") == Set{"atexit"});
+  CHECK_THROWS_AS(guard::object_references_from_json(nlohmann::json::parse(R"({"src/a.cpp": "atexit"})"), "m.json"),
+                  hydra::InputError);
+  CHECK_THROWS_AS(guard::object_references_from_json(nlohmann::json::parse("[1]"), "m.json"), hydra::InputError);
+}
