@@ -40,6 +40,6 @@ TEST_CASE("LoadClock and a load-following timeout count no more than wall time",
   request.timeout_follows_load = true;
   const auto result = hydra::util::run_process(request);
   CHECK(result.timed_out);
-  CHECK(result.counted_seconds >= 0.2);
+  CHECK(result.counted_seconds >= 0.15);  // counted from before the child started, at most its wall time
   CHECK(result.counted_seconds <= result.seconds);
 }

@@ -493,7 +493,8 @@ ProcessResult run_process(const ProcessRequest& request) {
   }
   sink.finish();
   result.seconds = elapsed_seconds();
-  result.counted_seconds = request.timeout_follows_load ? counted : result.seconds;
+  // The clock started before the child (and before `seconds` did): never more than the wall time.
+  result.counted_seconds = request.timeout_follows_load ? std::min(counted, result.seconds) : result.seconds;
   return result;
 }
 
