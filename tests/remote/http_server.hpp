@@ -6,6 +6,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <hydra/util/process.hpp>
 
@@ -31,27 +34,30 @@ class HttpServer {
     port_ = free_port();
     const auto f = folder_.string();
     std::ofstream(folder_ / "nginx.conf")
-        << "user root root;\nworker_processes 1;\ndaemon on;\npid " << f << "/nginx.pid;\nerror_log " << f
+        << "user root root;\nworker_processes 1;\ndaemon off;\npid " << f << "/nginx.pid;\nerror_log " << f
         << "/error.log;\nevents { worker_connections 64; }\nhttp {\n  access_log off;\n"
         << "  client_body_temp_path " << f << "/temp/body;\n  proxy_temp_path " << f << "/temp/proxy;\n"
         << "  fastcgi_temp_path " << f << "/temp/fastcgi;\n  uwsgi_temp_path " << f << "/temp/uwsgi;\n"
         << "  scgi_temp_path " << f << "/temp/scgi;\n"
         << "  server {\n    listen 127.0.0.1:" << port_ << ";\n    root " << f << "/www;\n"
         << "    location / { dav_methods PUT; create_full_put_path on; client_max_body_size 64m; }\n  }\n}\n";
-    hydra::util::ProcessRequest request;
-    request.argv = {"nginx", "-p", f, "-c", f + "/nginx.conf", "-e", f + "/error.log"};
-    request.timeout = std::chrono::seconds(30);
-    const auto result = hydra::util::run_process(request);
-    if (result.exit_code != 0) throw std::runtime_error("nginx did not start: " + result.output);
-    for (int i = 0; i < 200 && !fs::exists(folder_ / "nginx.pid"); ++i)
+    // A child of this process (not a daemon): nothing that reaps a
+    // command's leftovers can take it away.
+    std::vector<std::string> argv = {"nginx", "-p", f, "-c", f + "/nginx.conf", "-e", f + "/error.log"};
+    std::vector<char*> words;
+    for (auto& word : argv) words.push_back(word.data());
+    words.push_back(nullptr);
+    if (::posix_spawnp(&pid_, "nginx", nullptr, nullptr, words.data(), environ) != 0)
+      throw std::runtime_error("nginx cannot be started");
+    for (int i = 0; i < 400 && !fs::exists(folder_ / "nginx.pid"); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
   ~HttpServer() {
-    std::ifstream in(folder_ / "nginx.pid");
-    pid_t pid = 0;
-    if (in >> pid && pid > 0) ::kill(pid, SIGQUIT);
-    for (int i = 0; i < 200 && pid > 0 && ::kill(pid, 0) == 0; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (pid_ > 0) {
+      ::kill(pid_, SIGQUIT);
+      int status = 0;
+      ::waitpid(pid_, &status, 0);
+    }
     std::error_code error;
     std::filesystem::remove_all(folder_, error);
   }
@@ -80,6 +86,7 @@ class HttpServer {
 
   std::filesystem::path folder_;
   int port_ = 0;
+  pid_t pid_ = -1;
 };
 
 }  // namespace remote_test

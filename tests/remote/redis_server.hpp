@@ -4,6 +4,8 @@
 #pragma once
 
 #include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -29,23 +31,28 @@ class RedisServer {
     fs::remove_all(folder_);
     fs::create_directories(folder_);
     socket_ = folder_ / "redis.sock";
-    pid_file_ = folder_ / "redis.pid";
-    hydra::util::ProcessRequest request;
-    request.argv = {"redis-server", "--port", std::to_string(tcp_port), "--bind", "127.0.0.1", "--unixsocket",
-                    socket_.string(), "--unixsocketperm", "700", "--save", "", "--appendonly", "no",
-                    "--daemonize", "yes", "--pidfile", pid_file_.string(), "--dir", folder_.string(),
-                    "--logfile", (folder_ / "redis.log").string()};
+    std::vector<std::string> argv = {"redis-server", "--port", std::to_string(tcp_port), "--bind", "127.0.0.1",
+                                     "--unixsocket", socket_.string(), "--unixsocketperm", "700", "--save", "",
+                                     "--appendonly", "no", "--daemonize", "no", "--dir", folder_.string(),
+                                     "--logfile", (folder_ / "redis.log").string()};
     for (const auto& setting : settings) {
       const auto space = setting.find(' ');
-      request.argv.push_back("--" + setting.substr(0, space));
-      request.argv.push_back(setting.substr(space + 1));
+      argv.push_back("--" + setting.substr(0, space));
+      argv.push_back(setting.substr(space + 1));
     }
-    request.timeout = std::chrono::seconds(30);
-    const auto result = hydra::util::run_process(request);
-    if (result.exit_code != 0) throw std::runtime_error("redis-server did not start: " + result.output);
-    for (int i = 0; i < 200 && !(fs::exists(socket_) && fs::exists(pid_file_)); ++i)
+    // A child of this process (not a daemon): nothing that reaps a
+    // command's leftovers can take it away before it is ready.
+    std::vector<char*> words;
+    for (auto& word : argv) words.push_back(word.data());
+    words.push_back(nullptr);
+    if (::posix_spawnp(&pid_, "redis-server", nullptr, nullptr, words.data(), environ) != 0)
+      throw std::runtime_error("redis-server cannot be started");
+    for (int i = 0; i < 400 && !fs::exists(socket_); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    if (!fs::exists(socket_)) throw std::runtime_error("redis-server made no socket at " + socket_.string());
+    if (!fs::exists(socket_)) {
+      stop();
+      throw std::runtime_error("redis-server made no socket at " + socket_.string());
+    }
   }
   ~RedisServer() {
     stop();
@@ -60,13 +67,11 @@ class RedisServer {
 
   /// Kills the server at once (SIGKILL), as a crash would.
   void stop() {
-    std::ifstream in(pid_file_);
-    pid_t pid = 0;
-    if (in >> pid && pid > 0) ::kill(pid, SIGKILL);
-    for (int i = 0; i < 200 && pid > 0 && ::kill(pid, 0) == 0; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    std::error_code error;
-    fs::remove(pid_file_, error);
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
   }
 
   /// Runs redis-cli against the server; its output.
@@ -83,7 +88,8 @@ class RedisServer {
     static int value = 0;
     return value;
   }
-  fs::path folder_, socket_, pid_file_;
+  fs::path folder_, socket_;
+  pid_t pid_ = -1;
 };
 
 }  // namespace remote_test

@@ -65,6 +65,10 @@ CompilerCache prepare_compiler_cache(const Plan& plan, const CaptureRequest& req
   } else if (plan.shared_cache) {
     cache.shared_folder = *plan.cache_dir / "ccache-shared";
     cache.environment["CCACHE_REMOTE_STORAGE"] = "file:" + cache.shared_folder.string() + "|layout=flat|read-only=true";
+    // Only there: ccache copies a remote hit into its local storage even when
+    // read-only, which the sandbox refuses (the build would fail). The folder
+    // holds every entry a baseline of this base sent, the local ones included.
+    cache.environment["CCACHE_REMOTE_ONLY"] = "1";
   }
   if (request.baseline_run) {
     cache.read_only = true;
