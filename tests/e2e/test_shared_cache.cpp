@@ -116,12 +116,14 @@ Runner make_runner(const fs::path& origin, const fs::path& folder, const std::st
 
 /// Captures `runner`'s tree as `name` (a baseline when `baseline` is empty)
 /// with the shared cache at `remote` (none when empty); the run directory.
-fs::path capture(const Runner& runner, const std::string& name, const fs::path& baseline, const std::string& remote) {
+fs::path capture(const Runner& runner, const std::string& name, const fs::path& baseline, const std::string& remote,
+                 const std::vector<std::string>& more = {}) {
   const fs::path out = runner.folder / "runs" / name;
   std::vector<std::string> argv = {kTool.string(), "capture", "--source", runner.tree.string(), "--out", out.string(),
                                    "--build-dir", (runner.folder / "build" / name).string(), "--agent", name,
                                    "--generator", "Ninja", "--jobs", "2", "--quiet"};
   if (!baseline.empty()) argv.insert(argv.end(), {"--baseline-run", baseline.string()});
+  argv.insert(argv.end(), more.begin(), more.end());
   std::map<std::string, std::string> environment;
   environment["HYDRA_SCORE_CACHE_REMOTE"] = remote;
   hydra::util::ProcessRequest request;
@@ -200,8 +202,14 @@ TEST_CASE("shared cache e2e: runners share lint and compiler results through Red
   git(attacker.tree, {"add", "--all"});
   git(attacker.tree, {"-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "commit", "--quiet", "-m",
                       "poison"});
+  git(origin, {"fetch", "--quiet", attacker.tree.string(), "poison:poison"});
   capture(attacker, "poison", baseline, url);
   CHECK(server.cli({"EXISTS", "hydra/forged"}).find('0') != std::string::npos);
+  // The same candidate as a CI job captures it: its own runner, no
+  // baseline run, a base ref to diff against. Still a reader.
+  const Runner ci_attacker = make_runner(origin, root / "runner-ci-attacker", "poison");
+  capture(ci_attacker, "poison-ci", {}, url, {"--base-ref", "origin/main"});
+  CHECK(read_json(ci_attacker.folder / "runs/poison-ci/manifest.json")["caches"]["shared"]["role"] == "reader");
   const Runner next_runner = make_runner(origin, root / "runner-next", "main");
   const fs::path next = capture(next_runner, "noop", baseline, url);
   CHECK(read_json(next / "manifest.json")["caches"]["compiler"]["shared"]["remote_hits"].get<int>() > 0);
@@ -244,8 +252,8 @@ TEST_CASE("shared cache e2e: runners share lint and compiler results through Red
   CHECK(full_manifest["caches"]["shared"].contains("unavailable"));
   CHECK(measured(full_baseline) == measured(baseline));
 
-  // The same poisoning tree captured as a trusted base (a capture without a
-  // baseline run writes): the forged object reaches the next capture.
+  // The same poisoning tree captured as a trusted base (a capture with
+  // neither a baseline run nor a base ref writes): the forged object reaches the next capture.
   remote_test::RedisServer open_server;
   const Runner trusted = make_runner(origin, root / "runner-trusted", "main");
   add_poison(trusted.tree, open_server.socket());  // uncommitted: the tree is still at the base commit

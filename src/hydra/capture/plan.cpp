@@ -173,6 +173,8 @@ std::optional<CaptureOutcome> reusable_run(const Plan& plan, const CaptureReques
   }
 }
 
+bool is_trusted_base(const CaptureRequest& request) { return !request.baseline_run && request.base_ref.empty(); }
+
 void resolve_cache_dir(Plan& plan, const CaptureRequest& request) {
   plan.cache_dir.reset();
   if (!request.cache || !plan.config.cache.enabled) return;
@@ -197,7 +199,7 @@ void resolve_cache_dir(Plan& plan, const CaptureRequest& request) {
   limits.operation = std::chrono::milliseconds(plan.config.cache.remote_timeout_milliseconds);
   limits.connect = std::min(limits.operation, std::chrono::milliseconds(1000));
   plan.shared_cache = std::make_shared<remote::SharedCache>(
-      address, limits, "hydra", request.baseline_run ? remote::Role::reader : remote::Role::writer);
+      address, limits, "hydra", is_trusted_base(request) ? remote::Role::writer : remote::Role::reader);
 }
 
 void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {

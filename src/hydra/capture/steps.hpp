@@ -98,8 +98,8 @@ struct Plan {
   std::optional<std::filesystem::path> cache_dir;
   /// The shared cache other machines' captures read and write ([cache]
   /// remote or HYDRA_SCORE_CACHE_REMOTE; docs/caches.md): a writer for a
-  /// capture without a baseline run (the trusted base), a reader for every
-  /// candidate. nullptr: none, or the caches are off.
+  /// trusted base (is_trusted_base), a reader for every candidate.
+  /// nullptr: none, or the caches are off.
   std::shared_ptr<remote::SharedCache> shared_cache;
   /// HydraScore's evidence (this run's staging directory, the run
   /// directories beside it, the baseline run): read-only to every step that
@@ -123,7 +123,13 @@ struct Plan {
   std::vector<std::filesystem::path> hidden;
 };
 
-/// Sets `plan.cache_dir` from the request and `plan.config`'s [cache].
+/// Whether `request` captures a baseline, the trusted base a team merged:
+/// neither a baseline run nor a base ref to diff against (a candidate has
+/// one or the other). Only such a capture writes to a shared cache.
+bool is_trusted_base(const CaptureRequest& request);
+
+/// Sets `plan.cache_dir` and `plan.shared_cache` from the request and
+/// `plan.config`'s [cache] (HYDRA_SCORE_CACHE_REMOTE overrides its `remote`).
 void resolve_cache_dir(Plan& plan, const CaptureRequest& request);
 
 /// Resolves the request: tools, paths, commits, the config (explicit, else
