@@ -253,14 +253,32 @@ class GitHubSimulation:
                     runner.note(f"cache {given['key']} exists; not saved again")
                     return True
                 store.mkdir(parents=True)
-                sim.store_files(store, workspace, [f for p in paths for f in sim.expand_files(workspace, p)])
+                # A path outside the workspace (the runner's temporary folder)
+                # is kept by its position in the list and restored to where
+                # the same path names on the restoring runner.
+                for index, path in enumerate(paths):
+                    if Path(path).is_absolute():
+                        if Path(path).is_dir():
+                            shutil.copytree(path, store / f".absolute-{index}", symlinks=True)
+                    else:
+                        sim.store_files(store, workspace, sim.expand_files(workspace, path))
             else:
                 keys = [given["key"]] + [k.strip() for k in given.get("restore-keys", "").splitlines() if k.strip()]
                 for key in keys:
                     hits = sorted((s for s in self.caches.iterdir() if s.name.startswith(key)),
                                   key=lambda s: s.stat().st_mtime, reverse=True)
                     if hits:
-                        sim.copy_tree(hits[0], workspace)
+                        for index, path in enumerate(paths):
+                            kept = hits[0] / f".absolute-{index}"
+                            if Path(path).is_absolute() and kept.is_dir():
+                                shutil.copytree(kept, path, symlinks=True, dirs_exist_ok=True)
+                        relative = [item for item in hits[0].iterdir() if not item.name.startswith(".absolute-")]
+                        for item in relative:
+                            target = workspace / item.name
+                            if item.is_dir():
+                                shutil.copytree(item, target, symlinks=True, dirs_exist_ok=True)
+                            else:
+                                shutil.copy2(item, target, follow_symlinks=False)
                         runner.note(f"cache restored from {hits[0].name}")
                         break
         elif uses == "github/codeql-action/upload-sarif":

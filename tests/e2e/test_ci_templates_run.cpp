@@ -86,6 +86,33 @@ void check_runners(const fs::path& work, const std::vector<std::string>& capture
   CHECK(homes.size() == capture_runners.size());
 }
 
+/// The baseline's runner sent its caches through the template's shared
+/// cache and every candidate's runner took hits from it (docs/caches.md).
+void check_shared_cache(const fs::path& work) {
+  int baselines = 0, candidates = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(work / "artifacts")) {
+    if (entry.path().filename() != "manifest.json") continue;
+    const auto manifest = e2e::read_json(entry.path());
+    if (!manifest.contains("caches") || !manifest.contains("agent")) continue;
+    CAPTURE(entry.path().string());
+    REQUIRE(manifest["caches"].contains("shared"));
+    const auto& shared = manifest["caches"]["shared"];
+    CHECK_FALSE(shared.contains("unavailable"));
+    if (manifest["agent"] == "baseline") {
+      ++baselines;
+      CHECK(shared["role"] == "writer");
+      CHECK(shared["writes"].get<int>() > 0);
+    } else {
+      ++candidates;
+      CHECK(shared["role"] == "reader");
+      CHECK(shared["hits"].get<int>() > 0);
+      CHECK(shared["writes"] == 0);
+    }
+  }
+  CHECK(baselines == 1);
+  CHECK(candidates == 2);
+}
+
 }  // namespace
 
 TEST_CASE("the hydra-score .deb depends on every library the tool loads and recommends what a capture drives",
@@ -121,6 +148,7 @@ TEST_CASE("the GitHub Actions template runs on simulated runners from the .deb t
   const auto report = e2e::read_json(work / "report.json");
   for (const char* job : {"baseline", "candidate", "score"}) CHECK(report.at("results").at(job) == "success");
   check_runners(work, {"baseline", "candidate-clean-fix", "candidate-breaks-test"});
+  check_shared_cache(work);
 
   const fs::path reports = work / "artifacts" / "hydra-score-report";
   check_ranking(reports / "score.json");
@@ -150,6 +178,7 @@ TEST_CASE("the GitLab CI template runs on simulated runners from the .deb to the
   for (const char* job : {"hydra-baseline", "hydra-candidate", "hydra-score"})
     CHECK(report.at("results").at(job) == "success");
   check_runners(work, {"hydra-baseline", "hydra-candidate-clean-fix", "hydra-candidate-breaks-test"});
+  check_shared_cache(work);
 
   const fs::path artifacts = work / "artifacts" / "hydra-score";
   check_ranking(artifacts / "score.json");
