@@ -123,14 +123,15 @@ class GitLabSimulation:
             sim.checkout(self.origin, project_dir, self.sha, int(variables.get("GIT_DEPTH", "0") or 0))
         self.fetch_artifacts(name, job, project_dir)
         cache = job.get("cache", default.get("cache"))
-        if cache:
+        policy = (cache or {}).get("policy", "pull-push")
+        if cache and policy in ("pull", "pull-push"):
             key = expand(cache.get("key", "default"), variables)
             if (self.caches / key).is_dir():
                 sim.copy_tree(self.caches / key, project_dir)
         lines = flatten(job.get("before_script", default.get("before_script"))) + flatten(job["script"])
         status = runner.run_script("\n".join(lines) + "\n", project_dir, runner.environment(variables), slug)
         ok = status == 0
-        if cache and ok:
+        if cache and ok and policy in ("push", "pull-push"):
             store = self.caches / expand(cache.get("key", "default"), variables)
             shutil.rmtree(store, ignore_errors=True)
             store.mkdir(parents=True)
