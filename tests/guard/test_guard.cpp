@@ -382,6 +382,34 @@ TEST_CASE("edits to protected configuration files are found", "[guard]") {
     unprotected.protected_config_files.clear();
     CHECK(analyze_scenario("config-edits", unprotected).config_edits.empty());
   }
+  SECTION("the files that change how git writes the tree, and object code, are protected whatever the settings") {
+    guard::Settings unprotected;
+    unprotected.protected_config_files.clear();
+    hydra::parse::DiffLines diff;
+    hydra::parse::FileLines attributes;
+    attributes.path = attributes.old_path = "src/.gitattributes";
+    attributes.created = true;
+    attributes.added = {{1, "*.cpp ident"}};
+    hydra::parse::FileLines modules;
+    modules.path = modules.old_path = ".gitmodules";
+    hydra::parse::FileLines source;
+    source.path = source.old_path = "src/gitattributes.cpp";
+    hydra::parse::FileLines object;
+    object.path = object.old_path = "src/fast_count.o";
+    object.created = object.binary = true;
+    hydra::parse::FileLines image;
+    image.path = image.old_path = "docs/logo.png";
+    image.created = image.binary = true;
+    diff.files = {attributes, modules, source, object, image};
+    const auto edits = guard::find_config_edits(unprotected, diff);
+    REQUIRE(edits.size() == 3);
+    CHECK(edits[2].path == "src/fast_count.o");
+    CHECK(edits[2].pattern == "object code (.o, .obj, .a, .lib, .so, .dylib, .dll)");
+    CHECK(edits[0].path == "src/.gitattributes");
+    CHECK(edits[0].change == "created");
+    CHECK(edits[0].pattern == "repository settings (.gitattributes, .gitmodules)");
+    CHECK(edits[1].path == ".gitmodules");
+  }
 }
 
 

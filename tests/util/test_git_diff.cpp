@@ -6,6 +6,7 @@
 
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
+#include <hydra/util/process.hpp>
 
 namespace fs = std::filesystem;
 using hydra::util::checked_git;
@@ -15,6 +16,14 @@ namespace {
 void write(const fs::path& file, const std::string& text) {
   fs::create_directories(file.parent_path());
   hydra::util::write_file_atomic(file, text);
+}
+
+/// git as a user runs it (replace refs honoured), for comparison.
+std::string run_plain_git(const fs::path& repo, std::vector<std::string> arguments) {
+  hydra::util::ProcessRequest request;
+  request.argv = {"git", "-C", repo.string()};
+  request.argv.insert(request.argv.end(), arguments.begin(), arguments.end());
+  return hydra::util::run_process(request).output;
 }
 
 }  // namespace
@@ -123,6 +132,18 @@ TEST_CASE("the scorer's git reads nothing the repository supplies: attributes, f
   hydra::util::checkout_worktree(repo, commit, worktree);  // reused
   CHECK(hydra::util::read_file(worktree / "src" / "fee.cpp") == "int fee() { return 1; }  // NOLINT\n");
   CHECK_FALSE(fs::exists(ran));
+  hydra::util::remove_worktree(repo, worktree);
+
+  // A clone's replace refs make the commit read as another one: the diff and
+  // the worktree still hold the commit's own objects.
+  write(repo / "src" / "fee.cpp", "int fee() { return 7; }\n");
+  checked_git(repo, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-am", "evil"});
+  const std::string evil = hydra::util::trim(checked_git(repo, {"rev-parse", "HEAD"}).output);
+  checked_git(repo, {"replace", commit, evil});
+  CHECK(hydra::util::trim(run_plain_git(repo, {"show", commit + ":src/fee.cpp"})) == "int fee() { return 7; }");
+  CHECK(hydra::util::diff_commits(repo, base, commit).find("+int fee() { return 1; }  // NOLINT") != std::string::npos);
+  hydra::util::checkout_worktree(repo, commit, worktree);
+  CHECK(hydra::util::read_file(worktree / "src" / "fee.cpp") == "int fee() { return 1; }  // NOLINT\n");
   hydra::util::remove_worktree(repo, worktree);
 }
 

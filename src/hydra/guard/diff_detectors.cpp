@@ -139,6 +139,25 @@ std::vector<ConfigEdit> find_config_edits(const Settings& settings, const parse:
     const std::string* pattern = first_match(settings.protected_config_files, file.path);
     if (pattern == nullptr && file.old_path != file.path)
       pattern = first_match(settings.protected_config_files, file.old_path);
+    // Always protected, whatever the settings: the files that change how git
+    // writes the tree it checks out (attributes: ident, eol, encodings,
+    // filters) or what it checks out with it (submodules), so that the tree
+    // built could differ from the bytes the diff shows and apply merges.
+    static const std::string repository_settings = "repository settings (.gitattributes, .gitmodules)";
+    const auto is_repository_setting = [](const std::string& path) {
+      const std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+      return name == ".gitattributes" || name == ".gitmodules";
+    };
+    if (pattern == nullptr && (is_repository_setting(file.path) || is_repository_setting(file.old_path)))
+      pattern = &repository_settings;
+    // Object code added or changed by the change: linked into the build, it
+    // is code that neither lint, the reference checks nor a reviewer reads.
+    static const std::string object_code = "object code (.o, .obj, .a, .lib, .so, .dylib, .dll)";
+    const auto is_object_code = [](const std::string& path) {
+      static const regex named(R"((\.(o|obj|a|lib|so|dylib|dll)|\.so\.[0-9.]+)$)", case_sensitive);
+      return named.search(path);
+    };
+    if (pattern == nullptr && !file.deleted && file.binary && is_object_code(file.path)) pattern = &object_code;
     if (pattern == nullptr) continue;
     std::string change = "modified";
     if (file.deleted) change = "deleted";

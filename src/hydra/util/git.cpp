@@ -33,6 +33,10 @@ std::map<std::string, std::string> git_environment(std::map<std::string, std::st
   environment["GIT_CONFIG_NOSYSTEM"] = "1";
   environment["GIT_CONFIG_GLOBAL"] = "/dev/null";
   environment["GIT_ATTR_NOSYSTEM"] = "1";
+  // A clone's refs/replace or grafts would make a commit (or one file of it)
+  // read as other content: every command reads objects as they are.
+  environment["GIT_NO_REPLACE_OBJECTS"] = "1";
+  environment["GIT_GRAFT_FILE"] = "/dev/null";
   return environment;
 }
 
