@@ -17,6 +17,18 @@ TEST_CASE("exit, signal and terminate handlers are found among undefined symbols
                      "std::set_terminate"});
 }
 
+TEST_CASE("ending the process past main, lookups by name and the own thread's name are references", "[guard]") {
+  const auto found = guard::catalogue_references(
+      {"pthread_exit@GLIBC_2.2.5", "thrd_exit", "dlopen", "dlsym", "dlvsym", "dlmopen", "pthread_getname_np",
+       "pthread_kill", "pthread_create", "pthread_self", "dlerror"},
+      {});
+  CHECK(found == Set{"dlmopen", "dlopen", "dlsym", "dlvsym", "pthread_exit", "pthread_getname_np", "pthread_kill",
+                     "thrd_exit"});
+  CHECK(guard::reference_category("pthread_exit") == "process end");
+  CHECK(guard::reference_category("dlsym") == "dynamic lookup");
+  CHECK(guard::reference_category("pthread_getname_np") == "self-inspection");
+}
+
 TEST_CASE("a C++ static's destructor and common calls are not references", "[guard]") {
   CHECK(guard::catalogue_references({"__cxa_atexit", "__cxa_thread_atexit_impl", "getenv", "abort", "getpid",
                                      "std::terminate()", "printf", "std::exit_code_helper()", "operator new(unsigned long)"},
