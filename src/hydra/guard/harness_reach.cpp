@@ -1,0 +1,79 @@
+// The detector of non-test code reaching into a test framework, by what the
+// change's added lines say (guard.hpp, find_harness_reach). The build-based
+// checks (object references) see what the compiled code does; a header that
+// redefines an assertion macro changes only how the tests compile, which no
+// object of the library shows.
+#include <hydra/guard/guard.hpp>
+
+#include <hydra/util/path_pattern.hpp>
+#include <hydra/util/regex.hpp>
+
+namespace hydra::guard {
+namespace {
+
+bool is_c_family_name(std::string_view path) {
+  const auto slash = path.rfind('/');
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const auto dot = name.rfind('.');
+  if (dot == std::string_view::npos) return false;
+  const std::string_view extension = name.substr(dot + 1);
+  for (const char* known : {"c", "cc", "cpp", "cxx", "c++", "C", "h", "hh", "hpp", "hxx", "h++", "H", "inc", "inl",
+                            "ipp", "tpp", "tcc", "ixx"})
+    if (extension == known) return true;
+  return false;
+}
+
+/// The code of a line: without a `//` comment; empty for a comment line.
+std::string_view code_of(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  text = text.substr(first);
+  if (text.substr(0, 2) == "/*" || text.substr(0, 1) == "*") return {};
+  return text.substr(0, text.find("//"));
+}
+
+}  // namespace
+
+std::vector<std::string> find_harness_reach(const Settings& settings, const parse::DiffLines& diff) {
+  // The frameworks' own identifiers: macro prefixes and include guards
+  // (GoogleTest, doctest, Catch2, Boost.Test).
+  static const util::Regex framework_macro(
+      R"(^#\s*(define|undef|ifdef|ifndef|if|elif)\b.*\b(GTEST_|GMOCK_|GOOGLETEST_|DOCTEST_|CATCH_|INTERNAL_CATCH_|)"
+      R"(TWOBLUECUBES_|BOOST_TEST|BOOST_CHECK|BOOST_REQUIRE)\w*)");
+  // Taking away the assertion macros the frameworks define.
+  static const util::Regex undefined_assertion(
+      R"(^#\s*undef\s+(CHECK|REQUIRE|WARN|FAIL|SUCCEED|TEST|TEST_F|TEST_P|TEST_CASE|SECTION|SUBCASE|)"
+      R"((CHECK|REQUIRE|EXPECT|ASSERT|WARN)_\w+)\b)");
+  static const util::Regex defined_assertion(R"(^#\s*define\s+(EXPECT|ASSERT)_(TRUE|FALSE|EQ|NE|LT|LE|GT|GE|)"
+                                             R"(STREQ|STRNE|THROW|NO_THROW|ANY_THROW|NEAR|DOUBLE_EQ|FLOAT_EQ|THAT)\b)");
+  static const util::Regex framework_header(
+      R"(^#\s*include\s*[<"](gtest/|gmock/|catch2/|catch\.hpp|doctest/|doctest\.h|boost/test/))");
+  static const util::Regex framework_namespace(
+      R"((^|[^\w:])(::)?(testing|Catch|doctest|boost::unit_test)::)");
+  std::vector<std::string> found;
+  for (const parse::FileLines& file : diff.files) {
+    if (file.deleted || !is_c_family_name(file.path)) continue;
+    if (util::first_match(settings.test_file_globs, file.path) != nullptr) continue;
+    for (const parse::ChangedLine& line : file.added) {
+      const std::string_view code = code_of(line.text);
+      if (code.empty()) continue;
+      const char* what = nullptr;
+      if (undefined_assertion.search(code) || defined_assertion.search(code))
+        what = "redefines or undefines a test framework's assertion macro";
+      else if (framework_macro.search(code))
+        what = "names a test framework's macro or include guard";
+      else if (framework_header.search(code))
+        what = "includes a test framework's header";
+      else if (framework_namespace.search(code))
+        what = "names a test framework's namespace";
+      if (!what) continue;
+      std::string text(code);
+      while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.pop_back();
+      found.push_back(file.path + ":" + std::to_string(line.number) + ": " + what + " in code that is no test (" +
+                      text.substr(0, 120) + ")");
+    }
+  }
+  return found;
+}
+
+}  // namespace hydra::guard
