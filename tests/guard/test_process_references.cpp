@@ -63,6 +63,8 @@ TEST_CASE("each flagged catalogue entry has a category and every entry says why"
   CHECK(guard::reference_category("atexit") == "exit handler");
   CHECK(guard::reference_category("/proc/self/exe") == "self-inspection");
   CHECK(guard::reference_category("GTEST_OUTPUT") == "test harness");
+  // A symbol only test objects define, or of a framework (no entry names it).
+  CHECK(guard::reference_category("harness::failed_checks") == "test harness");
 }
 
 TEST_CASE("only references the baseline's object of the same source lacks are new", "[guard]") {

@@ -222,7 +222,9 @@ std::string reference_category(const std::string& reference) {
     for (const auto& candidate : process_reference_catalogue())
       if (candidate.match == M::word && lower(reference).find(candidate.text) != std::string::npos) entry = &candidate;
   }
-  return entry ? std::string(entry->category) : std::string();
+  // No entry names it: the object scan found it as a symbol only test
+  // objects define, or one of a test framework's namespace.
+  return entry ? std::string(entry->category) : std::string(kHarness);
 }
 
 std::vector<NewReference> new_references(const ObjectReferences& baseline, const ObjectReferences& candidate,
