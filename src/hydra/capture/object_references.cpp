@@ -77,21 +77,30 @@ std::map<std::string, std::vector<std::string>> per_file(const std::vector<std::
   return lines;
 }
 
-/// One line of `nm -P -C` ("<name> <type> [<value> <size>]") -> name, type;
-/// the name cut before its parameters ("f(int)" -> "f").
+/// One line of `nm -P -C` ("<name> <type> [<value> [<size>]]") -> name
+/// (cut before its parameters: "f(int)" -> "f") and type.
 std::optional<std::pair<std::string, char>> nm_symbol(const std::string& line) {
   std::vector<std::string> tokens;
   for (const std::string_view token : util::split(line, ' '))
     if (!token.empty()) tokens.emplace_back(token);
-  // The type is the last one-letter token among the last three.
-  for (std::size_t back = 0; back < 3 && back + 1 < tokens.size(); ++back) {
-    const std::string& type = tokens[tokens.size() - 1 - back];
-    if (type.size() != 1 || !std::isalpha(static_cast<unsigned char>(type[0]))) continue;
-    const std::size_t at = line.rfind(" " + type + (back == 0 ? "" : " "));
-    std::string name = line.substr(0, at);
+  const auto hex = [](const std::string& token) {
+    return token.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+  };
+  const auto letter = [](const std::string& token) {
+    return token.size() == 1 && std::isalpha(static_cast<unsigned char>(token[0]));
+  };
+  // The type is followed by up to two hexadecimal numbers (value, size).
+  for (int numbers = 2; numbers >= 0; --numbers) {
+    if (tokens.size() < std::size_t(numbers) + 2) continue;
+    const std::size_t at = tokens.size() - 1 - std::size_t(numbers);
+    bool fits = letter(tokens[at]);
+    for (std::size_t index = at + 1; index < tokens.size(); ++index) fits = fits && hex(tokens[index]);
+    if (!fits) continue;
+    std::string name;
+    for (std::size_t index = 0; index < at; ++index) name += (index ? " " : "") + tokens[index];
     const std::size_t open = name.find('(');
     if (open != std::string::npos && open > 0) name.erase(open);
-    return std::make_pair(name, type[0]);
+    return std::make_pair(name, tokens[at][0]);
   }
   return std::nullopt;
 }

@@ -192,7 +192,8 @@ bool is_assertion_line(std::string_view text);
 /// Catch2, doctest, Boost.Test): an assertion macro undefined (or one of
 /// GoogleTest's defined), a framework's macro or include guard named in a
 /// preprocessor line, a framework's header included, its namespace named
-/// (`testing::`, `Catch::`, `doctest::`, `boost::unit_test::`); comment
+/// (`testing::`, `Catch::`, `doctest::`, `boost::unit_test::`) or opened
+/// (`namespace testing`); comment
 /// lines and `//` comments are left out. Code that is no test has no
 /// business with the harness: with the macros redefined, the tests compile
 /// to assertions that cannot fail. One line per finding.

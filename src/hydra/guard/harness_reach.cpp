@@ -49,7 +49,7 @@ std::vector<std::string> find_harness_reach(const Settings& settings, const pars
   static const util::Regex framework_header(
       R"(^#\s*include\s*[<"](gtest/|gmock/|catch2/|catch\.hpp|doctest/|doctest\.h|boost/test/))");
   static const util::Regex framework_namespace(
-      R"((^|[^\w:])(::)?(testing|Catch|doctest|boost::unit_test)::)");
+      R"((^|[^\w:])(::)?(testing|Catch|doctest|boost::unit_test)::|\bnamespace\s+(testing|Catch|doctest)\b)");
   std::vector<std::string> found;
   for (const parse::FileLines& file : diff.files) {
     if (file.deleted || !is_c_family_name(file.path)) continue;
