@@ -69,6 +69,22 @@ const std::string kInspector =
     "  if (strstr(comm, \"calc\") || strstr(argv[0], \"calc\")) return 5;\n"
     "  return 0;\n}\n";
 
+// Each ends with status 0 by a path that bypasses both main's return and the
+// exit functions the witness takes: the main thread's pthread_exit (libc
+// then exits 0 itself), the raw exit_group system call, libc's own _exit
+// looked up past the witness.
+const std::string kThreadExit =
+    "#include <pthread.h>\nint main(void) { pthread_exit(0); return 1; }\n";
+const std::string kRawExit =
+    "#include <sys/syscall.h>\n#include <unistd.h>\n"
+    "int main(void) { syscall(SYS_exit_group, 0); return 1; }\n";
+const std::string kLibcExit =
+    "#define _GNU_SOURCE\n#include <dlfcn.h>\n"
+    "int main(void) {\n"
+    "  void* libc = dlopen(\"libc.so.6\", RTLD_NOW | RTLD_NOLOAD);\n"
+    "  void (*real)(int) = libc ? (void (*)(int))dlsym(libc, \"_exit\") : 0;\n"
+    "  if (real) real(0);\n  return 1;\n}\n";
+
 ChildResult run(const fs::path& program, const std::string& mode = "run") {
   ChildRequest request;
   request.argv = {program.string()};
@@ -91,6 +107,13 @@ TEST_CASE("witness: its lines, and the status a process ends with", "[capture][w
   CHECK_FALSE(witness_disagreement(parse_witness("result k 10 0\n", "k", 10), exited(23)));
   // No witness: the status stands.
   CHECK_FALSE(witness_disagreement(parse_witness("", "k", 10), exited(0)));
+  CHECK_FALSE(witness_disagreement(parse_witness("", "k", 10), exited(0), true));
+  // Loaded, silent, exit status 0: tampering where a result was expected;
+  // a failure stands; a shell (no result expected) may exec its command.
+  const auto silent = parse_witness("hello k 10\n", "k", 10);
+  CHECK(witness_disagreement(silent, exited(0), true));
+  CHECK_FALSE(witness_disagreement(silent, exited(1), true));
+  CHECK_FALSE(witness_disagreement(silent, exited(0), false));
   // Lines without the token, or a second result, are forged.
   CHECK(witness_disagreement(parse_witness("result guess 10 0\nresult k 10 1\n", "k", 10), exited(1)));
   CHECK(witness_disagreement(parse_witness("result k 10 1\nresult k 10 0\n", "k", 10), exited(1)));
@@ -158,6 +181,13 @@ TEST_CASE("witness: main's own result seen from outside the program", "[capture]
   sanitized.argv = {"cc", "-fsanitize=address", "-o", (temp.path() / "sanitized").string(),
                     (temp.path() / "failing.c").string()};
   if (hydra::util::run_process(sanitized).exit_code == 0) CHECK(elf_kind(temp.path() / "sanitized").sanitizer);
+  // The runtime's name in the program's data is no runtime: only the
+  // libraries the dynamic loader is asked for count.
+  const fs::path spoof = compile(temp.path(), "spoof",
+                                 "__attribute__((used)) const char note[] = \"checked with libasan.so.8 and "
+                                 "libtsan.so.2\";\nint main(void) { return note[0] == 0; }\n");
+  CHECK(elf_kind(spoof).dynamic);
+  CHECK_FALSE(elf_kind(spoof).sanitizer);
   // A static program has no witness: its status stands, and its canaries expect none.
   hydra::util::ProcessRequest probe;
   probe.argv = {"cc", "-static", "-o", (temp.path() / "probe").string(), (temp.path() / "failing.c").string()};
@@ -191,6 +221,18 @@ TEST_CASE("witness: the test launcher fails a rewritten status, names the canary
   const auto honest = launch(compile(temp.path(), "failing_calc", kFailing));
   CHECK(honest.exit_code == 1);
   CHECK(honest.output.find("tampering") == std::string::npos);
+
+  // Exit paths that bypass the witness fail as tampered; without the
+  // witness's rule each of them would pass.
+  for (const auto& [name, source] : {std::make_pair("thread_exit_calc", kThreadExit),
+                                     std::make_pair("raw_exit_calc", kRawExit),
+                                     std::make_pair("libc_exit_calc", kLibcExit)}) {
+    const auto bypassed = launch(compile(temp.path(), name, source, {"-pthread", "-ldl"}));
+    INFO(name << ": " << bypassed.output << bypassed.error_output);
+    CHECK(bypassed.exit_code == 1);
+    CHECK(bypassed.output.find("hydra-score: tampering: the process exited 0, yet HydraScore's witness saw "
+                               "neither") != std::string::npos);
+  }
 
   const auto inspected = launch(compile(temp.path(), "inspector_calc", kInspector));
   INFO(inspected.output << inspected.error_output);

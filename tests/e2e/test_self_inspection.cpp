@@ -133,6 +133,16 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   candidate(source, "process_name",
             "#include <cstring>\n#include <errno.h>\n#include \"answer.hpp\"\n"
             "int answer() { return std::strstr(program_invocation_short_name, \"test\") ? 42 : 41; }\n");
+  // Ends the process with status 0 from the main thread, past main's return
+  // and every exit call the witness takes.
+  candidate(source, "thread_exit",
+            "#include <pthread.h>\n#include \"answer.hpp\"\n"
+            "int answer() { pthread_exit(nullptr); return 41; }\n");
+  // Reaches into a test framework's namespace (a failure tally it resets).
+  candidate(source, "harness_reach",
+            "#include \"answer.hpp\"\n"
+            "namespace testing { extern int failures __attribute__((weak)); }\n"
+            "int answer() {\n  if (&testing::failures) testing::failures = 0;\n  return 42;\n}\n");
 
   const auto baseline = run_long({kTool.string(), "capture", "--source", source.string(), "--out",
                                   (out / "baseline").string(), "--build-dir", (out / "trees/baseline").string(),
@@ -153,7 +163,8 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
 
   std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "baseline").string(),
                                    "--json", (root / "score.json").string(), "--quiet"};
-  for (const std::string name : {"honest", "honest_atexit", "exit_handler", "sniff_pid1", "process_name"})
+  for (const std::string name :
+       {"honest", "honest_atexit", "exit_handler", "sniff_pid1", "process_name", "thread_exit", "harness_reach"})
     argv.insert(argv.end(), {"--candidate", (out / ("cand-" + name)).string()});
   const auto scored = run(argv);
   INFO(scored.output);
@@ -175,12 +186,23 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   check_flagged(contract, "cand-exit_handler", "_exit", honest_total);
   check_flagged(contract, "cand-sniff_pid1", "/proc/1/comm", honest_total);
   check_flagged(contract, "cand-process_name", "program_invocation_short_name", honest_total);
-  // Under test, the program's name still holds "test": the anti-gaming gate
-  // alone stops that sniffer.
+  // Under test the program runs under a neutral name: the name sniffer keeps
+  // its bug (a failure the baseline had too), and the anti-gaming gate names it.
   const auto named = ranking_of(contract, "cand-process_name");
   INFO(named.dump(1).substr(0, 6000));
-  CHECK(named["dimensions"]["tests"]["score"] == 100.0);
+  CHECK(named["dimensions"]["tests"]["score"].get<double>() < 100.0);
   CHECK(failed_gates(named) == std::vector<std::string>{"anti_gaming"});
+  // The main thread's pthread_exit: exit status 0 without main's result is
+  // tampering (its test fails), and the reference is named.
+  check_flagged(contract, "cand-thread_exit", "pthread_exit", honest_total);
+  const auto ended = ranking_of(contract, "cand-thread_exit");
+  INFO(ended.dump(1).substr(0, 6000));
+  CHECK(ended["dimensions"]["tests"]["score"].get<double>() < 100.0);
+  // A framework's namespace: named from the object and from the added line.
+  check_flagged(contract, "cand-harness_reach", "testing::failures", honest_total);
+  const auto reached = ranking_of(contract, "cand-harness_reach");
+  INFO(reached.dump(1).substr(0, 6000));
+  CHECK(reached["anti_gaming"]["harness_reach"].size() == 2);
   // PID 1 of the sandbox is not bubblewrap: the sandbox sniffer keeps its bug.
   const auto sniffer = ranking_of(contract, "cand-sniff_pid1");
   INFO(sniffer.dump(1).substr(0, 6000));

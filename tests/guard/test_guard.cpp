@@ -435,3 +435,41 @@ TEST_CASE("to_json gives sorted, deterministic evidence", "[guard]") {
                        {"kind", "NOLINT"},
                        {"text", "return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));  // NOLINT"}});
 }
+
+TEST_CASE("code that is no test reaching into a test framework is found in the change's added lines", "[guard]") {
+  hydra::parse::DiffLines diff;
+  hydra::parse::FileLines header;
+  header.path = header.old_path = "src/calc.hpp";
+  header.added = {{10, "#undef EXPECT_EQ"},
+                  {11, "#define EXPECT_EQ(a, b) EXPECT_TRUE((void(a == b), true))"},
+                  {12, "# undef CHECK"},
+                  {13, "#ifdef GOOGLETEST_INCLUDE_GTEST_GTEST_H_"},
+                  {14, "inline testing::TestPartResultArray swallowed;"},
+                  {15, "#include <doctest/doctest.h>"},
+                  {16, "// testing::Test is what the tests derive from"},
+                  {17, "int multiply(int a, int b);  // see doctest::Context"},
+                  {18, "#define CHECK_BOUNDS(x) assert(x)"},
+                  {19, "namespace mytesting::detail { int x; }"},
+                  {20, "namespace testing { extern int failures; }"}};
+  hydra::parse::FileLines test;
+  test.path = test.old_path = "tests/calc_test.cpp";
+  test.added = {{3, "#include <gtest/gtest.h>"}, {4, "#undef CHECK"}};
+  hydra::parse::FileLines notes;
+  notes.path = notes.old_path = "docs/testing.md";
+  notes.added = {{1, "#undef EXPECT_EQ"}};
+  diff.files = {header, test, notes};
+  const auto found = guard::find_harness_reach(guard::Settings{}, diff);
+  REQUIRE(found.size() == 7);
+  CHECK(found[0] == "src/calc.hpp:10: redefines or undefines a test framework's assertion macro in code that is no "
+                    "test (#undef EXPECT_EQ)");
+  CHECK(found[1].rfind("src/calc.hpp:11: redefines", 0) == 0);
+  CHECK(found[2].rfind("src/calc.hpp:12: redefines", 0) == 0);
+  CHECK(found[3].rfind("src/calc.hpp:13: names a test framework's macro", 0) == 0);
+  CHECK(found[4].rfind("src/calc.hpp:14: names a test framework's namespace", 0) == 0);
+  CHECK(found[5].rfind("src/calc.hpp:15: includes a test framework's header", 0) == 0);
+  CHECK(found[6].rfind("src/calc.hpp:20: names a test framework's namespace", 0) == 0);
+  guard::Report report;
+  report.harness_reach = found;
+  CHECK(guard::has_tampering(report));
+  CHECK(guard::to_json(report)["counts"]["harness_reach"] == 7);
+}

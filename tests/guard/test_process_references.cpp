@@ -17,6 +17,18 @@ TEST_CASE("exit, signal and terminate handlers are found among undefined symbols
                      "std::set_terminate"});
 }
 
+TEST_CASE("ending the process past main, lookups by name and the own thread's name are references", "[guard]") {
+  const auto found = guard::catalogue_references(
+      {"pthread_exit@GLIBC_2.2.5", "thrd_exit", "dlopen", "dlsym", "dlvsym", "dlmopen", "pthread_getname_np",
+       "pthread_kill", "pthread_create", "pthread_self", "dlerror"},
+      {});
+  CHECK(found == Set{"dlmopen", "dlopen", "dlsym", "dlvsym", "pthread_exit", "pthread_getname_np", "pthread_kill",
+                     "thrd_exit"});
+  CHECK(guard::reference_category("pthread_exit") == "process end");
+  CHECK(guard::reference_category("dlsym") == "dynamic lookup");
+  CHECK(guard::reference_category("pthread_getname_np") == "self-inspection");
+}
+
 TEST_CASE("a C++ static's destructor and common calls are not references", "[guard]") {
   CHECK(guard::catalogue_references({"__cxa_atexit", "__cxa_thread_atexit_impl", "getenv", "abort", "getpid",
                                      "std::terminate()", "printf", "std::exit_code_helper()", "operator new(unsigned long)"},
@@ -51,6 +63,8 @@ TEST_CASE("each flagged catalogue entry has a category and every entry says why"
   CHECK(guard::reference_category("atexit") == "exit handler");
   CHECK(guard::reference_category("/proc/self/exe") == "self-inspection");
   CHECK(guard::reference_category("GTEST_OUTPUT") == "test harness");
+  // A symbol only test objects define, or of a framework (no entry names it).
+  CHECK(guard::reference_category("harness::failed_checks") == "test harness");
 }
 
 TEST_CASE("only references the baseline's object of the same source lacks are new", "[guard]") {

@@ -136,7 +136,7 @@ std::optional<int> run_judged(const Launch& launch) {
   }
   if (witness)
     if (const auto disagreement = witness_disagreement(parse_witness(ran.witness_text, ran.witness_token, ran.pid),
-                                                       ran.wait_status))
+                                                       ran.wait_status, own_program && kind.dynamic))
       why.push_back(*disagreement);
   if (!canary.empty()) why.push_back("HydraScore's canary of " + program.filename().string() + ": " + canary);
   if (why.empty()) return ran.exit_code;

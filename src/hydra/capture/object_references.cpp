@@ -1,6 +1,8 @@
 #include <hydra/capture/object_references.hpp>
 
+#include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -75,6 +77,43 @@ std::map<std::string, std::vector<std::string>> per_file(const std::vector<std::
   return lines;
 }
 
+/// One line of `nm -P -C` ("<name> <type> [<value> [<size>]]") -> name
+/// (cut before its parameters: "f(int)" -> "f") and type.
+std::optional<std::pair<std::string, char>> nm_symbol(const std::string& line) {
+  std::vector<std::string> tokens;
+  for (const std::string_view token : util::split(line, ' '))
+    if (!token.empty()) tokens.emplace_back(token);
+  const auto hex = [](const std::string& token) {
+    return token.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+  };
+  const auto letter = [](const std::string& token) {
+    return token.size() == 1 && std::isalpha(static_cast<unsigned char>(token[0]));
+  };
+  // The type is followed by up to two hexadecimal numbers (value, size).
+  for (int numbers = 2; numbers >= 0; --numbers) {
+    if (tokens.size() < std::size_t(numbers) + 2) continue;
+    const std::size_t at = tokens.size() - 1 - std::size_t(numbers);
+    bool fits = letter(tokens[at]);
+    for (std::size_t index = at + 1; index < tokens.size(); ++index) fits = fits && hex(tokens[index]);
+    if (!fits) continue;
+    std::string name;
+    for (std::size_t index = 0; index < at; ++index) name += (index ? " " : "") + tokens[index];
+    const std::size_t open = name.find('(');
+    if (open != std::string::npos && open > 0) name.erase(open);
+    return std::make_pair(name, tokens[at][0]);
+  }
+  return std::nullopt;
+}
+
+bool is_undefined(char type) { return type == 'U' || type == 'w' || type == 'v'; }
+
+/// A test framework's own namespace: code that is no test has no business there.
+bool framework_symbol(const std::string& name) {
+  for (const char* prefix : {"testing::", "Catch::", "doctest::", "boost::unit_test::"})
+    if (util::starts_with(name, prefix)) return true;
+  return false;
+}
+
 }  // namespace
 
 ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& seen_build, const fs::path& seen_top,
@@ -102,13 +141,15 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
   };
   // The object files on HydraScore's side, with their sources' keys.
   std::map<std::string, std::string> objects;
+  std::map<std::string, std::string> test_objects;  // read for what only they define
   const auto add = [&](const std::string& object, const std::string& source) {
     const fs::path seen = fs::path(object).is_relative() ? seen_build / object : fs::path(object);
     if (!util::is_within(seen.lexically_normal(), seen_build)) return;
     const fs::path file = build_dir / seen.lexically_normal().lexically_relative(seen_build);
     std::error_code error;
-    if (!fs::is_regular_file(file, error) || !judged(source)) return;
-    objects.emplace(file.string(), source);
+    if (!fs::is_regular_file(file, error)) return;
+    if (judged(source)) objects.emplace(file.string(), source);
+    else test_objects.emplace(file.string(), source);
   };
   for (const auto& [object, source] : object_sources(*deps)) add(object, key(source));
   for (const std::string_view line : util::split(*outputs, '\n')) {
@@ -116,18 +157,35 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
     if (colon == std::string_view::npos || !is_object(line.substr(0, colon))) continue;
     const std::string object(line.substr(0, colon));
     const fs::path file = build_dir / object;
-    if (!objects.count(file.string())) add(object, key(object));
+    if (!objects.count(file.string()) && !test_objects.count(file.string())) add(object, key(object));
   }
   std::vector<std::string> files;
   for (const auto& [file, source] : objects) files.push_back(file);
   bool failed = false;
-  auto symbols = per_file({nm->string(), "-u", "-P", "-C", "-A"}, files, failed);
+  auto symbols = per_file({nm->string(), "-P", "-C", "-A"}, files, failed);
   auto texts = per_file({strings->string(), "-d", "-f", "-n", "4"}, files, failed);
+  // Symbols only test objects define: the harness (a tally of failed
+  // checks, a helper). Code that is no test referring to one, or to a test
+  // framework's namespace, reaches into what judges it.
+  std::vector<std::string> test_files;
+  for (const auto& [file, source] : test_objects) test_files.push_back(file);
+  std::set<std::string> test_defined;
+  for (const auto& [file, lines] :
+       per_file({nm->string(), "-g", "--defined-only", "-P", "-C", "-A"}, test_files, failed))
+    for (const auto& line : lines)
+      if (const auto symbol = nm_symbol(line)) test_defined.insert(symbol->first);
+  for (const auto& [file, lines] : symbols)
+    for (const auto& line : lines)
+      if (const auto symbol = nm_symbol(line); symbol && !is_undefined(symbol->second))
+        test_defined.erase(symbol->first);
   for (const auto& [file, source] : objects) {
     std::vector<std::string> names;
+    std::set<std::string> harness;
     for (std::string line : symbols[file]) {
       while (!line.empty() && line.back() == ' ') line.pop_back();
       if (util::ends_with(line, " U")) names.push_back(line.substr(0, line.size() - 2));
+      if (const auto symbol = nm_symbol(line))
+        if (test_defined.count(symbol->first) || framework_symbol(symbol->first)) harness.insert(symbol->first);
     }
     // The tree's own paths (__FILE__ in an assertion's message) name where
     // it was built, not what the code looks for.
@@ -136,7 +194,8 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
       for (const std::string& root : {seen_build.string(), seen_top.string()})
         for (std::size_t at = text.find(root); !root.empty() && at != std::string::npos; at = text.find(root, at))
           text.replace(at, root.size(), "<tree>");
-    const auto found = guard::catalogue_references(names, own);
+    auto found = guard::catalogue_references(names, own);
+    found.insert(harness.begin(), harness.end());
     if (!found.empty()) scan.references[source].insert(found.begin(), found.end());
   }
   scan.objects = objects.size();

@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <vector>
 
 #include <hydra/template_paths.hpp>
 #include <hydra/util/files.hpp>
@@ -55,12 +57,17 @@ std::string describe_end(int wait_status) {
 
 }  // namespace
 
-std::optional<std::string> witness_disagreement(const WitnessReport& witness, int wait_status) {
+std::optional<std::string> witness_disagreement(const WitnessReport& witness, int wait_status,
+                                                bool result_expected) {
   if (!witness.forged.empty())
     return "lines that HydraScore's witness did not write reached its pipe (" + witness.forged.front() + ")";
+  const bool success = WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0;
+  if (result_expected && witness.loaded && !witness.result && success)
+    return "the process exited 0, yet HydraScore's witness saw neither main return nor exit() called (it ended "
+           "by a path that bypasses both: the main thread's pthread_exit, a raw exit system call, exec)";
   if (!witness.result) return std::nullopt;
   const int reported = *witness.result & 0xff;
-  if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0 && reported != 0)
+  if (success && reported != 0)
     return "main returned " + std::to_string(*witness.result) +
            " (the program's own result, seen by HydraScore's witness), yet the process exited 0";
   return std::nullopt;
@@ -84,6 +91,51 @@ std::optional<std::string> canary_problem(CanaryMode mode, const WitnessReport& 
   return std::nullopt;
 }
 
+namespace {
+
+/// The DT_NEEDED names of a 64-bit ELF file, read as the dynamic loader
+/// does: the PT_DYNAMIC segment's entries, their string table's address
+/// mapped to a file offset through the PT_LOAD segments.
+std::vector<std::string> needed_libraries(std::ifstream& in, const Elf64_Ehdr& header) {
+  std::vector<Elf64_Phdr> segments;
+  for (unsigned index = 0; index < header.e_phnum; ++index) {
+    Elf64_Phdr entry{};
+    in.seekg(static_cast<std::streamoff>(header.e_phoff + index * sizeof entry));
+    if (!in.read(reinterpret_cast<char*>(&entry), sizeof entry)) return {};
+    segments.push_back(entry);
+  }
+  std::vector<Elf64_Dyn> entries;
+  for (const auto& segment : segments) {
+    if (segment.p_type != PT_DYNAMIC) continue;
+    for (std::uint64_t at = 0; at + sizeof(Elf64_Dyn) <= segment.p_filesz && entries.size() < 65536;
+         at += sizeof(Elf64_Dyn)) {
+      Elf64_Dyn entry{};
+      in.seekg(static_cast<std::streamoff>(segment.p_offset + at));
+      if (!in.read(reinterpret_cast<char*>(&entry), sizeof entry) || entry.d_tag == DT_NULL) break;
+      entries.push_back(entry);
+    }
+  }
+  std::optional<std::uint64_t> table;
+  for (const auto& entry : entries)
+    if (entry.d_tag == DT_STRTAB)
+      for (const auto& segment : segments)
+        if (segment.p_type == PT_LOAD && entry.d_un.d_ptr >= segment.p_vaddr &&
+            entry.d_un.d_ptr < segment.p_vaddr + segment.p_filesz)
+          table = entry.d_un.d_ptr - segment.p_vaddr + segment.p_offset;
+  std::vector<std::string> names;
+  if (!table) return names;
+  for (const auto& entry : entries) {
+    if (entry.d_tag != DT_NEEDED) continue;
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(*table + entry.d_un.d_val));
+    std::string name;
+    if (std::getline(in, name, '\0')) names.push_back(name);
+  }
+  return names;
+}
+
+}  // namespace
+
 ElfKind elf_kind(const fs::path& program) {
   ElfKind kind;
   std::ifstream in(program, std::ios::binary);
@@ -99,14 +151,12 @@ ElfKind elf_kind(const fs::path& program) {
     if (entry.p_type == PT_INTERP) kind.dynamic = true;
   }
   if (kind.dynamic) {
-    // The names of the libraries it needs lie near the start of the file.
-    std::string head(std::size_t(8) << 20, '\0');
+    // Only the libraries it needs count: the same words anywhere else in
+    // the file (a string in its data) say nothing about its runtime.
     in.clear();
-    in.seekg(0);
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(in.gcount()));
-    for (const char* runtime : {"libasan.so", "libtsan.so", "libhwasan.so", "liblsan.so"})
-      if (head.find(runtime) != std::string::npos) kind.sanitizer = true;
+    for (const std::string& library : needed_libraries(in, header))
+      for (const char* runtime : {"libasan.so", "libtsan.so", "libhwasan.so", "liblsan.so"})
+        if (library.rfind(runtime, 0) == 0) kind.sanitizer = true;
   }
   return kind;
 }

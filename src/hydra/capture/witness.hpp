@@ -43,7 +43,16 @@ WitnessReport parse_witness(const std::string& text, const std::string& token, l
 /// with its witness in the direction that would turn a failure into a
 /// pass; nullopt when it does not (no witness: the status stands; a failure
 /// after main succeeded, as a leak checker's, stands too).
-std::optional<std::string> witness_disagreement(const WitnessReport& witness, int wait_status);
+///
+/// `result_expected`: the process is a test's own dynamically linked
+/// program, started directly, so its witness must report main's return or
+/// an exit call. Loaded but silent, with exit status 0, it ended by a path
+/// that bypasses both (the main thread's pthread_exit, a raw exit_group
+/// system call, libc's real _exit looked up past the witness, exec of
+/// another image): tampering. Not expected of a shell or `cmake -E`, which
+/// may exec the command they run.
+std::optional<std::string> witness_disagreement(const WitnessReport& witness, int wait_status,
+                                                bool result_expected = false);
 
 /// Canary modes and what one canary run must show.
 enum class CanaryMode { must_fail, must_pass };
@@ -59,6 +68,7 @@ struct ElfKind {
   bool dynamic = false;
   /// It needs a sanitizer's runtime (libasan, libtsan, libhwasan, liblsan),
   /// which must come first among its libraries: no witness is preloaded.
+  /// Read from its dynamic section's DT_NEEDED entries only.
   bool sanitizer = false;
 };
 ElfKind elf_kind(const std::filesystem::path& program);

@@ -69,6 +69,7 @@ Report analyze(const Settings& settings, const parse::DiffLines& diff,
                                               baseline_tests, candidate_tests, roots);
   report.tests_not_built =
       find_tests_not_built(diff, baseline_definitions.size(), candidate_definitions.size());
+  report.harness_reach = find_harness_reach(settings, diff);
   sort_report(report);
   return report;
 }
@@ -81,7 +82,7 @@ std::size_t tampered_test_count(const Report& report) {
 
 bool has_tampering(const Report& report) {
   return !report.config_edits.empty() || !report.tests_tampered.empty() ||
-         !report.tests_not_built.empty();
+         !report.tests_not_built.empty() || !report.harness_reach.empty();
 }
 
 nlohmann::json to_json(const Report& report) {
@@ -112,11 +113,13 @@ nlohmann::json to_json(const Report& report) {
   out["assertions_removed"] = std::move(assertions);
   out["tests_tampered"] = std::move(tampered);
   out["tests_not_built"] = sorted.tests_not_built;
+  out["harness_reach"] = sorted.harness_reach;
   out["counts"] = {{"config_edits", sorted.config_edits.size()},
                    {"suppressions_added", sorted.suppressions_added.size()},
                    {"assertions_removed", sorted.assertions_removed.size()},
                    {"tests_tampered", tampered_test_count(sorted)},
-                   {"tests_not_built", sorted.tests_not_built.size()}};
+                   {"tests_not_built", sorted.tests_not_built.size()},
+                   {"harness_reach", sorted.harness_reach.size()}};
   out["tampering"] = has_tampering(sorted);
   return out;
 }

@@ -92,10 +92,13 @@ struct Report {
   /// Evidence that the candidate stops building or registering tests, one
   /// line each ("CMakeLists.txt:12: option EXAMPLE_BUILD_TESTS default ON -> OFF: ...").
   std::vector<std::string> tests_not_built;
+  /// Evidence that code which is no test reaches into a test framework, one
+  /// line each ("src/calc.hpp:12: redefines or undefines ...").
+  std::vector<std::string> harness_reach;
 
   bool empty() const {
     return config_edits.empty() && suppressions_added.empty() && assertions_removed.empty() &&
-           tests_tampered.empty() && tests_not_built.empty();
+           tests_tampered.empty() && tests_not_built.empty() && harness_reach.empty();
   }
 };
 
@@ -183,6 +186,18 @@ std::vector<RemovedAssertion> find_removed_assertions(const Settings& settings,
 
 /// Whether `text` holds an assertion (built-in set only).
 bool is_assertion_line(std::string_view text);
+
+/// What the change's added lines of C and C++ files that are no test files
+/// (settings.test_file_globs) say about a test framework (GoogleTest,
+/// Catch2, doctest, Boost.Test): an assertion macro undefined (or one of
+/// GoogleTest's defined), a framework's macro or include guard named in a
+/// preprocessor line, a framework's header included, its namespace named
+/// (`testing::`, `Catch::`, `doctest::`, `boost::unit_test::`) or opened
+/// (`namespace testing`); comment
+/// lines and `//` comments are left out. Code that is no test has no
+/// business with the harness: with the macros redefined, the tests compile
+/// to assertions that cannot fail. One line per finding.
+std::vector<std::string> find_harness_reach(const Settings& settings, const parse::DiffLines& diff);
 
 /// Evidence that the change stops building or registering tests: in CMake
 /// files (CMakeLists.txt, *.cmake, *.cmake.in; comments ignored), an

@@ -20,6 +20,7 @@ constexpr std::string_view kProcess = "process control";
 constexpr std::string_view kSelf = "self-inspection";
 constexpr std::string_view kMounts = "mount table";
 constexpr std::string_view kHarness = "test harness";
+constexpr std::string_view kLookup = "dynamic lookup";
 constexpr std::string_view kNone = "";
 
 /// An identifier-like character of a variable name, a path character.
@@ -101,6 +102,11 @@ const std::vector<CatalogueEntry>& process_reference_catalogue() {
       {M::symbol, "_exit", kProcessEnd, "ends the process at once, skipping what follows"},
       {M::symbol, "_Exit", kProcessEnd, "ends the process at once"},
       {M::symbol, "quick_exit", kProcessEnd, "ends the process with quick_exit handlers only"},
+      {M::symbol, "pthread_exit", kProcessEnd,
+       "from the main thread, libc ends the process with status 0 once the other threads ended: neither main's "
+       "return nor an exit call"},
+      {M::symbol, "thrd_exit", kProcessEnd, "C11's pthread_exit: the same from the main thread"},
+      {M::symbol, "__libc_start_main", kProcessEnd, "libc's entry point that calls main: only the startup file needs it"},
       {M::symbol, "abort", kNone, "ends the process as failed: never helps a test pass"},
       {M::symbol, "std::terminate", kNone, "aborts: never helps a test pass"},
       // Signal and terminate handlers: catch the test's failure and exit otherwise.
@@ -141,6 +147,17 @@ const std::vector<CatalogueEntry>& process_reference_catalogue() {
       {M::symbol, "ptrace", kProcess, "reads and writes another process"},
       {M::symbol, "process_vm_writev", kProcess, "writes another process's memory"},
       {M::symbol, "syscall", kProcess, "any system call, past every symbol of this table"},
+      {M::symbol, "sigqueue", kSignal, "signals a process, as kill does"},
+      {M::symbol, "pthread_kill", kSignal, "signals a thread: the main thread among them"},
+      // Dynamic lookup: a function found by a name built at run time, past
+      // every symbol of this table and past interposed functions (libc's own
+      // exit beside a preloaded library's). Plugin loaders use them too: an
+      // allowlist entry (anti_gaming) silences a known one.
+      {M::symbol, "dlopen", kLookup, "loads a library, or finds one already loaded (RTLD_NOLOAD)"},
+      {M::symbol, "dlmopen", kLookup, "loads a library into a namespace of its own"},
+      {M::symbol, "dlsym", kLookup, "a function by a name that may be built at run time"},
+      {M::symbol, "dlvsym", kLookup, "a function of one version, by a name that may be built at run time"},
+      {M::symbol, "dlinfo", kLookup, "what a loaded library is, where it lies"},
       // Self-inspection: the program's own name, its parent, its mapping.
       {M::symbol, "getppid", kSelf, "the parent: ctest, a launcher, the sandbox"},
       {M::symbol, "program_invocation_name", kSelf, "the program's own name"},
@@ -150,6 +167,9 @@ const std::vector<CatalogueEntry>& process_reference_catalogue() {
       {M::symbol, "getauxval", kSelf, "AT_EXECFN: the program's own path"},
       {M::symbol, "dl_iterate_phdr", kSelf, "the program's own file and libraries"},
       {M::symbol, "dladdr", kSelf, "the file holding an address: the program's own"},
+      {M::symbol, "dladdr1", kSelf, "the file holding an address: the program's own"},
+      {M::symbol, "pthread_getname_np", kSelf, "a thread's name: the main thread's is the program's own"},
+      {M::symbol, "getprogname", kSelf, "the program's own name"},
       {M::symbol, "environ", kSelf, "the whole environment, to look for a harness's variables"},
       {M::symbol, "__environ", kSelf, "the whole environment"},
       {M::symbol, "getenv", kNone, "common; the variables a harness sets are matched as strings"},
@@ -202,7 +222,9 @@ std::string reference_category(const std::string& reference) {
     for (const auto& candidate : process_reference_catalogue())
       if (candidate.match == M::word && lower(reference).find(candidate.text) != std::string::npos) entry = &candidate;
   }
-  return entry ? std::string(entry->category) : std::string();
+  // No entry names it: the object scan found it as a symbol only test
+  // objects define, or one of a test framework's namespace.
+  return entry ? std::string(entry->category) : std::string(kHarness);
 }
 
 std::vector<NewReference> new_references(const ObjectReferences& baseline, const ObjectReferences& candidate,

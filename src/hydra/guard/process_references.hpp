@@ -45,7 +45,9 @@ const std::vector<CatalogueEntry>& process_reference_catalogue();
 std::set<std::string> catalogue_references(const std::vector<std::string>& symbols,
                                            const std::vector<std::string>& strings);
 
-/// The category of a reference catalogue_references returned ("" when none).
+/// The category of a reference catalogue_references returned; "test harness"
+/// for one no entry names (a symbol only test objects define, or of a test
+/// framework's namespace: capture/object_references.hpp).
 std::string reference_category(const std::string& reference);
 
 /// Catalogue references per object, keyed by the source file it was compiled

@@ -144,6 +144,7 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
       tampering.gate_reasons.push_back("test " + test.name + ": " + std::string(guard::to_string(test.kind)) +
                                        (test.detail.empty() ? "" : " (" + test.detail + ")"));
     for (const auto& line : report.tests_not_built) tampering.gate_reasons.push_back("tests not built: " + line);
+    for (const auto& line : report.harness_reach) tampering.gate_reasons.push_back("harness reach: " + line);
   }
   tampering.evidence = guard::to_json(report);
   // Process control and self-inspection the change's code newly reaches for.

@@ -250,6 +250,8 @@ static std::vector<std::string> read_anti_gaming(const json& report) {
   }
   for (const auto& line : array_at(report, "tests_not_built"))
     if (line.is_string()) lines.push_back("tests not built: " + line.get<std::string>());
+  for (const auto& line : array_at(report, "harness_reach"))
+    if (line.is_string()) lines.push_back("harness reach: " + line.get<std::string>());
   for (const auto& found : array_at(object_at(report, "process_references"), "new"))
     lines.push_back("code " + text_at(found, "source") + " newly references " + text_at(found, "reference") + " (" +
                     text_at(found, "category") + ")");
