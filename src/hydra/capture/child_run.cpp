@@ -45,7 +45,8 @@ bool drain(int& fd, std::string& into) {
     into.append(buffer, static_cast<std::size_t>(got));
     return true;
   }
-  if (got < 0 && (errno == EINTR || errno == EAGAIN)) return false;
+  if (got < 0 && errno == EINTR) return true;  // interrupted: read again
+  if (got < 0 && errno == EAGAIN) return false;
   ::close(fd);
   fd = -1;
   return false;
