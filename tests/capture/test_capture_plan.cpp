@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <hydra/capture/steps.hpp>
+#include <hydra/error.hpp>
+
+#include <cstdlib>
 
 using namespace hydra::capture;
 namespace fs = std::filesystem;
@@ -72,4 +75,37 @@ TEST_CASE("time_budget scales the configured timeouts by the reference's jobs ov
     CHECK(time_budget(0, 2, "").jobs == 1);
     CHECK(time_budget(0, 2, "").factor == 2.0);
   }
+}
+
+TEST_CASE("the shared cache: a baseline capture writes, a candidate reads, a bad address is a usage error",
+          "[capture][shared_cache]") {
+  namespace capture = hydra::capture;
+  capture::Plan plan;
+  plan.out = "/runs/baseline";
+  capture::CaptureRequest request;
+  request.cache = true;
+  ::setenv("HYDRA_SCORE_CACHE_REMOTE", "redis+unix:/nowhere/redis.sock", 1);
+  capture::resolve_cache_dir(plan, request);
+  REQUIRE(plan.shared_cache);
+  CHECK(plan.shared_cache->role() == hydra::remote::Role::writer);
+  request.base_ref = "origin/main";  // a candidate as a CI job captures it
+  capture::resolve_cache_dir(plan, request);
+  CHECK(plan.shared_cache->role() == hydra::remote::Role::reader);
+  request.base_ref.clear();
+  request.baseline_run = "/runs/baseline";
+  capture::resolve_cache_dir(plan, request);
+  CHECK(plan.shared_cache->role() == hydra::remote::Role::reader);
+  request.cache = false;  // --no-cache: no shared cache either
+  capture::resolve_cache_dir(plan, request);
+  CHECK_FALSE(plan.shared_cache);
+  request.cache = true;
+  ::setenv("HYDRA_SCORE_CACHE_REMOTE", "ftp://cache", 1);
+  try {
+    capture::resolve_cache_dir(plan, request);
+    FAIL("a bad address was accepted");
+  } catch (const hydra::Error& error) {
+    CHECK(error.code() == hydra::ExitCode::usage);
+    CHECK_THAT(error.what(), Catch::Contains("HYDRA_SCORE_CACHE_REMOTE") && Catch::Contains("ftp://cache"));
+  }
+  ::unsetenv("HYDRA_SCORE_CACHE_REMOTE");
 }

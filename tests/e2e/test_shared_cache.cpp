@@ -193,6 +193,14 @@ TEST_CASE("shared cache e2e: runners share lint and compiler results through Red
   CHECK_FALSE(read_json(alone / "manifest.json")["caches"].contains("shared"));
   CHECK(measured(shared) == measured(alone));
   CHECK(test_passed(shared));
+  // The report says how many lookups went to the shared cache and how many hit.
+  const auto scored = run({kTool.string(), "score", "--baseline", baseline.string(), "--candidate", shared.string(),
+                           "--json", (root / "score.json").string()});
+  INFO(scored.output);
+  const auto contract = read_json(root / "score.json");
+  const std::string caches = ranking_of(contract, "fix")["run"].value("caches", "");
+  CHECK(caches.find("shared cache (reader): ") != std::string::npos);
+  CHECK(caches.find(" lookups hit") != std::string::npos);
 
   // A candidate's build forges src/answer.cpp's cached object by every
   // route it has; the unchanged base captured after it still fails.

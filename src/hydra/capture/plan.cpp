@@ -177,6 +177,7 @@ bool is_trusted_base(const CaptureRequest& request) { return !request.baseline_r
 
 void resolve_cache_dir(Plan& plan, const CaptureRequest& request) {
   plan.cache_dir.reset();
+  plan.shared_cache.reset();
   if (!request.cache || !plan.config.cache.enabled) return;
   // Beside the run directories (like worktrees/), so the baseline, every
   // candidate and every loop iteration of one output directory share it.
@@ -184,7 +185,6 @@ void resolve_cache_dir(Plan& plan, const CaptureRequest& request) {
   else if (!request.cache_root.empty()) plan.cache_dir = util::absolute_clean(request.cache_root);
   else plan.cache_dir = plan.out.parent_path() / ".cache";
   // The shared cache: the environment (a CI secret) over hydra.toml.
-  plan.shared_cache.reset();
   const char* variable = std::getenv("HYDRA_SCORE_CACHE_REMOTE");
   const std::string url = variable && *variable ? std::string(variable) : plan.config.cache.remote;
   if (url.empty()) return;

@@ -49,6 +49,15 @@ struct ManifestCache {
   std::uint64_t uncacheable = 0;
 };
 
+/// What a shared cache did for the capture ("caches"/"shared", docs/caches.md).
+struct ManifestSharedCache {
+  std::string role;             ///< "writer" or "reader"
+  std::uint64_t lookups = 0;    ///< operations that went to the service
+  std::uint64_t hits = 0;
+  std::uint64_t writes = 0;
+  std::string unavailable;      ///< why the service was given up; empty: it was not
+};
+
 struct RunManifest {
   std::string schema;
   std::string engine_version;
@@ -89,6 +98,7 @@ struct RunManifest {
   std::vector<UnparsableArtifact> unparsable_artifacts;
   std::optional<ManifestCache> compiler_cache;  ///< "caches"/"compiler"
   std::optional<ManifestCache> lint_cache;      ///< "caches"/"lint"
+  std::optional<ManifestSharedCache> shared_cache;  ///< "caches"/"shared"
   std::optional<std::string> recaptured;  ///< why this run replaced a corrupted one (its "reason")
   /// Why this run was captured again alone ("retried_alone"/"reason"): a
   /// step of its first capture ran out of time beside other captures.

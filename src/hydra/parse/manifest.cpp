@@ -193,6 +193,19 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
     };
     read_cache("compiler", manifest.compiler_cache);
     read_cache("lint", manifest.lint_cache);
+    if (const json* record = fields.object("shared")) {
+      const Fields shared = fields.in("shared", *record);
+      auto& value = manifest.shared_cache.emplace();
+      shared.text("role", value.role);
+      shared.text("unavailable", value.unavailable);
+      std::optional<std::uint64_t> count;
+      for (const auto& [key, target] : {std::pair<const char*, std::uint64_t*>{"lookups", &value.lookups},
+                                        {"hits", &value.hits}, {"writes", &value.writes}}) {
+        count.reset();
+        shared.count(key, count);
+        *target = count.value_or(0);
+      }
+    }
   }
   if (const json* recaptured = top.object("recaptured")) {
     manifest.recaptured = "captured again";

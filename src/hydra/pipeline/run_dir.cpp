@@ -59,6 +59,14 @@ std::string caches_summary(const model::RunManifest& manifest) {
     if (part.empty()) continue;
     out += (out.empty() ? "" : "; ") + part;
   }
+  if (const auto& shared = manifest.shared_cache) {
+    // How many lookups went to the shared cache and how many hit (docs/caches.md).
+    std::string part = "shared cache (" + shared->role + "): " + std::to_string(shared->hits) + " of " +
+                       std::to_string(shared->lookups) + " lookups hit";
+    if (shared->writes) part += ", " + std::to_string(shared->writes) + " entries sent";
+    if (!shared->unavailable.empty()) part += "; unavailable: " + shared->unavailable;
+    out += (out.empty() ? "" : "; ") + part;
+  }
   return out;
 }
 
