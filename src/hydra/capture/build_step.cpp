@@ -67,7 +67,7 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   progress.start("build");
   // The compiler cache (compiler_cache.hpp): its launcher is a configure
   // setting; its directory is writable in the sandbox only for a baseline.
-  const CompilerCache compiler_cache = prepare_compiler_cache(plan, request, build_dir);
+  CompilerCache compiler_cache = prepare_compiler_cache(plan, request, build_dir);
   json shared_record;  // what the shared cache gave and took (compiler_cache.hpp)
   // The source tree is read-only: only the build tree (and the cache) is written.
   std::vector<fs::path> writable = {build_dir};

@@ -125,7 +125,7 @@ std::string shared_compiler_index(const std::string& commit) {
   return "ccache-" + (commit.empty() ? std::string("none") : commit);
 }
 
-json prepare_shared_compiler_cache(const Plan& plan, const CompilerCache& cache, std::vector<fs::path>& readable) {
+json prepare_shared_compiler_cache(const Plan& plan, CompilerCache& cache, std::vector<fs::path>& readable) {
   if (cache.shared_folder.empty() || !plan.shared_cache) return json::object();
   std::error_code ignored;
   if (cache.shared_writer) {
@@ -138,6 +138,12 @@ json prepare_shared_compiler_cache(const Plan& plan, const CompilerCache& cache,
   readable.push_back(cache.shared_folder);
   const auto transfer =
       remote::fetch_folder(*plan.shared_cache, shared_compiler_index(plan.base_commit), cache.shared_folder);
+  if (transfer.files == 0) {
+    // No index (the service unreachable, or no baseline of this base sent
+    // one): ccache keeps its local cache, as without a shared cache.
+    cache.environment.erase("CCACHE_REMOTE_STORAGE");
+    cache.environment.erase("CCACHE_REMOTE_ONLY");
+  }
   return {{"index_files", transfer.files},
           {"fetched", transfer.fetched},
           {"present", transfer.present},

@@ -87,10 +87,12 @@ std::string shared_compiler_index(const std::string& commit);
 
 /// Before the build, outside the sandbox: a reader's entries of its base
 /// commit fetched from the shared cache into `cache.shared_folder`, which is
-/// added to `readable` (the build reads it, never writes it); a writer's
-/// folder emptied. Returns what was fetched (an empty object without a
-/// shared cache). Never throws for the service's faults.
-nlohmann::json prepare_shared_compiler_cache(const Plan& plan, const CompilerCache& cache,
+/// added to `readable` (the build reads it, never writes it); without an
+/// index to fetch (the service unreachable, no baseline of that base), the
+/// reader's ccache keeps its local cache alone. A writer's folder emptied.
+/// Returns what was fetched (an empty object without a shared cache).
+/// Never throws for the service's faults.
+nlohmann::json prepare_shared_compiler_cache(const Plan& plan, CompilerCache& cache,
                                              std::vector<std::filesystem::path>& readable);
 
 /// After the build, outside the sandbox: a writer's entries (what ccache
