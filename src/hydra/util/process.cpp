@@ -493,7 +493,6 @@ ProcessResult run_process(const ProcessRequest& request) {
   }
   sink.finish();
   result.seconds = elapsed_seconds();
-  // The clock started before the child (and before `seconds` did): never more than the wall time.
   result.counted_seconds = request.timeout_follows_load ? std::min(counted, result.seconds) : result.seconds;
   return result;
 }
