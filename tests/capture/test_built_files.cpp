@@ -39,3 +39,36 @@ TEST_CASE("files the build read outside the change are named", "[capture]") {
               .empty());
   }
 }
+
+TEST_CASE("files the build read outside both trees and the system's folders are named", "[capture]") {
+  const std::filesystem::path top = "/work/repo/build/hydra/trees/cand/source";
+  const std::filesystem::path build = "/work/repo/build/hydra/trees/cand/build";
+  const std::set<std::string> inputs = {
+      (top / "CMakeLists.txt").string(),                 // the source tree
+      "CMakeFiles/3.25.1/CMakeSystem.cmake",             // relative: the build tree
+      "/usr/share/cmake-3.25/Modules/CPack.cmake",       // the system's
+      "/usr/include/c++/12/vector",
+      "/etc/os-release",
+      "/work/repo/build/hydra/initial-cache.cmake",      // HydraScore's own
+      "/work/repo/.git/hydra-options.cmake",             // the clone's git directory
+      "/work/repo/.git/inc/../inc/count_impl.hpp",
+      "/home/someone/shared.cmake",
+  };
+  CHECK(hydra::capture::inputs_outside_trees(inputs, top, build, {"/work/repo/build/hydra/initial-cache.cmake"}) ==
+        std::vector<std::string>{"/home/someone/shared.cmake", "/work/repo/.git/hydra-options.cmake",
+                                 "/work/repo/.git/inc/count_impl.hpp"});
+}
+
+TEST_CASE("files of the change that are links out of the tree are named", "[capture]") {
+  hydra::util::TempDir temp("hydra-built-links");
+  const auto top = temp.path() / "repo";
+  std::filesystem::create_directories(top / "src");
+  hydra::util::write_file_atomic(temp.path() / "outside.cpp", "int answer() { return 42; }\n");
+  hydra::util::write_file_atomic(top / "src/inside.cpp", "int answer();\n");
+  std::filesystem::create_symlink(temp.path() / "outside.cpp", top / "src/out.cpp");
+  std::filesystem::create_symlink("inside.cpp", top / "src/in.cpp");
+  std::filesystem::create_symlink("../../missing.cpp", top / "src/dangling.cpp");
+  CHECK(hydra::capture::links_out_of_tree({"src/inside.cpp", "src/out.cpp", "src/in.cpp", "src/dangling.cpp"}, top) ==
+        std::vector<std::string>{"src/dangling.cpp -> ../../missing.cpp",
+                                 "src/out.cpp -> " + (temp.path() / "outside.cpp").string()});
+}

@@ -49,7 +49,7 @@ std::string console_verdict(const std::string& log, const std::string& test) {
 
 /// The branches cand/<name> of the attacks on listed tests, the compiler
 /// cache and HydraScore's folders, and their honest twin.
-void commit_candidates(const fs::path& source) {
+void commit_candidates(const fs::path& source, const fs::path& hidden) {
   const auto candidate = [&](const std::string& name, const std::function<void()>& make) {
     git(source, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
     make();
@@ -92,6 +92,31 @@ void commit_candidates(const fs::path& source) {
               "set_tests_properties(count.link PROPERTIES LABELS unit WORKING_DIRECTORY ${CMAKE_BINARY_DIR})\n\n"
               "textstats_add_test_suite(frequency)\n");
   });
+  // 4. The fix read from files outside the tree, which no diff holds (a
+  //    folder the sandbox shows, as it shows the clone's `.git`): a unit of
+  //    the change that is a symbolic link there, a CMake file include()d by
+  //    its absolute path, a header from an include directory there.
+  candidate("link-out", [&] {
+    edit_file(source / "src/count.cpp", kCountLines, "");
+    fs::create_symlink(hidden / "hidden_count.cpp", source / "src/count_lines.cpp");
+    edit_file(source / "CMakeLists.txt", "  src/count.cpp\n", "  src/count.cpp\n  src/count_lines.cpp\n");
+  });
+  create_file(hidden / "hidden_count.cpp", "#include <textstats/textstats.hpp>\n\n#include <algorithm>\n\n"
+                                           "namespace textstats {\n\n" + kFixedCountLines + "\n}  // namespace textstats\n");
+  candidate("abs-include", [&] {
+    edit_file(source / "src/count.cpp", kCountLines,
+              "#ifdef TEXTSTATS_FIXED\n" + kFixedCountLines + "#else\n" + kCountLines + "#endif\n");
+    edit_file(source / "CMakeLists.txt", "textstats_enable_warnings(textstats)\n",
+              "textstats_enable_warnings(textstats)\ninclude(" + (hidden / "options.cmake").string() + " OPTIONAL)\n");
+  });
+  create_file(hidden / "options.cmake", "target_compile_definitions(textstats PRIVATE TEXTSTATS_FIXED)\n");
+  candidate("abs-header", [&] {
+    edit_file(source / "src/count.cpp", kCountLines, "#include <count_impl.hpp>\n");
+    edit_file(source / "CMakeLists.txt", "textstats_enable_warnings(textstats)\n",
+              "textstats_enable_warnings(textstats)\ntarget_include_directories(textstats PRIVATE " +
+                  (hidden / "inc").string() + ")\n");
+  });
+  create_file(hidden / "inc/count_impl.hpp", kFixedCountLines);
 }
 
 /// The fix held in files the change does not hold: one the tree's
@@ -120,13 +145,20 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
   const fs::path source = temp.path() / "project";
   const fs::path out = temp.path() / "out";
   make_example_repository(source);
+  // Outside /tmp, which the sandbox replaces with a folder of its own.
+  const fs::path hidden = kTool.parent_path() / ("e2e-hidden-" + temp.path().filename().string());
+  struct Remove {
+    fs::path path;
+    ~Remove() { fs::remove_all(path); }
+  } remove_hidden{hidden};
+  fs::create_directories(hidden);
   {
     const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "main", "--out",
                                     out.string(), "--generator", "Ninja", "--quiet"});
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
   }
-  commit_candidates(source);
+  commit_candidates(source, hidden);
 
   {
     const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "cand/*", "--out",
@@ -145,7 +177,7 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
     const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--out",
                                     (out / name).string(), "--build-dir",
                                     (source / "build/hydra/trees" / name).string(), "--agent", name,
-                                    "--baseline-run", (out / "main").string(), "--generator", "Ninja", "--quiet"});
+                                    "--baseline-run", (out / "main").string(), "--quiet"});
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
     git(source, {"checkout", "--quiet", "--", "."});
@@ -157,7 +189,8 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
   std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "main").string(), "--json",
                                    (temp.path() / "score.json").string(), "--markdown",
                                    (temp.path() / "score.md").string(), "--quiet"};
-  for (const std::string name : {"cand-fix", "cand-will-fail", "cand-cstdio", "cand-dot-hydra", "wt-fix", "wt-hidden"})
+  for (const std::string name : {"cand-fix", "cand-will-fail", "cand-cstdio", "cand-dot-hydra", "cand-link-out",
+                                 "cand-abs-include", "cand-abs-header", "wt-fix", "wt-hidden"})
     argv.insert(argv.end(), {"--candidate", (out / name).string()});
   {
     const auto scored = run(argv);
@@ -212,10 +245,32 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
     CHECK_FALSE(fs::exists(out / "trees/cand-dot-hydra/source/tests/held-out"));
   }
 
-  // 4: the honest working-tree fix is mergeable; the fix held in files that
+  // 4: what the build read from outside the trees is named, and the
+  //    candidate is not mergeable (the baseline read nothing outside its trees).
+  CHECK(read_json(out / "main/manifest.json").at("build_inputs_outside_trees") == nlohmann::json::array());
+  CHECK(read_json(out / "cand-fix/manifest.json").at("build_inputs_outside_trees") == nlohmann::json::array());
+  for (const auto& [name, file] : std::vector<std::pair<std::string, std::string>>{
+           {"cand-abs-include", "options.cmake"}, {"cand-abs-header", "inc/count_impl.hpp"}}) {
+    const auto manifest = read_json(out / name / "manifest.json");
+    INFO(name << ": " << manifest.dump(1));
+    CHECK(manifest.at("build_inputs_outside_trees") == nlohmann::json::array({(hidden / file).string()}));
+    CHECK(ranking_of(contract, name).at("mergeable") == false);
+  }
+  {
+    const auto manifest = read_json(out / "cand-link-out/manifest.json");
+    INFO(manifest.dump(1));
+    CHECK(manifest.at("problems").dump().find("src/count_lines.cpp -> " + (hidden / "hidden_count.cpp").string()) !=
+          std::string::npos);
+    CHECK(ranking_of(contract, "cand-link-out").at("mergeable") == false);
+  }
+
+  // 5: the honest working-tree fix is mergeable; the fix held in files that
   //    are no part of the change (what `hydra_apply` would merge keeps the
   //    bug) is named and not mergeable.
   CHECK(ranking_of(contract, "wt-fix").at("mergeable") == true);
+  // (Captured with no --generator: the capture's tree is a Ninja tree
+  // whenever ninja is installed, so the checks that read its logs run.)
+  CHECK(read_json(out / "wt-fix/manifest.json").at("capture").at("generator") == "Ninja");
   {
     const auto manifest = read_json(out / "wt-fix/manifest.json");
     CHECK_FALSE(manifest.contains("built_outside_change"));

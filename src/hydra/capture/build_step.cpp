@@ -31,12 +31,12 @@ std::string tail_lines(const std::string& text, int lines) {
 
 /// CMAKE_HOME_DIRECTORY of the tree's CMakeCache.txt: the source directory
 /// it was configured from; nullopt when there is no cache or no such entry.
-std::optional<std::string> cache_home_directory(const fs::path& build_dir) {
+std::optional<std::string> cache_value(const fs::path& build_dir, const std::string& entry) {
   const fs::path cache = build_dir / "CMakeCache.txt";
   std::error_code ec;
   if (!fs::is_regular_file(cache, ec)) return std::nullopt;
   const std::string text = util::read_file(cache);
-  const std::string key = "\nCMAKE_HOME_DIRECTORY:INTERNAL=";
+  const std::string key = "\n" + entry + "=";
   const std::size_t at = ("\n" + text).find(key);
   if (at == std::string::npos) return std::nullopt;
   const std::size_t begin = at + key.size() - 1;
@@ -99,14 +99,20 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     // A tree configured from another source directory (a baseline captured
     // again from a worktree, then from the work tree) starts afresh: cmake
     // refuses to reuse its cache.
-    if (const auto home = cache_home_directory(build_dir); home && fs::path(*home) != seen_source) {
+    // So does a tree configured with another generator (cmake refuses it).
+    const auto home = cache_value(build_dir, "CMAKE_HOME_DIRECTORY:INTERNAL");
+    const auto generator = cache_value(build_dir, "CMAKE_GENERATOR:INTERNAL");
+    if ((home && fs::path(*home) != seen_source) ||
+        (generator && !plan.generator.empty() && *generator != plan.generator)) {
       fs::remove(build_dir / "CMakeCache.txt", ignored);
       fs::remove_all(build_dir / "CMakeFiles", ignored);
     }
     std::vector<std::string> configure = {plan.cmake.string(), "-S", seen_source.string(), "-B", seen_build.string()};
-    if (!request.generator.empty()) configure.insert(configure.end(), {"-G", request.generator});
+    if (!plan.generator.empty()) configure.insert(configure.end(), {"-G", plan.generator});
     if (request.initial_cache)
       configure.insert(configure.end(), {"-C", util::absolute_clean(*request.initial_cache).string()});
+    // The user's make program, named by an initial cache, is not Ninja's.
+    if (!plan.ninja.empty()) configure.push_back("-DCMAKE_MAKE_PROGRAM=" + plan.ninja.string());
     configure.push_back("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON");
     configure.push_back("-DHYDRA_SCORE_NESTED=ON");
     configure.insert(configure.end(), compiler_cache.configure_arguments.begin(),

@@ -27,4 +27,23 @@ std::vector<std::string> built_outside_change(const std::set<std::string>& depen
                                               const std::filesystem::path& real_top,
                                               const std::set<std::string>& change_files);
 
+/// The files among `inputs` (absolute as the build saw them, or relative to
+/// `seen_build`) that lie outside `seen_top`, `seen_build` and the system's
+/// folders (/usr, /lib*, /bin, /sbin, /etc, /opt, /dev, /proc, /sys), and
+/// under none of `own` (HydraScore's own files: its module, the initial
+/// cache, the run directories). A candidate's build that reads one the
+/// baseline's did not (a CMake file `include()`d by absolute path from the
+/// clone's `.git`, a header from an include directory outside both trees)
+/// was built from what `hydra_apply` does not merge. Sorted, absolute.
+std::vector<std::string> inputs_outside_trees(const std::set<std::string>& inputs,
+                                              const std::filesystem::path& seen_top,
+                                              const std::filesystem::path& seen_build,
+                                              const std::vector<std::filesystem::path>& own);
+
+/// The files of the change (`change_files`, relative to `real_top`) that are
+/// symbolic links naming a file outside `real_top`: what they name is in no
+/// diff. Sorted, "link -> target".
+std::vector<std::string> links_out_of_tree(const std::set<std::string>& change_files,
+                                           const std::filesystem::path& real_top);
+
 }  // namespace hydra::capture

@@ -87,22 +87,52 @@ void report_network_need(const CaptureRequest& request, const Sandbox& sandbox, 
 }
 
 /// A candidate's build that read files of the work tree that are no file
-/// of its change (built_files.hpp) was built from more than `hydra_apply`
-/// would merge: a problem of the run, naming them.
-void report_built_outside_change(const Plan& plan, const TreeSnapshot& tree, Staging& staging) {
+/// of its change (built_files.hpp), files outside both trees that the
+/// baseline's build did not read, or a file of the change that is a symbolic
+/// link out of the tree, was built from more than `hydra_apply` would merge:
+/// a problem of the run, naming them. Every capture records what its build
+/// read outside the trees, so that a candidate's can be compared.
+void report_built_outside_change(const Plan& plan, const CaptureRequest& request, const TreeSnapshot& tree,
+                                 Staging& staging) {
+  const auto listed = [](const std::vector<std::string>& items) {
+    std::string list;
+    for (std::size_t index = 0; index < items.size() && index < 20; ++index)
+      list += (index ? "; " : "") + items[index];
+    if (items.size() > 20) list += "; and " + std::to_string(items.size() - 20) + " more";
+    return list;
+  };
   std::set<std::string> dependencies, files;
   for (const auto& [header, targets] : header_users(plan.build_dir)) dependencies.insert(header);
+  std::set<std::string> inputs = dependencies;
+  for (auto& input : configure_inputs(plan.build_dir)) inputs.insert(input);
+  std::vector<fs::path> own = plan.evidence;
+  if (plan.cache_dir) own.push_back(*plan.cache_dir);
+  if (request.initial_cache) own.push_back(util::absolute_clean(*request.initial_cache));
+  const std::vector<std::string> read_outside =
+      inputs_outside_trees(inputs, plan.seen(plan.source), plan.seen(plan.build_dir), own);
+  staging.manifest["build_inputs_outside_trees"] = read_outside;
+  if (!request.baseline_run || !plan.in_git) return;
   for (const auto& [file, stamp] : tree.files) files.insert(file);
   const auto outside =
       built_outside_change(dependencies, plan.seen(tree.root), plan.seen(plan.build_dir), tree.root, files);
-  if (outside.empty()) return;
-  std::string list;
-  for (std::size_t index = 0; index < outside.size() && index < 20; ++index)
-    list += (index ? "; " : "") + outside[index];
-  if (outside.size() > 20) list += "; and " + std::to_string(outside.size() - 20) + " more";
-  staging.problem("the build read files of the work tree that are not part of the change (ignored, in a nested "
-                  "repository or in another build tree; diff.patch does not hold them): " + list);
-  staging.manifest["built_outside_change"] = outside;
+  if (!outside.empty()) {
+    staging.problem("the build read files of the work tree that are not part of the change (ignored, in a nested "
+                    "repository or in another build tree; diff.patch does not hold them): " + listed(outside));
+    staging.manifest["built_outside_change"] = outside;
+  }
+  const auto baseline = pipeline::read_run_manifest(util::absolute_clean(*request.baseline_run));
+  const std::set<std::string> baseline_read(baseline.build_inputs_outside_trees.begin(),
+                                            baseline.build_inputs_outside_trees.end());
+  std::vector<std::string> new_outside;
+  for (const auto& input : read_outside)
+    if (!baseline_read.count(input)) new_outside.push_back(input);
+  if (!new_outside.empty())
+    staging.problem("the build read files outside the source and build trees that the baseline's build did not "
+                    "(no diff holds them): " + listed(new_outside));
+  const auto links = links_out_of_tree(files, tree.root);
+  if (!links.empty())
+    staging.problem("files of the change are symbolic links out of the tree (what they name is in no diff): " +
+                    listed(links));
 }
 
 /// What no step of `plan` may read besides the evidence (Plan::hidden).
@@ -218,7 +248,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   if (plan.config.profile == "cmake") {
     const BuildResult build = run_build(plan, request, sandbox, staging, progress);
     build_passed = build.passed;
-    if (request.baseline_run && plan.in_git) report_built_outside_change(plan, source_before, staging);
+    report_built_outside_change(plan, request, source_before, staging);
     report_network_need(request, sandbox, staging, build.passed);
     if (build.passed) run_tests(plan, request, sandbox, staging, progress);
     run_held_out(plan, request, sandbox, staging, progress);

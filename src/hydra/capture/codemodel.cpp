@@ -317,6 +317,26 @@ std::optional<std::string> ninja_tool(const fs::path& build_dir, const std::vect
   return std::move(listed.output);
 }
 
+std::set<std::string> configure_inputs(const fs::path& build_dir) {
+  std::set<std::string> inputs;
+  const std::optional<std::string> query = ninja_tool(build_dir, {"query", "build.ninja"});
+  if (!query) return inputs;
+  // "build.ninja:", "  input: RERUN_CMAKE", then "    [| |||]path" a line,
+  // then "  outputs:" and its own lines.
+  bool in_inputs = false;
+  for (std::string_view line : util::split(*query, '\n')) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.rfind("  input:", 0) == 0) { in_inputs = true; continue; }
+    if (line.rfind("  ", 0) == 0 && line.rfind("    ", 0) != 0) { in_inputs = false; continue; }
+    if (!in_inputs || line.rfind("    ", 0) != 0) continue;
+    line.remove_prefix(4);
+    while (!line.empty() && line.front() == '|') line.remove_prefix(1);
+    while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+    if (!line.empty()) inputs.emplace(line);
+  }
+  return inputs;
+}
+
 std::map<std::string, std::set<std::string>> header_users(const fs::path& build_dir) {
   std::map<std::string, std::set<std::string>> users;
   const std::optional<std::string> deps = ninja_tool(build_dir, {"deps"});

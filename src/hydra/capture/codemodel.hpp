@@ -52,6 +52,11 @@ std::optional<std::string> ninja_tool(const std::filesystem::path& build_dir, co
 /// when the log cannot be read.
 std::map<std::string, std::set<std::string>> header_users(const std::filesystem::path& build_dir);
 
+/// The files the configure step read (the inputs of build.ninja's own
+/// rule, `ninja -t query build.ninja`: every CMake file, and what
+/// `configure_file` read), as cmake saw them. Empty for other generators.
+std::set<std::string> configure_inputs(const std::filesystem::path& build_dir);
+
 /// A header of the source tree that some object of the build depends on
 /// while a file of the same name (the same trailing path) lies in one of the
 /// compilers' implicit include directories: it shadows that system or

@@ -82,6 +82,16 @@ Plan make_plan(const CaptureRequest& request) {
   // The cmake profile needs both (capture() says so once the config is read).
   if (const auto cmake = util::find_program("cmake")) plan.cmake = *cmake;
   if (const auto ctest = util::find_program("ctest")) plan.ctest = *ctest;
+  plan.generator = request.generator;
+  if (plan.generator.empty() || plan.generator.find("Makefiles") != std::string::npos) {
+    // Several defences read Ninja's own logs (the commands it runs, the
+    // headers each object depends on): a capture tree is a Ninja tree
+    // whenever ninja is installed, whatever the user's tree uses.
+    if (const auto ninja = util::find_program("ninja")) {
+      plan.generator = "Ninja";
+      plan.ninja = *ninja;
+    }
+  }
   plan.jobs = request.jobs > 0 ? request.jobs : std::max(1u, std::thread::hardware_concurrency());
 
   // The configuration: explicit, else the baseline's, else the tree's. A
@@ -133,7 +143,7 @@ Plan make_plan(const CaptureRequest& request) {
     tree_diff = util::diff_against(plan.source, plan.source_commit, plan.excluded);
   json key = {{"engine", engine_version}, {"commit", plan.source_commit}, {"checkout", !request.checkout.empty()},
            {"tree", util::sha256_hex(tree_diff)}, {"config", util::sha256_hex(plan.config_text)},
-           {"initial_cache", util::sha256_hex(plan.initial_cache_text)}, {"generator", request.generator},
+           {"initial_cache", util::sha256_hex(plan.initial_cache_text)}, {"generator", plan.generator},
            {"build_config", request.build_config}, {"cmake_arguments", request.cmake_arguments},
            {"agent", request.agent}, {"base", plan.base_commit},
            {"checkout_patch",

@@ -74,7 +74,7 @@ Staging start_staging(const Plan& plan, const CaptureRequest& request, const San
                       {"problems", json::array()},
                       {"security", {{"ran", false}, {"detail", "not configured"}}},
                       {"capture",
-                       {{"generator", request.generator}, {"build_config", request.build_config}, {"jobs", plan.jobs}}},
+                       {{"generator", plan.generator}, {"build_config", request.build_config}, {"jobs", plan.jobs}}},
                       {"sandbox", sandbox.description},
                       {"confinement", {{"sandboxed", sandbox.confined()}, {"network", sandbox.network}}}};
   if (!plan.checkout_folder.empty()) staging.manifest["capture"]["checkout_folder"] = plan.checkout_folder.string();

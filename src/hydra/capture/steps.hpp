@@ -88,6 +88,11 @@ struct Plan {
   TimeBudget budget;
   std::filesystem::path cmake;
   std::filesystem::path ctest;
+  /// The generator the capture's trees are configured with: Ninja whenever
+  /// the request names a Makefile generator or none and ninja is installed
+  /// (capture_generator); else the request's. Empty: cmake's default.
+  std::string generator;
+  std::filesystem::path ninja;  ///< set when generator was switched to Ninja
   std::optional<std::filesystem::path> tidy_config;  ///< the .clang-tidy lint uses (the baseline's, when given)
   std::string cache_key;  ///< identifies commit, tree, config and settings (CaptureRequest::reuse)
   /// Build as much as can be built when a target fails (the held-out runs:

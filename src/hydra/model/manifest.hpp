@@ -95,6 +95,10 @@ struct RunManifest {
   std::optional<std::string> diff_inactive_reason;
   ManifestSecurity security;
   std::vector<std::string> problems;  ///< integrity problems the capture found
+  /// "build_inputs_outside_trees": files the build read (Ninja's deps log,
+  /// the files its configure read) outside the source tree, the build tree
+  /// and the system's folders, absolute (built_files.hpp).
+  std::vector<std::string> build_inputs_outside_trees;
   std::vector<UnparsableArtifact> unparsable_artifacts;
   std::optional<ManifestCache> compiler_cache;  ///< "caches"/"compiler"
   std::optional<ManifestCache> lint_cache;      ///< "caches"/"lint"

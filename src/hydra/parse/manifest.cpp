@@ -164,6 +164,7 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
     fields.text("detail", manifest.security.detail);
   }
   top.texts("problems", manifest.problems);
+  top.texts("build_inputs_outside_trees", manifest.build_inputs_outside_trees);
   if (const json* list = top.array("unparsable_artifacts")) {
     for (std::size_t index = 0; index < list->size(); ++index) {
       const Fields fields = top.element("unparsable_artifacts", index, (*list)[index]);
