@@ -7,6 +7,7 @@
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
 #include <hydra/util/process.hpp>
+#include <hydra/util/text.hpp>
 
 namespace fs = std::filesystem;
 using hydra::util::checked_git;
@@ -35,7 +36,7 @@ TEST_CASE("diff_against leaves out build trees, run directories, staging folders
   write(repo / "src" / "lib.rs", "fn a() {}\n");
   checked_git(repo, {"add", "--all"});
   checked_git(repo, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "base"});
-  const std::string base = hydra::util::trim(checked_git(repo, {"rev-parse", "HEAD"}).output);
+  const std::string base(hydra::util::trim(checked_git(repo, {"rev-parse", "HEAD"}).output));
 
   // The change: an edited file, a new file, and a note beside the runs.
   write(repo / "src" / "lib.rs", "fn a() { b() }\n");
@@ -72,7 +73,7 @@ std::string committed_repository(const fs::path& repo) {
   write(repo / "tests" / "test_fee.cpp", "int main() { return fee() == 2 ? 0 : 1; }\n");
   checked_git(repo, {"add", "--all"});
   checked_git(repo, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "base"});
-  return hydra::util::trim(checked_git(repo, {"rev-parse", "HEAD"}).output);
+  return std::string(hydra::util::trim(checked_git(repo, {"rev-parse", "HEAD"}).output));
 }
 
 void make_executable(const fs::path& file, const std::string& text) {
@@ -120,7 +121,7 @@ TEST_CASE("the scorer's git reads nothing the repository supplies: attributes, f
   checked_git(repo, {"add", "--all"});
   checked_git(repo, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "cand"});
   fs::remove(ran);
-  const std::string commit = hydra::util::trim(checked_git(repo, {"rev-parse", "HEAD"}).output);
+  const std::string commit(hydra::util::trim(checked_git(repo, {"rev-parse", "HEAD"}).output));
   const std::string committed = hydra::util::diff_commits(repo, base, commit);
   CHECK(committed.find("+int fee() { return 1; }  // NOLINT") != std::string::npos);
   CHECK(committed.find("Binary files") == std::string::npos);
@@ -138,7 +139,7 @@ TEST_CASE("the scorer's git reads nothing the repository supplies: attributes, f
   // the worktree still hold the commit's own objects.
   write(repo / "src" / "fee.cpp", "int fee() { return 7; }\n");
   checked_git(repo, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-am", "evil"});
-  const std::string evil = hydra::util::trim(checked_git(repo, {"rev-parse", "HEAD"}).output);
+  const std::string evil(hydra::util::trim(checked_git(repo, {"rev-parse", "HEAD"}).output));
   checked_git(repo, {"replace", commit, evil});
   CHECK(hydra::util::trim(run_plain_git(repo, {"show", commit + ":src/fee.cpp"})) == "int fee() { return 7; }");
   CHECK(hydra::util::diff_commits(repo, base, commit).find("+int fee() { return 1; }  // NOLINT") != std::string::npos);

@@ -5,6 +5,7 @@
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
+#include <hydra/util/text.hpp>
 
 namespace fs = std::filesystem;
 using hydra::util::checked_git;
@@ -17,7 +18,7 @@ std::string commit(const fs::path& repo, const std::string& file, const std::str
   hydra::util::write_file_atomic(repo / file, message + "\n");
   checked_git(repo, {"add", file});
   checked_git(repo, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", message});
-  return trim(checked_git(repo, {"rev-parse", "HEAD"}).output);
+  return std::string(trim(checked_git(repo, {"rev-parse", "HEAD"}).output));
 }
 
 std::vector<std::string> names(const std::vector<hydra::util::NamedRef>& refs) {

@@ -133,7 +133,7 @@ ApplyResult apply_candidate(const ApplyRequest& request) {
     throw Error(request.source.string() + " is not inside a git work tree", ExitCode::refused);
   result.work_tree = fs::canonical(util::work_tree_root(request.source));
   const auto head = util::run_git(result.work_tree, {"rev-parse", "--verify", "--quiet", "HEAD^{commit}"});
-  const std::string head_commit = util::trim(head.output);
+  const std::string head_commit(util::trim(head.output));
   if (head.exit_code != 0 || head_commit != result.base_commit)
     throw Error("the base moved: agent \"" + result.agent + "\" was captured against " + result.base_commit +
                     ", but HEAD of " + result.work_tree.string() + " is " +
@@ -157,7 +157,7 @@ ApplyResult apply_candidate(const ApplyRequest& request) {
   const auto checked = util::run_git(result.work_tree, {"apply", "--cached", "--binary", patch.string()}, index);
   if (checked.exit_code != 0)
     throw Error("the change of agent \"" + result.agent + "\" (" + patch.string() + ") does not apply to " +
-                    result.base_commit.substr(0, 12) + ": " + util::trim(checked.error_output),
+                    result.base_commit.substr(0, 12) + ": " + std::string(util::trim(checked.error_output)),
                 ExitCode::refused);
   const auto names = util::checked_git(result.work_tree, {"diff", "--cached", "--name-status", "-z", "-M", "HEAD"}, index);
   const std::vector<std::string> fields = nul_fields(names.output);
@@ -180,7 +180,7 @@ ApplyResult apply_candidate(const ApplyRequest& request) {
   const auto applied = util::run_git(result.work_tree, {"apply", "--binary", patch.string()});
   if (applied.exit_code != 0)
     throw Error("git apply " + patch.string() + " failed in " + result.work_tree.string() +
-                    " (nothing was written): " + util::trim(applied.error_output),
+                    " (nothing was written): " + std::string(util::trim(applied.error_output)),
                 ExitCode::refused);
   result.applied = true;
   return result;

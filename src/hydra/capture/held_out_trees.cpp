@@ -14,6 +14,7 @@
 #include <hydra/pipeline/test_attempts.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -144,7 +145,7 @@ fs::path prepare_tree(const Plan& plan, const fs::path& root, const std::string&
   const auto apply = [&](const fs::path& file, const std::string& what) {
     const auto applied = util::run_git(worktree, {"apply", "--whitespace=nowarn", "--binary", file.string()});
     if (applied.exit_code != 0)
-      throw Error(what + " does not apply to the base commit: " + util::trim(applied.error_output + applied.output));
+      throw Error(what + " does not apply to the base commit: " + std::string(util::trim(applied.error_output + applied.output)));
   };
   if (!patch.empty()) {
     const fs::path file = root / "change.patch";

@@ -19,9 +19,7 @@ namespace {
 
 constexpr std::string_view entry_magic = "hydra-lint-cache/1";
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && text.compare(0, prefix.size(), prefix) == 0;
-}
+using util::starts_with;
 
 std::string replace_all(std::string_view text, const std::string& from, const std::string& to) {
   if (from.empty()) return std::string(text);

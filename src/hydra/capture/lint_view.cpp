@@ -15,6 +15,7 @@
 #include <hydra/util/git.hpp>
 #include <hydra/util/regex.hpp>
 #include <hydra/util/sha256.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -22,9 +23,7 @@ using nlohmann::json;
 
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && text.compare(0, prefix.size(), prefix) == 0;
-}
+using util::starts_with;
 
 /// Calls `found(position, length)` for every non-overlapping match of
 /// `pattern` in `text`, left to right.

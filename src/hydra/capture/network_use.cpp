@@ -1,5 +1,6 @@
 // Steps that needed the network (network_use.hpp).
 #include <hydra/capture/network_use.hpp>
+#include <hydra/util/text.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -37,12 +38,7 @@ std::string lower(std::string_view text) {
 }
 
 /// `line` without the white space around it.
-std::string trimmed(std::string_view line) {
-  const auto first = line.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = line.find_last_not_of(" \t\r");
-  return std::string(line.substr(first, last - first + 1));
-}
+std::string trimmed(std::string_view line) { return std::string(util::trim(line, " \t\r")); }
 
 }  // namespace
 

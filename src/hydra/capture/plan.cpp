@@ -12,6 +12,7 @@
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
 #include <hydra/util/sha256.hpp>
+#include <hydra/util/text.hpp>
 #include <hydra/version.hpp>
 
 namespace hydra::capture {
@@ -232,7 +233,7 @@ void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {
         util::run_git(worktree, {"apply", "--whitespace=nowarn", "--binary", request.checkout_patch->string()});
     if (applied.exit_code != 0)
       throw Error(request.checkout_patch->string() + " does not apply to commit " + plan.source_commit + ": " +
-                  util::trim(applied.error_output + applied.output));
+                  std::string(util::trim(applied.error_output + applied.output)));
   }
   progress.finish(plan.source_commit.substr(0, 12) + (request.checkout_patch ? " + recorded diff" : ""));
   // A project in a subdirectory of its repository stays in it.

@@ -16,6 +16,7 @@
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include <hydra/util/xxh64.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -45,7 +46,7 @@ std::string forward(const char* reversed) {
   return text;
 }
 
-bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+using util::starts_with;
 
 /// Whether one of `arguments` is exactly one of `exact` or starts with one of `prefixes`.
 bool any_argument(const std::vector<std::string>& arguments, std::initializer_list<const char*> exact,

@@ -10,6 +10,7 @@
 #include <hydra/error.hpp>
 #include <hydra/template_paths.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::eval {
 namespace {
@@ -80,11 +81,7 @@ std::string render_template(std::string_view template_text,
     const util::TextPosition where = util::position_of(template_text, opening);
     if (closing == std::string_view::npos)
       throw InputError(source_name, "unclosed '{{'", where.line, where.column);
-    std::string_view name = template_text.substr(opening + 2, closing - opening - 2);
-    const std::size_t name_start = name.find_first_not_of(" \t");
-    const std::size_t name_end = name.find_last_not_of(" \t");
-    name = name_start == std::string_view::npos ? std::string_view{}
-                                                : name.substr(name_start, name_end - name_start + 1);
+    const std::string_view name = util::trim(template_text.substr(opening + 2, closing - opening - 2), " \t");
     auto value = values.find(std::string(name));
     if (value == values.end())
       throw InputError(source_name, "unknown placeholder '{{" + std::string(name) + "}}'",

@@ -13,6 +13,7 @@
 #include <hydra/error.hpp>
 #include <hydra/util/path_pattern.hpp>
 #include <hydra/util/regex.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::guard {
 using util::first_match;
@@ -30,21 +31,14 @@ bool regex_search(std::string_view text, Groups& groups, const regex& pattern) {
   return pattern.search(text, groups);
 }
 
-std::string trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\v\f");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r\v\f");
-  return std::string(text.substr(first, last - first + 1));
-}
+using util::ends_with;
+
+/// `text` without the white space (a line end excepted) around it.
+std::string trimmed(std::string_view text) { return std::string(util::trim(text, " \t\r\v\f")); }
 
 std::string_view file_name(std::string_view path) {
   const auto slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string lower(std::string_view text) {

@@ -2,6 +2,7 @@
 // definitions (ctest --show-only=json-v1) and their results.
 #include <hydra/guard/guard.hpp>
 #include <hydra/util/path_pattern.hpp>
+#include <hydra/util/text.hpp>
 
 #include <algorithm>
 #include <map>
@@ -52,12 +53,6 @@ void replace_root(std::string& text, std::string_view root, std::string_view mar
   }
 }
 
-std::string trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(first, last - first + 1));
-}
 
 /// A shell script (of `sh -c`) that cannot fail: statements separated by
 /// ";", "&&" or newlines, each `true`, `:`, `exit`, `exit 0` or `echo ...`
@@ -73,7 +68,7 @@ bool is_trivial_script(std::string_view script) {
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t end = std::min(text.find(';', start), text.size());
-    const std::string statement = trim(std::string_view(text).substr(start, end - start));
+    const std::string statement(util::trim(std::string_view(text).substr(start, end - start)));
     const bool trivial = statement.empty() || statement == "true" || statement == ":" ||
                          statement == "exit" || statement == "exit 0" || statement == "echo" ||
                          statement.rfind("echo ", 0) == 0;

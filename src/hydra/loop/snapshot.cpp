@@ -43,7 +43,7 @@ SnapshotStore::SnapshotStore(SnapshotScope scope, std::string name) {
   const fs::path source = absolute_clean(scope.source);
   const GitResult top = run_git(source, {"rev-parse", "--show-toplevel"});
   if (top.exit_code != 0) throw Error(source.string() + " is not inside a git work tree; the loop keeps its snapshots in git", ExitCode::usage);
-  root_ = fs::canonical(trim(top.output));
+  root_ = fs::canonical(fs::path(trim(top.output)));
   const GitResult valid = run_git(root_, {"check-ref-format", "refs/hydra/loop/" + name + "/best"});
   if (name.empty() || valid.exit_code != 0) throw Error("\"" + name + "\" cannot name a git ref", ExitCode::usage);
   ref_prefix_ = "refs/hydra/loop/" + name;
@@ -89,19 +89,19 @@ std::string SnapshotStore::capture_tree() const {
   // Start from HEAD (when there is one) so files outside the scope keep their
   // committed state and tracked files stay tracked; then take the scope as it is.
   const GitResult head = run_git(root_, {"rev-parse", "--verify", "--quiet", "HEAD^{tree}"});
-  if (head.exit_code == 0) checked_git(root_, {"read-tree", trim(head.output)}, environment);
+  if (head.exit_code == 0) checked_git(root_, {"read-tree", std::string(trim(head.output))}, environment);
   else checked_git(root_, {"read-tree", "--empty"}, environment);
   std::vector<std::string> add = {"add", "--all"};  // never adds ignored files
   const auto spec = pathspec();
   add.insert(add.end(), spec.begin(), spec.end());
   checked_git(root_, add, environment);
-  return trim(checked_git(root_, {"write-tree"}, environment).output);
+  return std::string(trim(checked_git(root_, {"write-tree"}, environment).output));
 }
 
 std::string SnapshotStore::keep(const std::string& tree, int iteration) {
   std::vector<std::string> arguments = {"commit-tree", tree, "-m", "HydraScore loop snapshot: iteration " + std::to_string(iteration)};
   if (!last_kept_commit_.empty()) arguments.insert(arguments.end(), {"-p", last_kept_commit_});
-  const std::string commit = trim(checked_git(root_, arguments, kIdentity).output);
+  const std::string commit(trim(checked_git(root_, arguments, kIdentity).output));
   checked_git(root_, {"update-ref", ref_prefix_ + "/" + std::to_string(iteration), commit});
   checked_git(root_, {"update-ref", ref_prefix_ + "/best", commit});
   last_kept_commit_ = commit;

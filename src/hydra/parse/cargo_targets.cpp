@@ -12,11 +12,7 @@ using nlohmann::json;
 using util::ends_with;
 using util::starts_with;
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-  return text;
-}
+using util::trim;
 
 /// The last part of a path ("target/debug/deps/x-hash" -> "x-hash"), without ".exe".
 std::string_view file_name(std::string_view path) {

@@ -30,11 +30,7 @@ constexpr std::size_t max_message_bytes = 500;
 using util::ends_with;
 using util::starts_with;
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-  return text;
-}
+using util::trim;
 
 /// `text` cut to at most max_message_bytes, on a UTF-8 character boundary.
 std::string message_text(std::string_view text) {

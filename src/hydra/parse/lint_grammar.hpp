@@ -13,6 +13,7 @@
 #include <hydra/util/utf8.hpp>
 
 #include <hydra/model/lint.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::parse::lint_detail {
 
@@ -21,9 +22,7 @@ using model::Severity;
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-inline bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && std::memcmp(text.data(), prefix.data(), prefix.size()) == 0;
-}
+using util::starts_with;
 
 /// Removes ANSI escape sequences (`ESC [ params letter`, or ESC and one
 /// character: a whole UTF-8 sequence, never part of one) from `line` into

@@ -16,24 +16,13 @@
 #include <thread>
 
 #include <hydra/util/file_descriptor.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::util {
 namespace fs = std::filesystem;
 namespace {
 
 const char* const wanted_controllers[] = {"memory", "pids", "cpu"};
-
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find(separator, start);
-    if (end == std::string_view::npos) end = text.size();
-    parts.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return parts;
-}
 
 /// A mount point as mountinfo writes it: spaces and the like as \ooo.
 std::string unescape_mount_path(std::string_view text) {

@@ -120,11 +120,6 @@ ProcessResult checked_git(const fs::path& directory, const std::vector<std::stri
   return result;
 }
 
-std::string trim(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
-  return text;
-}
-
 bool is_git_work_tree(const fs::path& directory) {
   if (!find_program("git")) return false;
   const auto result = git(directory, {"rev-parse", "--is-inside-work-tree"});
@@ -135,13 +130,13 @@ std::string resolve_commit(const fs::path& repository, const std::string& ref) {
   const auto result = git(repository, {"rev-parse", "--verify", "--quiet", ref + "^{commit}"});
   if (result.exit_code != 0)
     throw Error("git: \"" + ref + "\" does not name a commit in " + repository.string(), ExitCode::usage);
-  return trim(result.output);
+  return std::string(trim(result.output));
 }
 
 fs::path work_tree_root(const fs::path& directory) {
   const auto result = git(directory, {"rev-parse", "--show-toplevel"});
   if (result.exit_code != 0) throw Error(directory.string() + " is not inside a git work tree");
-  return trim(result.output);
+  return fs::path(trim(result.output));
 }
 
 namespace {
@@ -267,7 +262,7 @@ std::vector<std::string> change_files(const fs::path& repository, const std::vec
   const std::map<std::string, std::string> environment = own.environment(root);
   const auto head = git(root, {"rev-parse", "--verify", "--quiet", "HEAD^{commit}"});
   if (head.exit_code == 0) {
-    const auto read_tree = git(root, {"read-tree", trim(head.output)}, environment);
+    const auto read_tree = git(root, {"read-tree", std::string(trim(head.output))}, environment);
     if (read_tree.exit_code != 0) throw Error("git read-tree HEAD failed in " + root.string() + ": " + read_tree.error_output);
   }
   std::vector<std::string> arguments = {"-c", "core.quotePath=false", "ls-files", "-z", "--cached", "--others",
@@ -343,13 +338,13 @@ std::optional<fs::path> registered_worktree(const fs::path& repository, const fs
   const auto common = run_git(repository, {"rev-parse", "--path-format=absolute", "--git-common-dir"});
   if (common.exit_code != 0) return std::nullopt;
   const fs::path worktrees = fs::weakly_canonical(fs::path(trim(common.output)) / "worktrees", error);
-  const std::string link = trim(read_file(path / ".git"));
+  const std::string link(trim(read_file(path / ".git")));
   if (link.rfind("gitdir: ", 0) != 0) return std::nullopt;
   const fs::path admin = fs::weakly_canonical(link.substr(8), error);
   if (error || admin.parent_path() != worktrees || !fs::is_directory(fs::symlink_status(admin, error)))
     return std::nullopt;
   if (!fs::is_regular_file(admin / "gitdir", error)) return std::nullopt;
-  const fs::path back = fs::weakly_canonical(trim(read_file(admin / "gitdir")), error);
+  const fs::path back = fs::weakly_canonical(fs::path(trim(read_file(admin / "gitdir"))), error);
   if (error || back != fs::weakly_canonical(path / ".git", error)) return std::nullopt;
   return admin;
 }
@@ -425,13 +420,13 @@ std::vector<NamedRef> resolve_refs(const fs::path& repository, const std::vector
       matched = true;
       if (std::find(seen.begin(), seen.end(), full) != seen.end()) continue;
       seen.push_back(full);
-      refs.push_back({name, trim(commit.output)});
+      refs.push_back({name, std::string(trim(commit.output))});
     }
     if (matched) continue;
     const auto commit = git(repository, {"rev-parse", "--verify", "--quiet", pattern + "^{commit}"});
     if (commit.exit_code != 0)
       throw Error("git: no ref or commit matches \"" + pattern + "\" in " + repository.string(), ExitCode::usage);
-    const std::string hash = trim(commit.output);
+    const std::string hash(trim(commit.output));
     if (std::find(seen.begin(), seen.end(), hash) != seen.end()) continue;
     seen.push_back(hash);
     refs.push_back({pattern, hash});

@@ -34,9 +34,6 @@ ProcessResult checked_git(const std::filesystem::path& directory, const std::vec
                           const std::map<std::string, std::string>& environment = {},
                           const std::optional<std::string>& input = std::nullopt);
 
-/// `text` without trailing line breaks and spaces (git's one-line answers).
-std::string trim(std::string text);
-
 /// True when `directory` is inside a git work tree.
 bool is_git_work_tree(const std::filesystem::path& directory);
 

@@ -1,4 +1,4 @@
-// Splitting text into fields (text.hpp).
+// Splitting and trimming text (text.hpp).
 #include <hydra/util/text.hpp>
 
 namespace hydra::util {
@@ -13,6 +13,12 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
     start = end + 1;
   }
   return fields;
+}
+
+std::string_view trim(std::string_view text, std::string_view characters) {
+  const std::size_t first = text.find_first_not_of(characters);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(characters) - first + 1);
 }
 
 }  // namespace hydra::util

@@ -1,5 +1,6 @@
-// Splitting text into fields (lines of a log, NUL-separated git output) and
-// the prefix and suffix tests the parsers share.
+// Splitting text into fields (lines of a log, NUL-separated git output),
+// trimming it, and the prefix and suffix tests: the one copy of each that
+// every part of HydraScore uses.
 #pragma once
 
 #include <string_view>
@@ -12,6 +13,10 @@ namespace hydra::util {
 /// empty fields in between are kept, so field k of a line split is line k+1.
 /// Empty text has no fields.
 std::vector<std::string_view> split(std::string_view text, char separator);
+
+/// `text` without the `characters` (by default white space: blanks, tabs,
+/// line ends) at either end, as a view into `text`.
+std::string_view trim(std::string_view text, std::string_view characters = " \t\r\n");
 
 /// Whether `text` begins with `prefix`.
 inline bool starts_with(std::string_view text, std::string_view prefix) {
