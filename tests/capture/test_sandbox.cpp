@@ -372,8 +372,8 @@ TEST_CASE("what the user's cache entries point at stays readable to the steps", 
                              "set(CMAKE_BUILD_TYPE \"" + root + "/prefix-a\" CACHE STRING \"\" FORCE)\n"
                              "set(MISSING_DIR \"" + root + "/nowhere\" CACHE PATH \"\" FORCE)\n"
                              "set(RELATIVE_DIR \"qt\" CACHE PATH \"\" FORCE)\n";
-  CHECK(hydra::capture::initial_cache_paths(script) ==
+  CHECK(hydra::capture::initial_cache_paths(hydra::capture::parse_initial_cache(script)) ==
         std::vector<fs::path>{temp.path() / "qt/lib/cmake/Qt6", temp.path() / "prefix-a", temp.path() / "prefix b",
                               temp.path() / "toolchains/arm.cmake"});
-  CHECK(hydra::capture::initial_cache_paths("").empty());
+  CHECK(hydra::capture::initial_cache_paths({}).empty());
 }

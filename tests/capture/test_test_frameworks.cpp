@@ -108,15 +108,17 @@ TEST_CASE("frameworks: the report options of each framework", "[capture][framewo
 TEST_CASE("frameworks: the configure step includes the launch hook first, the user's includes after it",
           "[capture][frameworks]") {
   const fs::path include = "/build/.hydra-test-launch/top-level.cmake";
-  CHECK(test_launch_configure_arguments(include, "", {}) ==
+  CHECK(test_launch_configure_arguments(include, {}, {}) ==
         std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + include.string()});
-  CHECK(test_launch_configure_arguments(include, "", {"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES:FILEPATH=/a.cmake;/b.cmake"}) ==
+  CHECK(test_launch_configure_arguments(include, {}, {"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES:FILEPATH=/a.cmake;/b.cmake"}) ==
         std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + include.string() + ";/a.cmake;/b.cmake"});
   CHECK(test_launch_configure_arguments(
-            include, "set(CMAKE_PROJECT_TOP_LEVEL_INCLUDES \"/c.cmake\" CACHE FILEPATH \"\" FORCE)\n", {}) ==
+            include,
+            hydra::capture::parse_initial_cache("set(CMAKE_PROJECT_TOP_LEVEL_INCLUDES \"/c.cmake\" CACHE FILEPATH \"\" FORCE)\n"),
+            {}) ==
         std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + include.string() + ";/c.cmake"});
   // HydraScore's own module is never included into a capture's tree.
-  CHECK(test_launch_configure_arguments(include, "", {"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=/x/HydraScore.cmake"}) ==
+  CHECK(test_launch_configure_arguments(include, {}, {"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=/x/HydraScore.cmake"}) ==
         std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + include.string()});
   SECTION("a launcher that CMake code cannot hold as it is is not installed") {
     CHECK(hydra::capture::launcher_is_writable({"/opt/hydra-score", "test-launcher"}));
@@ -124,7 +126,7 @@ TEST_CASE("frameworks: the configure step includes the launch hook first, the us
     CHECK_FALSE(hydra::capture::launcher_is_writable({"/opt/${x}/hydra-score", "test-launcher"}));
     CHECK_FALSE(hydra::capture::launcher_is_writable({}));
     hydra::util::TempDir temp("hydra-launch");
-    CHECK(hydra::capture::install_test_launch({"/opt/a\"b", "test-launcher"}, temp.path(), "", {}).empty());
+    CHECK(hydra::capture::install_test_launch({"/opt/a\"b", "test-launcher"}, temp.path(), {}, {}).empty());
     CHECK_FALSE(fs::exists(temp.path() / hydra::capture::kTestLaunchFolder / "add-test.cmake"));
   }
 }
@@ -137,7 +139,7 @@ TEST_CASE("frameworks: a held-out build tree's launch files name the build tree 
   const fs::path build = temp.path() / ".hydra/held-out/build";
   const fs::path seen = temp.path() / "candidate-build";
   const auto arguments =
-      hydra::capture::install_test_launch({"/opt/hydra-score", "test-launcher"}, build, "", {}, seen);
+      hydra::capture::install_test_launch({"/opt/hydra-score", "test-launcher"}, build, {}, {}, seen);
   const fs::path seen_folder = seen / hydra::capture::kTestLaunchFolder;
   CHECK(arguments ==
         std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + (seen_folder / "top-level.cmake").string()});
@@ -171,7 +173,7 @@ TEST_CASE("frameworks: ctest runs every existing program through the launcher, a
       "add_test(NAME new COMMAND ${PROJECT_SOURCE_DIR}/print.sh \"\" \"a;b\" \"x]=]y\")\n"
       "add_test(NAME missing COMMAND ${CMAKE_CURRENT_BINARY_DIR}/not-built)\n");
   const std::vector<std::string> launcher = {(source / "print.sh").string(), "test-launcher"};
-  const auto arguments = hydra::capture::install_test_launch(launcher, build, "", {});
+  const auto arguments = hydra::capture::install_test_launch(launcher, build, {}, {});
   REQUIRE(arguments.size() == 1);
   std::vector<std::string> configure = {"cmake", "-S", source.string(), "-B", build.string()};
   configure.insert(configure.end(), arguments.begin(), arguments.end());

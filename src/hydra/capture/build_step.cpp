@@ -2,6 +2,7 @@
 #include <hydra/capture/steps.hpp>
 #include <hydra/capture/compiler_cache.hpp>
 #include <hydra/capture/codemodel.hpp>
+#include <hydra/capture/cmake/cmake_cache.hpp>
 #include <hydra/capture/test_launch_hook.hpp>
 #include <hydra/parse/build_targets.hpp>
 
@@ -10,6 +11,7 @@
 
 #include <hydra/util/files.hpp>
 #include <hydra/util/sha256.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -27,23 +29,6 @@ std::string tail_lines(const std::string& text, int lines) {
     ++seen;
   }
   return text.substr(position + 1);
-}
-
-/// CMAKE_HOME_DIRECTORY of the tree's CMakeCache.txt: the source directory
-/// it was configured from; nullopt when there is no cache or no such entry.
-std::optional<std::string> cache_value(const fs::path& build_dir, const std::string& entry) {
-  const fs::path cache = build_dir / "CMakeCache.txt";
-  std::error_code ec;
-  if (!fs::is_regular_file(cache, ec)) return std::nullopt;
-  const std::string text = util::read_file(cache);
-  const std::string key = "\n" + entry + "=";
-  const std::size_t at = ("\n" + text).find(key);
-  if (at == std::string::npos) return std::nullopt;
-  const std::size_t begin = at + key.size() - 1;
-  const std::size_t end = text.find('\n', begin);
-  std::string value = text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-  if (!value.empty() && value.back() == '\r') value.pop_back();
-  return value;
 }
 
 }  // namespace
@@ -86,13 +71,14 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   // HydraScore's test launcher (test_launch_hook.hpp): test programs write
   // their framework's report without an edit of the project's test commands.
   const std::vector<std::string> test_launch = install_test_launch(
-      request.test_launcher, build_dir, plan.initial_cache_text, request.cmake_arguments, seen_build);
+      request.test_launcher, build_dir, plan.initial_cache, request.cmake_arguments, seen_build);
   // Every capture configures its tree, so that what HydraScore reads of the
   // build system (the File API reply, codemodel.hpp) is what this configure
   // wrote, never what an earlier build step of the tree's code left there.
   // CMake rewrites only the generated files whose content changes, so an
   // unchanged tree is not rebuilt.
   write_file_api_queries(build_dir);
+  CMakeCache configured;  // the tree's cache as its configure left it
   {
     std::error_code ignored;
     fs::remove(build_dir / ".hydra-configured", ignored);  // the marker of earlier versions
@@ -100,8 +86,9 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     // again from a worktree, then from the work tree) starts afresh: cmake
     // refuses to reuse its cache.
     // So does a tree configured with another generator (cmake refuses it).
-    const auto home = cache_value(build_dir, "CMAKE_HOME_DIRECTORY:INTERNAL");
-    const auto generator = cache_value(build_dir, "CMAKE_GENERATOR:INTERNAL");
+    const CMakeCache earlier = read_cmake_cache(build_dir).value_or(CMakeCache{});
+    const auto home = earlier.value("CMAKE_HOME_DIRECTORY");
+    const auto generator = earlier.value("CMAKE_GENERATOR");
     if ((home && fs::path(*home) != seen_source) ||
         (generator && !plan.generator.empty() && *generator != plan.generator)) {
       fs::remove(build_dir / "CMakeCache.txt", ignored);
@@ -132,6 +119,7 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     if (result.started && result.exit_code == 0 && !result.timed_out) {
       // Read now: the build steps that follow run the tree's code, which
       // may write anything in the build tree.
+      configured = read_cmake_cache(build_dir).value_or(CMakeCache{});
       model::BuildTargets targets = read_build_targets(build_dir, request.build_config);
       add_build_commands(targets, build_dir, compiler_cache.used ? compiler_cache.program.string() : std::string());
       staging.write("build-targets.json", parse::to_json(targets).dump(1) + "\n", "build_targets");
@@ -150,10 +138,9 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     if (!request.build_config.empty()) argv.insert(argv.end(), {"--config", request.build_config});
     if (plan.keep_going) {
       // The native tool's keep-going flag (Ninja: -k 0; Make: -k).
-      const std::string cache = fs::is_regular_file(build_dir / "CMakeCache.txt")
-                                    ? util::read_file(build_dir / "CMakeCache.txt") : std::string();
-      if (cache.find("CMAKE_GENERATOR:INTERNAL=Ninja") != std::string::npos) argv.insert(argv.end(), {"--", "-k", "0"});
-      else if (cache.find("Makefiles") != std::string::npos) argv.insert(argv.end(), {"--", "-k"});
+      const std::string generator = configured.value_or_empty("CMAKE_GENERATOR");
+      if (util::starts_with(generator, "Ninja")) argv.insert(argv.end(), {"--", "-k", "0"});
+      else if (generator.find("Makefiles") != std::string::npos) argv.insert(argv.end(), {"--", "-k"});
     }
     StepPolicy policy = tree_step_policy(plan, "build", writable, sandbox_tmp, readable);
     for (const auto& [name, value] : compiler_cache.environment) policy.environment[name] = value;

@@ -1,5 +1,6 @@
 // The File API reply (codemodel.hpp).
 #include <hydra/capture/codemodel.hpp>
+#include <hydra/capture/cmake/cmake_cache.hpp>
 #include <hydra/capture/json_members.hpp>
 
 #include <algorithm>
@@ -211,17 +212,14 @@ model::BuildTargets read_build_targets(const fs::path& build_dir, const std::str
 
 namespace {
 
-/// `name`'s value in the CMakeCache.txt text `cache` (NAME:TYPE=value).
-std::string cache_entry(const std::string& cache, const std::string& name) {
-  const std::string text = "\n" + cache;
-  const std::size_t at = text.find("\n" + name + ":");
-  if (at == std::string::npos) return {};
-  const std::size_t equals = text.find('=', at);
-  const std::size_t end = text.find('\n', at + 1);
-  if (equals == std::string::npos || (end != std::string::npos && equals > end)) return {};
-  std::string value = text.substr(equals + 1, end == std::string::npos ? std::string::npos : end - equals - 1);
-  if (!value.empty() && value.back() == '\r') value.pop_back();
-  return value;
+/// The ninja program of the Ninja build tree `build_dir` (its cache's
+/// CMAKE_MAKE_PROGRAM); nullopt for a tree of another generator or none.
+std::optional<std::string> ninja_of(const fs::path& build_dir) {
+  const std::optional<CMakeCache> cache = read_cmake_cache(build_dir);
+  if (!cache || cache->value_or_empty("CMAKE_GENERATOR") != "Ninja") return std::nullopt;
+  std::string ninja = cache->value_or_empty("CMAKE_MAKE_PROGRAM");
+  if (ninja.empty()) return std::nullopt;
+  return ninja;
 }
 
 /// `command` without the whitespace-separated words of `words`.
@@ -241,11 +239,10 @@ std::string without_words(const std::string& command, const std::set<std::string
 }  // namespace
 
 void add_build_commands(model::BuildTargets& targets, const fs::path& build_dir, const std::string& launcher) {
-  std::error_code error;
-  if (!targets.problem.empty() || !fs::is_regular_file(build_dir / "CMakeCache.txt", error)) return;
-  const std::string cache = util::read_file(build_dir / "CMakeCache.txt");
-  const std::string ninja = cache_entry(cache, "CMAKE_MAKE_PROGRAM");
-  if (cache_entry(cache, "CMAKE_GENERATOR") != "Ninja" || ninja.empty()) return;
+  if (!targets.problem.empty()) return;
+  const std::optional<std::string> found = ninja_of(build_dir);
+  if (!found) return;
+  const std::string& ninja = *found;
   // The project's libraries, as link lines name them (the codemodel's
   // comparison judges those).
   std::set<std::string> libraries;
@@ -301,13 +298,10 @@ std::vector<std::string> build_command_lines(const fs::path& build_dir) {
 }
 
 std::optional<std::string> ninja_tool(const fs::path& build_dir, const std::vector<std::string>& tool) {
-  std::error_code error;
-  if (!fs::is_regular_file(build_dir / "CMakeCache.txt", error)) return std::nullopt;
-  const std::string cache = util::read_file(build_dir / "CMakeCache.txt");
-  const std::string ninja = cache_entry(cache, "CMAKE_MAKE_PROGRAM");
-  if (cache_entry(cache, "CMAKE_GENERATOR") != "Ninja" || ninja.empty()) return std::nullopt;
+  const std::optional<std::string> ninja = ninja_of(build_dir);
+  if (!ninja) return std::nullopt;
   util::ProcessRequest request;
-  request.argv = {ninja, "-C", build_dir.string(), "-t"};
+  request.argv = {*ninja, "-C", build_dir.string(), "-t"};
   request.argv.insert(request.argv.end(), tool.begin(), tool.end());
   request.separate_stderr = true;
   request.keep_output_bytes = std::size_t(1) << 30;

@@ -1,6 +1,7 @@
 // The compiler cache (compiler_cache.hpp).
 #include <hydra/capture/compiler_cache.hpp>
 
+#include <hydra/capture/cmake/cmake_cache.hpp>
 #include <hydra/capture/steps.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
@@ -21,17 +22,16 @@ fs::path common_folder(const fs::path& a, const fs::path& b) {
   return common;
 }
 
-bool names_launcher(const std::string& text) {
-  return text.find("CMAKE_CXX_COMPILER_LAUNCHER") != std::string::npos ||
-         text.find("CMAKE_C_COMPILER_LAUNCHER") != std::string::npos;
+bool names_launcher(const CMakeCache& cache) {
+  return cache.has("CMAKE_CXX_COMPILER_LAUNCHER") || cache.has("CMAKE_C_COMPILER_LAUNCHER");
 }
 
 }  // namespace
 
 CompilerCache prepare_compiler_cache(const Plan& plan, const CaptureRequest& request, const fs::path& build_dir) {
   CompilerCache cache;
-  bool own_launcher = names_launcher(plan.initial_cache_text);
-  for (const auto& argument : request.cmake_arguments) own_launcher = own_launcher || names_launcher(argument);
+  const bool own_launcher =
+      names_launcher(plan.initial_cache) || names_launcher(parse_cache_definitions(request.cmake_arguments));
   const auto program = util::find_program("ccache");
   if (own_launcher) cache.reason = "the project sets its own compiler launcher";
   else if (!plan.cache_dir) cache.reason = "caches are off (--no-cache or [cache] enabled = false)";

@@ -138,6 +138,7 @@ Plan make_plan(const CaptureRequest& request) {
     plan.budget = time_budget(plan.jobs, request.jobs_alone, "the jobs of this capture alone");
 
   if (request.initial_cache) plan.initial_cache_text = util::read_file(*request.initial_cache);
+  plan.initial_cache = parse_initial_cache(plan.initial_cache_text);
   if (plan.config_file) plan.config_text = util::read_file(*plan.config_file);
   std::string tree_diff;
   if (request.checkout.empty() && plan.in_git && !plan.source_commit.empty() && request.reuse)

@@ -9,6 +9,7 @@
 
 #include <hydra/capture/steps.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/text.hpp>
 
 extern char** environ;
 
@@ -228,40 +229,21 @@ std::vector<Mount> tool_mounts(const config::SandboxSettings& settings,
   return mounts;
 }
 
-std::vector<fs::path> initial_cache_paths(std::string_view script) {
+std::vector<fs::path> initial_cache_paths(const CMakeCache& initial_cache) {
   std::vector<fs::path> paths;
-  std::size_t start = 0;
-  while (start < script.size()) {
-    std::size_t end = script.find('\n', start);
-    if (end == std::string_view::npos) end = script.size();
-    const std::string_view line = script.substr(start, end - start);
-    start = end + 1;
-    // set(NAME "VALUE" CACHE TYPE "doc" FORCE), as cmake/HydraScore.cmake writes it.
-    if (line.rfind("set(", 0) != 0) continue;
-    const auto name_end = line.find(' ');
-    const auto open = line.find('"');
-    if (name_end == std::string_view::npos || open == std::string_view::npos || open != name_end + 1) continue;
-    std::string value;
-    std::size_t at = open + 1;
-    for (; at < line.size() && line[at] != '"'; ++at) {
-      if (line[at] == '\\' && at + 1 < line.size()) ++at;
-      value.push_back(line[at]);
-    }
-    const std::string_view name = line.substr(4, name_end - 4);
-    const std::string_view rest = at < line.size() ? line.substr(at + 1) : std::string_view();
-    const bool path_type = rest.find(" CACHE PATH ") == 0 || rest.find(" CACHE FILEPATH ") == 0;
-    const auto ends_with = [&](std::string_view suffix) {
-      return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
-    };
-    if (!path_type && !ends_with("_DIR") && !ends_with("_ROOT") && !ends_with("_PATH") && !ends_with("_FILE")) continue;
+  for (const CacheEntry& entry : initial_cache.entries) {
+    const bool path_type = entry.type == "PATH" || entry.type == "FILEPATH";
+    if (!path_type && !util::ends_with(entry.name, "_DIR") && !util::ends_with(entry.name, "_ROOT") &&
+        !util::ends_with(entry.name, "_PATH") && !util::ends_with(entry.name, "_FILE"))
+      continue;
     std::size_t from = 0;
-    while (from <= value.size()) {
-      std::size_t to = value.find(';', from);
-      if (to == std::string::npos) to = value.size();
-      const fs::path entry = value.substr(from, to - from);
+    while (from <= entry.value.size()) {
+      std::size_t to = entry.value.find(';', from);
+      if (to == std::string::npos) to = entry.value.size();
+      const fs::path path = entry.value.substr(from, to - from);
       from = to + 1;
       std::error_code error;
-      if (entry.is_absolute() && fs::exists(entry, error)) paths.push_back(util::absolute_clean(entry));
+      if (path.is_absolute() && fs::exists(path, error)) paths.push_back(util::absolute_clean(path));
     }
   }
   return paths;
@@ -403,7 +385,7 @@ StepPolicy tree_step_policy(const Plan& plan, std::string step, const std::vecto
     policy.add(Mount::Access::hidden, path);
   }
   // What the user's cache entries point at (a Qt6_DIR, a toolchain file).
-  for (auto& mount : tool_mounts(settings, inherited, policy.home, hidden, initial_cache_paths(plan.initial_cache_text)))
+  for (auto& mount : tool_mounts(settings, inherited, policy.home, hidden, initial_cache_paths(plan.initial_cache)))
     policy.mounts.push_back(std::move(mount));
   policy.environment = step_environment(settings, inherited, policy.home, policy.temporary);
   policy.network = settings.network;

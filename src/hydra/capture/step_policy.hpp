@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <hydra/capture/cmake/cmake_cache.hpp>
 #include <hydra/config/settings.hpp>
 #include <hydra/util/process.hpp>
 
@@ -111,10 +112,10 @@ std::vector<Mount> tool_mounts(const config::SandboxSettings& settings,
                                const std::vector<std::filesystem::path>& extra);
 
 /// The existing absolute paths the cache entries of an initial-cache script
-/// (`cmake -C`, as cmake/HydraScore.cmake writes it) point at: entries of
-/// type PATH or FILEPATH and those named *_DIR, *_ROOT, *_PATH or *_FILE,
-/// each ';'-separated value. Reads only whether each exists.
-std::vector<std::filesystem::path> initial_cache_paths(std::string_view script);
+/// (`cmake -C`, as cmake/HydraScore.cmake writes it; parse_initial_cache)
+/// point at: entries of type PATH or FILEPATH and those named *_DIR, *_ROOT,
+/// *_PATH or *_FILE, each ';'-separated value. Reads only whether each exists.
+std::vector<std::filesystem::path> initial_cache_paths(const CMakeCache& initial_cache);
 
 /// Empties (or makes) a step's temporary folder `temporary` and its home
 /// folder beside it (home_folder_of).

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <hydra/capture/capture.hpp>
+#include <hydra/capture/cmake/cmake_cache.hpp>
 #include <hydra/capture/progress.hpp>
 #include <hydra/capture/sandbox.hpp>
 #include <hydra/capture/staging_directory.hpp>
@@ -80,6 +81,8 @@ struct Plan {
   std::string config_text;
   config::Config config;
   std::string initial_cache_text;
+  /// The entries of the initial-cache script (`initial_cache_text`), read once.
+  CMakeCache initial_cache;
   /// Trees that are not part of the change or the lint scope; never one
   /// that holds the source tree (exclusions_inside).
   std::vector<std::filesystem::path> excluded;

@@ -10,39 +10,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
-
-/// A -D option's or cache line's value for `name` ("-DNAME=v", "-DNAME:STRING=v",
-/// `set(NAME "v" CACHE ...)`); nullopt when not set there. The -D options win.
-std::optional<std::string> user_setting(const std::string& name, const std::string& initial_cache_text,
+/// The value the user's cache entries give `name`: the -D options'
+/// ("-DNAME=v", "-DNAME:STRING=v") over the initial-cache script's; nullopt
+/// when neither sets it.
+std::optional<std::string> user_setting(const std::string& name, const CMakeCache& initial_cache,
                                         const std::vector<std::string>& cmake_arguments) {
-  std::optional<std::string> value;
-  for (const auto& argument : cmake_arguments) {
-    if (!starts_with(argument, "-D")) continue;
-    const std::string rest = argument.substr(2);
-    const auto equals = rest.find('=');
-    if (equals == std::string::npos) continue;
-    std::string key = rest.substr(0, equals);
-    key = key.substr(0, key.find(':'));
-    if (key == name) value = rest.substr(equals + 1);
-  }
-  if (value) return value;
-  // The initial cache script: `set(NAME "value" CACHE TYPE "doc" [FORCE])`.
-  const std::string marker = "set(" + name + " ";
-  for (std::size_t at = initial_cache_text.find(marker); at != std::string::npos;
-       at = initial_cache_text.find(marker, at + 1)) {
-    std::size_t begin = at + marker.size();
-    while (begin < initial_cache_text.size() && initial_cache_text[begin] == ' ') ++begin;
-    if (begin >= initial_cache_text.size()) break;
-    if (initial_cache_text[begin] == '"') {
-      const std::size_t end = initial_cache_text.find('"', begin + 1);
-      if (end != std::string::npos) value = initial_cache_text.substr(begin + 1, end - begin - 1);
-    } else {
-      const std::size_t end = initial_cache_text.find_first_of(" )", begin);
-      value = initial_cache_text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-    }
-  }
-  return value;
+  if (auto value = parse_cache_definitions(cmake_arguments).value(name)) return value;
+  return initial_cache.value(name);
 }
 
 std::vector<std::string> split_list(const std::string& list) {
@@ -141,17 +115,17 @@ std::string test_launch_include_text(const fs::path& hook) {
          hook.generic_string() + "\")\n";
 }
 
-std::vector<std::string> test_launch_configure_arguments(const fs::path& include, const std::string& initial_cache_text,
+std::vector<std::string> test_launch_configure_arguments(const fs::path& include, const CMakeCache& initial_cache,
                                                          const std::vector<std::string>& cmake_arguments) {
   std::string list = include.generic_string();
-  if (const auto own = user_setting("CMAKE_PROJECT_TOP_LEVEL_INCLUDES", initial_cache_text, cmake_arguments))
+  if (const auto own = user_setting("CMAKE_PROJECT_TOP_LEVEL_INCLUDES", initial_cache, cmake_arguments))
     for (const auto& file : split_list(*own))
       if (fs::path(file).filename() != "HydraScore.cmake" && file != list) list += ";" + file;
   return {"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + list};
 }
 
 std::vector<std::string> install_test_launch(const std::vector<std::string>& launcher, const fs::path& build_dir,
-                                             const std::string& initial_cache_text,
+                                             const CMakeCache& initial_cache,
                                              const std::vector<std::string>& cmake_arguments,
                                              const fs::path& seen_build_dir) {
   if (!launcher_is_writable(launcher)) return {};
@@ -163,7 +137,7 @@ std::vector<std::string> install_test_launch(const std::vector<std::string>& lau
   if (!launcher_is_writable({hook.generic_string()})) return {};  // a build tree whose path CMake code cannot hold
   util::write_file_atomic(folder / "add-test.cmake", test_launch_hook_text(launcher));
   util::write_file_atomic(folder / "top-level.cmake", test_launch_include_text(hook));
-  return test_launch_configure_arguments(include, initial_cache_text, cmake_arguments);
+  return test_launch_configure_arguments(include, initial_cache, cmake_arguments);
 }
 
 }  // namespace hydra::capture

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include <hydra/capture/cmake/cmake_cache.hpp>
+
 namespace hydra::capture {
 
 /// The folder of a build tree that holds the two files.
@@ -45,11 +47,12 @@ bool launcher_is_writable(const std::vector<std::string>& launcher);
 
 /// The configure arguments that include `include` (top-level.cmake) first,
 /// then whatever CMAKE_PROJECT_TOP_LEVEL_INCLUDES the user's cache entries
-/// (`initial_cache_text`, the -D options among `cmake_arguments`) name,
+/// (the initial-cache script's `initial_cache`, the -D options among
+/// `cmake_arguments`, which win) name,
 /// except HydraScore's own module (a capture never captures itself).
 /// These arguments go after the user's, so they are the ones CMake keeps.
 std::vector<std::string> test_launch_configure_arguments(const std::filesystem::path& include,
-                                                         const std::string& initial_cache_text,
+                                                         const CMakeCache& initial_cache,
                                                          const std::vector<std::string>& cmake_arguments);
 
 /// Writes both files into `<build_dir>/.hydra-test-launch/` and returns the
@@ -59,7 +62,7 @@ std::vector<std::string> test_launch_configure_arguments(const std::filesystem::
 /// held-out tree shown at the candidate's build tree), when one is given.
 std::vector<std::string> install_test_launch(const std::vector<std::string>& launcher,
                                              const std::filesystem::path& build_dir,
-                                             const std::string& initial_cache_text,
+                                             const CMakeCache& initial_cache,
                                              const std::vector<std::string>& cmake_arguments,
                                              const std::filesystem::path& seen_build_dir = {});
 
