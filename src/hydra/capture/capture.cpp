@@ -26,10 +26,10 @@ namespace {
 
 /// `--profile`, or a candidate's baseline's profile, over hydra.toml's (the
 /// commands hydra.toml gives for that same profile stay).
-void apply_profile(config::Config& config, const CaptureRequest& request) {
+void apply_profile(config::Config& config, const CaptureRequest& request, const Plan& plan) {
   std::string profile = request.profile;
-  if (request.baseline_run) {
-    const std::string baseline = pipeline::read_run_manifest(*request.baseline_run).profile;
+  if (plan.baseline) {
+    const std::string& baseline = plan.baseline->profile;
     if (!profile.empty() && profile != baseline)
       throw Error("--profile " + profile + ": the baseline run " + request.baseline_run->string() +
                       " was captured with the " + baseline + " profile; candidates are captured with their baseline's",
@@ -111,7 +111,7 @@ void report_built_outside_change(const Plan& plan, const CaptureRequest& request
   const std::vector<std::string> read_outside =
       inputs_outside_trees(inputs, plan.seen(plan.source), plan.seen(plan.build_dir), own);
   staging.manifest["build_inputs_outside_trees"] = read_outside;
-  if (!request.baseline_run || !plan.in_git) return;
+  if (!plan.baseline || !plan.in_git) return;
   for (const auto& [file, stamp] : tree.files) files.insert(file);
   const auto outside =
       built_outside_change(dependencies, plan.seen(tree.root), plan.seen(plan.build_dir), tree.root, files);
@@ -120,9 +120,8 @@ void report_built_outside_change(const Plan& plan, const CaptureRequest& request
                     "repository or in another build tree; diff.patch does not hold them): " + listed(outside));
     staging.manifest["built_outside_change"] = outside;
   }
-  const auto baseline = pipeline::read_run_manifest(util::absolute_clean(*request.baseline_run));
-  const std::set<std::string> baseline_read(baseline.build_inputs_outside_trees.begin(),
-                                            baseline.build_inputs_outside_trees.end());
+  const std::set<std::string> baseline_read(plan.baseline->build_inputs_outside_trees.begin(),
+                                            plan.baseline->build_inputs_outside_trees.end());
   std::vector<std::string> new_outside;
   for (const auto& input : read_outside)
     if (!baseline_read.count(input)) new_outside.push_back(input);
@@ -171,9 +170,8 @@ void collect_timed_out_steps(const json& record, const std::string& where, std::
 }  // namespace
 
 CaptureOutcome capture(const CaptureRequest& request) {
-  recapture_baseline(request);
   Progress progress(request.progress, request.agent);
-  Plan plan = make_plan(request);
+  Plan plan = make_plan(request, verified_baseline(request));
   std::string why_not_reused;
   if (auto reused = reusable_run(plan, request, why_not_reused)) {
     reused->summary += ": " + run_summary(plan.out);
@@ -205,7 +203,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
     }
   }
   plan.config = plan.config_file ? config::load(*plan.config_file) : config::Config{};
-  apply_profile(plan.config, request);
+  apply_profile(plan.config, request, plan);
   if (plan.config.profile == "cmake" && (plan.cmake.empty() || plan.ctest.empty()))
     throw Error("the cmake profile's capture needs cmake and ctest on PATH", ExitCode::step_failed);
   resolve_cache_dir(plan, request);
@@ -231,7 +229,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
     plan.evidence.push_back(baseline);
     plan.evidence.push_back(baseline.parent_path());
     // The baseline's build tree holds its held-out tree (the private tests).
-    const std::string baseline_build = pipeline::read_run_manifest(baseline).build_dir;
+    const std::string& baseline_build = plan.baseline->build_dir;
     if (!baseline_build.empty()) plan.hidden.push_back(util::absolute_clean(baseline_build));
   }
   plan.hidden = hidden_from_steps(plan, request);

@@ -72,17 +72,13 @@ std::map<std::string, std::set<std::string>> cases_by_test(const fs::path& direc
 
 }  // namespace
 
-std::vector<std::string> tests_with_new_cases(const Staging& staging, const fs::path& baseline_run) {
-  std::map<std::string, std::string> staged, baseline;
+std::vector<std::string> tests_with_new_cases(const Staging& staging, const fs::path& baseline_run,
+                                              const model::RunManifest& baseline) {
+  std::map<std::string, std::string> staged, baseline_roles;
   for (const auto& [path, role] : staging.roles.items())
     if (role.is_string()) staged[path] = role.get<std::string>();
-  try {
-    for (const auto& artifact : pipeline::read_run_manifest(baseline_run).artifacts)
-      baseline[artifact.path] = artifact.role;
-  } catch (const InputError&) {
-    return {};
-  }
-  const auto before = cases_by_test(baseline_run, baseline);
+  for (const auto& artifact : baseline.artifacts) baseline_roles[artifact.path] = artifact.role;
+  const auto before = cases_by_test(baseline_run, baseline_roles);
   std::vector<std::string> tests;
   for (const auto& [test, ids] : cases_by_test(staging.directory, staged)) {
     const auto found = before.find(test);

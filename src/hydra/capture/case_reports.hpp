@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <hydra/capture/steps.hpp>
+#include <hydra/model/manifest.hpp>
 
 namespace hydra::capture {
 
@@ -38,8 +39,10 @@ std::map<std::string, std::string> case_report_environment(const Staging& stagin
 void add_case_reports(Staging& staging, const std::filesystem::path& reports);
 
 /// The tests of the run being staged whose framework reports list a case
-/// that the same test's report in `baseline_run` does not: new tests as much
-/// as a new CTest test is (the held-out runs run them on the baseline's code).
-std::vector<std::string> tests_with_new_cases(const Staging& staging, const std::filesystem::path& baseline_run);
+/// that the same test's report in `baseline_run` (whose manifest is
+/// `baseline`) does not: new tests as much as a new CTest test is (the
+/// held-out runs run them on the baseline's code).
+std::vector<std::string> tests_with_new_cases(const Staging& staging, const std::filesystem::path& baseline_run,
+                                              const model::RunManifest& baseline);
 
 }  // namespace hydra::capture

@@ -67,13 +67,10 @@ std::set<std::string> result_names(const fs::path& directory, const std::map<std
   return names;
 }
 
-/// The test identities of a sealed run directory's results.
-std::set<std::string> result_names(const fs::path& run_dir) {
+/// The test identities of a sealed run directory's results (`manifest` is its manifest).
+std::set<std::string> result_names(const fs::path& run_dir, const model::RunManifest& manifest) {
   std::map<std::string, std::string> files;
-  try {
-    for (const auto& artifact : pipeline::read_run_manifest(run_dir).artifacts) files[artifact.path] = artifact.role;
-  } catch (const InputError&) {
-  }
+  for (const auto& artifact : manifest.artifacts) files[artifact.path] = artifact.role;
   return result_names(run_dir, files);
 }
 
@@ -263,13 +260,13 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
   // The cmake profile lists tests with ctest; the others by their results.
   const bool cmake = plan.config.profile == "cmake";
   const std::set<std::string> baseline_tests =
-      cmake ? test_names(*request.baseline_run / "ctest.json") : result_names(*request.baseline_run);
+      cmake ? test_names(*request.baseline_run / "ctest.json") : result_names(*request.baseline_run, *plan.baseline);
   std::vector<std::string> new_tests;
   for (const auto& name : cmake ? test_names(staging.directory / "ctest.json") : staged_result_names(staging))
     if (!baseline_tests.count(name)) new_tests.push_back(name);
   // Cases a test program's framework report lists, new in a test the baseline has.
   if (cmake)
-    for (const auto& name : tests_with_new_cases(staging, *request.baseline_run))
+    for (const auto& name : tests_with_new_cases(staging, *request.baseline_run, *plan.baseline))
       if (baseline_tests.count(name)) new_tests.push_back(name);
   json& new_record = record["new_tests"];
   new_record["tests"] = new_tests;

@@ -32,19 +32,6 @@ std::optional<fs::path> clang_tidy_config(const CaptureRequest& request, const f
   return std::nullopt;
 }
 
-/// The jobs the baseline run at `baseline` was captured with (its manifest's
-/// capture.jobs); 0 when it does not say.
-unsigned baseline_jobs(const fs::path& baseline) {
-  try {
-    const json manifest = json::parse(util::read_file(baseline / "manifest.json"));
-    const json& jobs = manifest.value("capture", json::object()).value("jobs", json());
-    if (jobs.is_number_unsigned()) return jobs.get<unsigned>();
-  } catch (const std::exception&) {
-    // An unreadable manifest is reported where the baseline is read.
-  }
-  return 0;
-}
-
 }  // namespace
 
 TimeBudget time_budget(unsigned jobs, unsigned reference_jobs, std::string reference) {
@@ -78,7 +65,7 @@ CheckoutLayout checkout_layout(const fs::path& folder) {
   return {clean, clean / "source", clean / "build"};
 }
 
-Plan make_plan(const CaptureRequest& request) {
+Plan make_plan(const CaptureRequest& request, std::optional<model::RunManifest> baseline) {
   Plan plan;
   // The cmake profile needs both (capture() says so once the config is read).
   if (const auto cmake = util::find_program("cmake")) plan.cmake = *cmake;
@@ -100,8 +87,8 @@ Plan make_plan(const CaptureRequest& request) {
   const std::optional<fs::path> tree =
       request.baseline_run || !request.checkout.empty() ? std::nullopt : std::optional<fs::path>(request.source);
   plan.config_file = pipeline::find_config_file(request.config, request.baseline_run, tree).file;
-  model::RunManifest baseline_manifest;
-  if (request.baseline_run) baseline_manifest = pipeline::read_run_manifest(*request.baseline_run);
+  if (request.baseline_run && !baseline) baseline = pipeline::read_run_manifest(*request.baseline_run);
+  plan.baseline = std::move(baseline);
 
   plan.source = util::absolute_clean(request.source);
   plan.build_dir = util::absolute_clean(request.build_dir);
@@ -123,7 +110,7 @@ Plan make_plan(const CaptureRequest& request) {
     if (head.exit_code == 0) plan.source_commit = util::trim(head.output);
   }
   if (!request.base_ref.empty()) plan.base_commit = util::resolve_commit(plan.source, request.base_ref);
-  else if (request.baseline_run) plan.base_commit = baseline_manifest.source_commit;
+  else if (plan.baseline) plan.base_commit = plan.baseline->source_commit;
   if (plan.base_commit.empty()) plan.base_commit = plan.source_commit;
 
   // Build trees and HydraScore's own output never count as part of the
@@ -132,8 +119,8 @@ Plan make_plan(const CaptureRequest& request) {
   for (const auto& path : request.exclude) plan.excluded.push_back(util::absolute_clean(path));
   plan.excluded = exclusions_inside(plan.source, plan.excluded);
 
-  if (request.baseline_run)
-    plan.budget = time_budget(plan.jobs, baseline_jobs(*request.baseline_run), "the baseline run's jobs");
+  if (plan.baseline)
+    plan.budget = time_budget(plan.jobs, plan.baseline->capture_jobs, "the baseline run's jobs");
   else
     plan.budget = time_budget(plan.jobs, request.jobs_alone, "the jobs of this capture alone");
 

@@ -174,14 +174,14 @@ class ProfileRunner {
 /// runs it exactly when its baseline did (`baseline_had`: a candidate that
 /// deletes the script fails the step, one that adds it does not make the
 /// dimension active for itself alone).
-bool has_step(const std::string& step, const std::string& command, const Plan& plan, const CaptureRequest& request,
+bool has_step(const std::string& step, const std::string& command, const Plan& plan,
               const ProfileContext& context, bool (*baseline_had)(const model::RunManifest&), std::string& why_not) {
   if (command.find_first_not_of(" \t") == std::string::npos) {
     why_not = "the " + plan.config.profile + " profile has no " + step + " step";
     return false;
   }
-  if (request.baseline_run) {
-    if (baseline_had(pipeline::read_run_manifest(*request.baseline_run))) return true;
+  if (plan.baseline) {
+    if (baseline_had(*plan.baseline)) return true;
     why_not = "the baseline run had no " + step + " step";
     return false;
   }
@@ -268,11 +268,11 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   std::string no_lint_reason;
   if (!request.lint) no_lint_reason = "lint was turned off for this capture";
   const bool lint_wanted =
-      with_lint && request.lint && has_step("lint", steps.lint, plan, request, context, had_lint, no_lint_reason);
+      with_lint && request.lint && has_step("lint", steps.lint, plan, context, had_lint, no_lint_reason);
   const std::string lint_extension = profile == "python" ? "log" : "json";
   const fs::path lint_output = staging.directory / "lint" / ("0." + lint_extension);
   std::string no_build_reason;
-  const bool build_wanted = has_step("build", steps.build, plan, request, context, had_build, no_build_reason);
+  const bool build_wanted = has_step("build", steps.build, plan, context, had_build, no_build_reason);
   if (profile == "js-node" && steps.test.find("{junit}") == std::string::npos) {
     context.jest_junit = find_jest_junit(tree);
     context.runner_helpers = plan.build_dir / ".hydra-runners";

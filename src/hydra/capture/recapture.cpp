@@ -2,6 +2,7 @@
 // was sealed (possible only where the sandbox is not in force) is captured
 // again from what it recorded, instead of blocking every later score.
 #include <hydra/capture/capture.hpp>
+#include <hydra/capture/steps.hpp>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -47,20 +48,37 @@ class BaselineLock {
   int descriptor_ = -1;
 };
 
-}  // namespace
+/// The baseline run's manifest with its seal checked and, when the seal is
+/// broken, the problem that made recapture() capture it again.
+struct BaselineCheck {
+  std::optional<model::RunManifest> manifest;
+  std::optional<std::string> repaired;
+};
 
-std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
-  if (!request.baseline_run) return std::nullopt;
+/// Captures the baseline at `baseline` again from what it recorded (its seal
+/// is broken: `problem`). Throws hydra::TamperError when it cannot.
+void recapture(const CaptureRequest& request, const fs::path& baseline, const std::string& problem);
+
+/// recapture_baseline, keeping the manifest it verified: each capture reads
+/// its baseline's manifest here, once.
+BaselineCheck check_baseline(const CaptureRequest& request) {
+  if (!request.baseline_run) return {};
   const fs::path baseline = util::absolute_clean(*request.baseline_run);
-  if (!fs::exists(baseline / "manifest.json")) return std::nullopt;  // the capture reports a missing baseline
+  if (!fs::exists(baseline / "manifest.json")) return {};  // the capture reports a missing baseline
   const BaselineLock lock(baseline);
-  std::string problem;
+  BaselineCheck check;
   try {
-    pipeline::verify_seal(baseline);
-    return std::nullopt;
+    check.manifest = pipeline::verify_seal(baseline);
+    return check;
   } catch (const TamperError& error) {
-    problem = error.what();
+    check.repaired = error.what();
   }
+  recapture(request, baseline, *check.repaired);
+  check.manifest = pipeline::verify_seal(baseline);
+  return check;
+}
+
+void recapture(const CaptureRequest& request, const fs::path& baseline, const std::string& problem) {
   const auto cannot = [&](const std::string& why) {
     return TamperError(problem + "\n" + baseline.string() + " cannot be captured again (" + why +
                        "); capture the baseline again (the hydra_baseline target)");
@@ -69,12 +87,8 @@ std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
   // What to reproduce comes only from parts whose seal still holds.
   model::RunManifest manifest;
   std::optional<std::string> diff, config_text;
-  std::string checkout_folder;  // where a baseline captured from a commit kept its trees
   try {
-    const json sealed = pipeline::read_sealed_manifest(baseline);
-    manifest = parse::parse_manifest(sealed, (baseline / "manifest.json").string());
-    const json& folder = sealed.value("capture", json::object()).value("checkout_folder", json());
-    if (folder.is_string()) checkout_folder = folder.get<std::string>();
+    manifest = parse::parse_manifest(pipeline::read_sealed_manifest(baseline), (baseline / "manifest.json").string());
     diff = pipeline::read_sealed_artifact(baseline, manifest, "diff.patch");
     config_text = pipeline::read_sealed_artifact(baseline, manifest, "hydra.toml");
   } catch (const Error& error) {
@@ -100,7 +114,7 @@ std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
   // Captured again from its commit, it keeps its trees as every checkout
   // does (steps.hpp, checkout_layout): in the folder it had, or for a
   // baseline captured from a work tree in a folder beside its build tree.
-  if (!checkout_folder.empty()) again.build_dir = checkout_folder;
+  if (!manifest.checkout_folder.empty()) again.build_dir = manifest.checkout_folder;
   else if (!build_dir.empty()) again.build_dir = build_dir + "-checkout";
   again.agent = agent;
   again.task = manifest.task;
@@ -138,7 +152,14 @@ std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
     throw;
   }
   fs::remove_all(inputs);
-  return problem;
+}
+
+}  // namespace
+
+std::optional<std::string> recapture_baseline(const CaptureRequest& request) { return check_baseline(request).repaired; }
+
+std::optional<model::RunManifest> verified_baseline(const CaptureRequest& request) {
+  return check_baseline(request).manifest;
 }
 
 }  // namespace hydra::capture

@@ -20,6 +20,7 @@
 #include <hydra/capture/sandbox.hpp>
 #include <hydra/capture/staging_directory.hpp>
 #include <hydra/config/config.hpp>
+#include <hydra/model/manifest.hpp>
 #include <hydra/remote/shared_cache.hpp>
 #include <hydra/util/process.hpp>
 
@@ -77,6 +78,10 @@ struct Plan {
   bool in_git = false;
   std::string source_commit;  ///< HEAD (or the checked-out commit); empty outside git or without commits
   std::string base_commit;    ///< what the diff is taken against
+  /// A candidate's baseline run's manifest (CaptureRequest::baseline_run),
+  /// read and its seal verified once when the capture began
+  /// (verified_baseline); every step reads it here. nullopt for a baseline.
+  std::optional<model::RunManifest> baseline;
   std::optional<std::filesystem::path> config_file;  ///< the hydra.toml used; nullopt: defaults
   std::string config_text;
   config::Config config;
@@ -140,10 +145,18 @@ bool is_trusted_base(const CaptureRequest& request);
 /// `plan.config`'s [cache] (HYDRA_SCORE_CACHE_REMOTE overrides its `remote`).
 void resolve_cache_dir(Plan& plan, const CaptureRequest& request);
 
+/// The manifest of `request.baseline_run` once its seal is verified (and,
+/// when it was broken, once the baseline is captured again:
+/// recapture_baseline); nullopt without a baseline run or when it has no
+/// manifest (make_plan reports that).
+std::optional<model::RunManifest> verified_baseline(const CaptureRequest& request);
+
 /// Resolves the request: tools, paths, commits, the config (explicit, else
-/// the baseline run's, else the tree's). Throws hydra::Error (exit 8) when
-/// cmake or ctest is missing, or exit 2 for a checkout outside git.
-Plan make_plan(const CaptureRequest& request);
+/// the baseline run's, else the tree's). `baseline` is the baseline run's
+/// verified manifest (verified_baseline); without it the baseline run's is
+/// read. Throws hydra::Error (exit 8) when cmake or ctest is missing, or
+/// exit 2 for a checkout outside git.
+Plan make_plan(const CaptureRequest& request, std::optional<model::RunManifest> baseline = std::nullopt);
 
 /// The run directory at `plan.out` when it is up to date for `plan` (same
 /// cache key, seal intact); nullopt otherwise, with the reason in `why_not`.

@@ -68,6 +68,12 @@ struct RunManifest {
   std::string source_commit;
   std::string base_commit;
   std::string build_dir;
+  /// "capture"/"jobs": the jobs the run was captured with; 0 when it does
+  /// not say (or says it as anything but a count).
+  unsigned capture_jobs = 0;
+  /// "capture"/"checkout_folder": where a run captured from a commit kept
+  /// its worktree and build tree; empty when it does not say.
+  std::string checkout_folder;
   std::string cache_key;
   std::string config_digest;
   /// The profile whose steps captured the run ("cmake" when absent: runs

@@ -119,6 +119,15 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
   top.text("source_commit", manifest.source_commit);
   top.text("base_commit", manifest.base_commit);
   top.text("build_dir", manifest.build_dir);
+  // "capture" describes the capture for people; its two values a later
+  // capture reuses are read as they are, never refused.
+  if (const auto capture = document.find("capture"); capture != document.end() && capture->is_object()) {
+    const json& jobs = capture->value("jobs", json());
+    if (jobs.is_number_unsigned() && jobs.get<std::uint64_t>() <= std::numeric_limits<unsigned>::max())
+      manifest.capture_jobs = jobs.get<unsigned>();
+    const json& folder = capture->value("checkout_folder", json());
+    if (folder.is_string()) manifest.checkout_folder = folder.get<std::string>();
+  }
   top.text("cache_key", manifest.cache_key);
   top.text("config_digest", manifest.config_digest);
   top.text("sandbox", manifest.sandbox);

@@ -205,7 +205,7 @@ std::optional<std::string> read_sealed_artifact(const fs::path& run_dir, const m
   return std::nullopt;
 }
 
-void verify_seal(const fs::path& run_dir) {
+model::RunManifest verify_seal(const fs::path& run_dir) {
   const fs::path manifest_file = run_dir / kManifest;
   // Typed: a forged manifest (anyone can compute a seal) with an artifact of
   // the wrong shape is an input error, not an internal one.
@@ -225,6 +225,7 @@ void verify_seal(const fs::path& run_dir) {
     if (!listed.count(relative))
       throw TamperError(entry.path().string() + ": file is not listed in the sealed manifest");
   }
+  return manifest;
 }
 
 std::optional<bool> ran_sandboxed(const model::RunManifest& manifest) {

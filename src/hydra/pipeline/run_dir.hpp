@@ -76,8 +76,9 @@ void record(const RecordRequest& request, const std::filesystem::path& out);
 nlohmann::json read_manifest(const std::filesystem::path& run_dir);
 
 /// Verifies every artifact against the digests sealed in the manifest and
-/// that no unlisted artifact was added. Throws hydra::TamperError naming the file.
-void verify_seal(const std::filesystem::path& run_dir);
+/// that no unlisted artifact was added, and returns the manifest it checked,
+/// typed. Throws hydra::TamperError naming the file.
+model::RunManifest verify_seal(const std::filesystem::path& run_dir);
 
 /// Reads a run directory's manifest, every key typed (parse::parse_manifest).
 /// Throws hydra::InputError if missing, malformed, or a key has the wrong type.
