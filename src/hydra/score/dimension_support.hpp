@@ -1,10 +1,12 @@
-// Helpers the dimension functions share (score.cpp, lint_dimension.cpp):
-// rounding for display, clamping, and how a dimension is switched off. Pure.
+// Helpers the dimension functions share (score.cpp, tests_dimension.cpp,
+// lint_dimension.cpp): rounding for display, clamping, and how a dimension is
+// switched off. Pure.
 // Scores are exact (util::Exact); doubles are for display.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -25,6 +27,10 @@ inline void deactivate(Dimension& dimension, std::string reason) {
   dimension.score = 0;
   dimension.inactive_reason = std::move(reason);
 }
+
+/// Why the baseline cannot measure `steps` (a step of them that could not
+/// finish in its budget: model::Run::incomplete_steps); empty when it can.
+std::string baseline_incomplete(const model::Run& baseline, std::initializer_list<const char*> steps);
 
 /// Sets the configured weight; a weight of 0 disables an active dimension.
 inline void apply_weight(Dimension& dimension, double weight) {

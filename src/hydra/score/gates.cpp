@@ -72,7 +72,7 @@ Gate make_gate(std::string name, bool passed, std::string detail) {
 
 std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run& baseline,
                                  const model::Run& candidate,
-                                 const std::vector<Dimension>& dimensions) {
+                                 const std::vector<Dimension>& dimensions, const TestComparison& tests) {
   std::vector<Gate> gates;
 
   // integrity: a score built from corrupt data (candidate or baseline) is never mergeable.
@@ -120,7 +120,6 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
   // max_test_regression_percent: counts tests by identity in every mode
   // (baseline-passing tests that do not pass in the candidate), so breaking a
   // test is never bought back with new ones. Compared exactly (integers).
-  const TestComparison tests = compare_tests(config, baseline, candidate);
   const double limit_text = config.gates.max_test_regression_percent;
   const util::Exact limit = limit_text;
   if (!tests.baseline_has_tests && !tests.candidate_has_tests) {

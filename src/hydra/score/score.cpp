@@ -1,14 +1,15 @@
 // The dimensions (build, tests, lint, diff scope, speed, judge), the
 // composite and the ranking of candidates against one baseline: pure
 // functions of model::Run and config::Config (docs/formulas.md). The gates
-// are in gates.cpp, the pairing of tests in test_comparison.cpp, the lint
-// dimension in lint_dimension.cpp.
+// are in gates.cpp, the pairing of tests in test_comparison.cpp, the tests
+// dimension in tests_dimension.cpp, the lint dimension in lint_dimension.cpp.
 #include <hydra/score/score.hpp>
 #include <hydra/score/dimension_support.hpp>
 #include <hydra/score/measured.hpp>
 #include <hydra/score/flaky.hpp>
 #include <hydra/score/test_cases.hpp>
 #include <hydra/score/test_comparison.hpp>
+#include <hydra/score/tests_dimension.hpp>
 
 #include <hydra/util/path_pattern.hpp>
 
@@ -34,10 +35,6 @@ util::Exact soft_limit_score(std::uint64_t value, std::uint64_t soft) {
   return std::max(util::Exact(0), 100 - 50 * excess);
 }
 
-const char* mode_name(config::Tests::Regression regression) {
-  return regression == config::Tests::Regression::identity ? "identity" : "count";
-}
-
 }  // namespace
 
 std::vector<Gate> Candidate::failed_gates() const {
@@ -48,18 +45,12 @@ std::vector<Gate> Candidate::failed_gates() const {
   return failed;
 }
 
-namespace {
-
-/// Why the baseline cannot measure `steps` (a step of them that could not
-/// finish in its budget); empty when it can.
 std::string baseline_incomplete(const model::Run& baseline, std::initializer_list<const char*> steps) {
   for (const auto& [step, reason] : baseline.incomplete_steps)
     for (const char* wanted : steps)
       if (step == wanted) return "baseline: " + reason + " (unmeasurable for every candidate)";
   return {};
 }
-
-}  // namespace
 
 Dimension score_build(const config::Config& config, const model::Run& candidate) {
   static const model::Run no_baseline;
@@ -84,89 +75,6 @@ Dimension score_build(const config::Config& config, const model::Run& baseline, 
                           {"reason", build.reason}};
   }
   apply_weight(dimension, config.weights.build);
-  return dimension;
-}
-
-Dimension score_tests(const config::Config& config, const model::Run& baseline,
-                      const model::Run& candidate, TestChanges* changes, bool ranking_has_tests) {
-  Dimension dimension;
-  dimension.name = "tests";
-  TestComparison comparison = compare_tests(config, baseline, candidate);
-  if (changes) *changes = comparison.changes;
-
-  if (const std::string why = baseline_incomplete(baseline, {"build", "test"}); !why.empty()) {
-    deactivate(dimension, why);
-    apply_weight(dimension, config.weights.tests);
-    return dimension;
-  }
-  // The formula applies as written (no tests: pass rate 0) whenever the
-  // baseline or any candidate of the ranking has tests.
-  if (!comparison.baseline_has_tests && !comparison.candidate_has_tests && !ranking_has_tests) {
-    deactivate(dimension, "no tests recorded for the baseline or any candidate");
-    apply_weight(dimension, config.weights.tests);
-    return dimension;
-  }
-
-  const auto& b = comparison.baseline;
-  const auto& a = comparison.candidate;
-  // Exact arithmetic (docs/formulas.md, "Exact values").
-  const util::Exact pass_rate = a.total == 0 ? util::Exact(0) : util::Exact::ratio(a.passed, a.total);
-  const util::Exact reg_penalty =
-      b.passed == 0 ? util::Exact(0) : util::Exact::ratio(comparison.regression, b.passed) * 60;
-  const std::uint64_t new_tests = a.total > b.total ? a.total - b.total : 0;
-  const util::Exact new_test_bonus =
-      new_tests > 0 ? std::min(util::Exact(10), util::Exact(new_tests) * 0.5) : util::Exact(0);
-
-  // Anti-gaming: assertion lines removed from test files cost points.
-  const util::Exact assertion_penalty =
-      util::Exact(candidate.tampering.assertions_removed) * config.anti_gaming.assertion_penalty;
-  // Dilution guard: what new tests add to the pass rate and the bonus
-  // together stays within the bonus's cap (docs/formulas.md, "Dilution guard").
-  const Dilution dilution = dilution_of(comparison, pass_rate, new_test_bonus, config.tests.dilution_guard);
-
-  dimension.active = true;
-  dimension.score =
-      clamp_score(pass_rate * 100 - reg_penalty + new_test_bonus - assertion_penalty - dilution.cut);
-  dimension.evidence = {
-      {"mode", mode_name(config.tests.regression)},
-      {"B_pass", b.passed},
-      {"B_total", b.total},
-      {"B_skipped", b.skipped},
-      {"A_pass", a.passed},
-      {"A_total", a.total},
-      {"A_skipped", a.skipped},
-      {"pass_rate", pass_rate},
-      {"count_regression", comparison.count_regression},
-      {"regressed", comparison.changes.regressed.size()},
-      {"dropped", comparison.changes.dropped.size()},
-      {"dropped_passing", comparison.dropped_passing},
-      {"added", comparison.changes.added.size()},
-      {"regression", comparison.regression},
-      {"gate_regression", comparison.gate_regression},
-      {"reg_penalty", reg_penalty},
-      {"new_tests", new_tests},
-      {"new_test_bonus", new_test_bonus},
-      {"candidate_tests_recorded", comparison.candidate_recorded},
-      {"tampered_tests", comparison.tampered},
-      {"assertions_removed", candidate.tampering.assertions_removed},
-      {"assertion_penalty", assertion_penalty},
-  };
-  dimension.evidence["flaky"] = comparison.changes.flaky.size();  // counted as passed on both sides
-  // Failed, then passed on the candidate's code alone: its failure (named when any).
-  if (!comparison.changes.flipped_on_candidate.empty())
-    dimension.evidence["flipped_on_candidate"] = comparison.changes.flipped_on_candidate.size();
-  dimension.evidence["kept_pass_rate"] = dilution.kept_pass_rate;
-  dimension.evidence["new_tests_gain"] = dilution.gain;
-  dimension.evidence["dilution_cut"] = dilution.cut;
-  add_granularity_evidence(config, baseline, candidate, dimension.evidence);
-  // Identities several tests share: paired as groups, never by position.
-  const auto& duplicates = comparison.changes.duplicates;
-  dimension.evidence["duplicate_identities"] = duplicates.size();
-  dimension.evidence["duplicate_identities_introduced"] =
-      std::count_if(duplicates.begin(), duplicates.end(), [](const DuplicateIdentity& duplicate) {
-        return duplicate.introduced_by_candidate;
-      });
-  apply_weight(dimension, config.weights.tests);
   return dimension;
 }
 
@@ -330,6 +238,12 @@ void score_unmeasured(Dimension& dimension, const std::string& reason) {
 Candidate score_candidate(const config::Config& config, const model::Run& baseline,
                           const model::Run& candidate, const RankingContext& context,
                           bool successful) {
+  return score_candidate(config, baseline, candidate, context, successful, compare_tests(config, baseline, candidate));
+}
+
+Candidate score_candidate(const config::Config& config, const model::Run& baseline,
+                          const model::Run& candidate, const RankingContext& context,
+                          bool successful, const TestComparison& tests_paired) {
   Candidate result;
   result.agent = candidate.agent;
   result.run_path = candidate.path;
@@ -351,7 +265,8 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
     score_unmeasured(build, build.inactive_reason);
   result.dimensions.push_back(std::move(build));
 
-  Dimension tests = score_tests(config, baseline, candidate, &result.test_changes, context.tests_recorded);
+  result.test_changes = tests_paired.changes;
+  Dimension tests = score_tests(config, baseline, candidate, tests_paired, context.tests_recorded);
   settle_measured_nothing(tests, context.tests_measured_nothing, candidate_tests_measured_nothing(candidate));
   result.dimensions.push_back(std::move(tests));
 
@@ -383,7 +298,7 @@ Candidate score_candidate(const config::Config& config, const model::Run& baseli
   }
   result.total = composite(result.dimensions);
   result.resolution = resolve(baseline, candidate);
-  result.gates = evaluate_gates(config, baseline, candidate, result.dimensions);
+  result.gates = evaluate_gates(config, baseline, candidate, result.dimensions, tests_paired);
   result.mergeable = result.failed_gates().empty();
   return result;
 }
@@ -393,6 +308,11 @@ Ranking rank(const config::Config& config, const model::Run& baseline,
   // A test seen flaky in any run of the ranking is flaky for every candidate.
   if (auto flaky = with_ranking_flaky_tests(baseline, candidates)) return rank(config, flaky->baseline, flaky->candidates);
   RankingContext context = ranking_context(config, baseline, candidates);
+  // Each candidate's tests paired with the baseline's once, for both passes
+  // below and, in each, for the tests dimension and the test gates.
+  std::vector<TestComparison> paired;
+  paired.reserve(candidates.size());
+  for (const auto& candidate : candidates) paired.push_back(compare_tests(config, baseline, candidate));
 
   // The speed reference is the fastest successful candidate: successful means
   // mergeable; when no candidate is, build passed. Mergeable is decided
@@ -402,7 +322,8 @@ Ranking rank(const config::Config& config, const model::Run& baseline,
   std::vector<bool> successful(candidates.size(), false);
   bool any_mergeable = false;
   for (std::size_t index = 0; index < candidates.size(); ++index) {
-    successful[index] = score_candidate(config, baseline, candidates[index], without_speed, false).mergeable;
+    successful[index] =
+        score_candidate(config, baseline, candidates[index], without_speed, false, paired[index]).mergeable;
     any_mergeable = any_mergeable || successful[index];
   }
   if (!any_mergeable) {
@@ -428,7 +349,8 @@ Ranking rank(const config::Config& config, const model::Run& baseline,
 
   Ranking ranking;
   for (std::size_t index = 0; index < candidates.size(); ++index) {
-    Candidate scored = score_candidate(config, baseline, candidates[index], context, successful[index]);
+    Candidate scored =
+        score_candidate(config, baseline, candidates[index], context, successful[index], paired[index]);
     scored.input_index = index;
     ranking.candidates.push_back(std::move(scored));
   }

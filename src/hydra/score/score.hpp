@@ -20,6 +20,8 @@
 
 namespace hydra::score {
 
+struct TestComparison;  // test_comparison.hpp
+
 /// One dimension's result. `evidence` holds the formula's inputs and
 /// intermediate values (keys documented in docs/formulas.md).
 struct Dimension {
@@ -178,9 +180,11 @@ std::vector<model::LintFinding> counted_findings(const config::Config& config,
 /// and resolved when the baseline has acceptance tests (resolution.hpp).
 /// `dimensions` are the candidate's scored dimensions (their evidence feeds
 /// the test gates).
+/// `tests` is the pairing of their tests (test_comparison.hpp, compare_tests),
+/// the one the tests dimension was scored from.
 std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run& baseline,
                                  const model::Run& candidate,
-                                 const std::vector<Dimension>& dimensions);
+                                 const std::vector<Dimension>& dimensions, const TestComparison& tests);
 
 /// Scores one candidate (dimensions, composite, gates, changes) without
 /// ranking, over the ranking's dimensions (`context`). `successful`: whether
@@ -188,6 +192,11 @@ std::vector<Gate> evaluate_gates(const config::Config& config, const model::Run&
 Candidate score_candidate(const config::Config& config, const model::Run& baseline,
                           const model::Run& candidate, const RankingContext& context,
                           bool successful);
+/// The same with the candidate's tests already paired with the baseline's
+/// (`tests`: compare_tests), for the tests dimension and the test gates.
+Candidate score_candidate(const config::Config& config, const model::Run& baseline,
+                          const model::Run& candidate, const RankingContext& context,
+                          bool successful, const TestComparison& tests);
 
 /// Scores and ranks every candidate against the baseline.
 Ranking rank(const config::Config& config, const model::Run& baseline,
