@@ -16,6 +16,7 @@
 #include <hydra/util/text.hpp>
 
 namespace hydra::guard {
+using util::ends_with;
 using util::first_match;
 namespace {
 
@@ -31,15 +32,10 @@ bool regex_search(std::string_view text, Groups& groups, const regex& pattern) {
   return pattern.search(text, groups);
 }
 
-using util::ends_with;
-
 /// `text` without the white space (a line end excepted) around it.
 std::string trimmed(std::string_view text) { return std::string(util::trim(text, " \t\r\v\f")); }
 
-std::string_view file_name(std::string_view path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
+std::string_view file_name(std::string_view path) { return path.substr(path.rfind('/') + 1); }
 
 std::string lower(std::string_view text) {
   std::string out(text);
