@@ -58,11 +58,11 @@ std::optional<std::string> recapture_baseline(const CaptureRequest& request) {
   try {
     pipeline::verify_seal(baseline);
     return std::nullopt;
-  } catch (const TamperError& error) {
+  } catch (const Tampered& error) {
     problem = error.what();
   }
   const auto cannot = [&](const std::string& why) {
-    return TamperError(problem + "\n" + baseline.string() + " cannot be captured again (" + why +
+    return Tampered(problem + "\n" + baseline.string() + " cannot be captured again (" + why +
                        "); capture the baseline again (the hydra_baseline target)");
   };
 
