@@ -13,7 +13,6 @@
 #include <map>
 #include <set>
 #include <system_error>
-#include <unordered_map>
 
 #include <hydra/error.hpp>
 #include <hydra/eval/judge.hpp>
@@ -29,12 +28,11 @@
 #include <hydra/pipeline/case_results.hpp>
 #include <hydra/parse/metrics.hpp>
 #include <hydra/pipeline/held_out_record.hpp>
+#include <hydra/pipeline/run_lint.hpp>
 #include <hydra/pipeline/signals.hpp>
 #include <hydra/pipeline/test_attempts.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/sha256.hpp>
-#include <hydra/util/source_root.hpp>
-#include <hydra/util/xxh64.hpp>
 #include <hydra/version.hpp>
 
 namespace hydra::pipeline {
@@ -233,6 +231,126 @@ std::optional<bool> ran_sandboxed(const model::RunManifest& manifest) {
   return std::nullopt;
 }
 
+namespace {
+
+/// What read_artifacts leaves for read_lint.
+struct ReadArtifacts {
+  std::vector<LintLog> lint_logs;
+  std::string build_log;  ///< relative to the run directory; empty when none
+};
+
+/// Reads every artifact of `artifacts` but the lint logs into `run` (tests
+/// with their cases, attempts and held-out runs, test definitions, build
+/// targets, the diff, metrics, the judge), skipping those in `unparsable`.
+ReadArtifacts read_artifacts(const fs::path& run_dir, const std::vector<Artifact>& artifacts,
+                             const std::set<std::string>& unparsable, const model::RunManifest& typed,
+                             model::Run& run) {
+  std::vector<model::TestCase> tests;
+  std::vector<model::TestCase> program_tests;  // the same at program level (case_results.hpp)
+  bool planned = false;                        // some program's framework report was expected
+  std::pair<std::vector<model::TestCase>, bool> held_out_programs, on_baseline_programs;  // (tests, planned)
+  const CaseReports cases(run_dir, artifact_roles(artifacts), run);
+  AttemptArtifacts attempts;  // reruns and repeats of the tests, merged below
+  bool have_junit = false;
+  ReadArtifacts read;
+  for (const auto& artifact : artifacts) {
+    if (unparsable.count(artifact.path)) continue;
+    const fs::path file = run_dir / artifact.path;
+    if (is_test_role(artifact.role)) {
+      TestArtifact parsed = parse_test_artifact(artifact.role, file);
+      note_replacements(run, artifact.path, parsed.replaced_bytes);
+      TestLevels levels = cases.expand(artifact.path, std::move(parsed.tests), &run.test_programs);
+      planned = planned || levels.planned;
+      tests.insert(tests.end(), levels.cases.begin(), levels.cases.end());
+      program_tests.insert(program_tests.end(), levels.programs.begin(), levels.programs.end());
+      run.integrity_problems.insert(run.integrity_problems.end(), parsed.problems.begin(), parsed.problems.end());
+      have_junit = true;
+    } else if (artifact.role == "ctest_json") {
+      run.test_definitions = parse::parse_ctest_json_file(file);
+    } else if (artifact.role == "held_out_ctest_json" || artifact.role == "on_baseline_ctest_json") {
+      // How the held-out runs defined their tests (guard/test_recipes.hpp).
+      auto& into = artifact.role == "held_out_ctest_json" ? run.held_out.definitions
+                                                          : run.held_out.on_baseline_definitions;
+      try {
+        into = parse::parse_ctest_json_file(file);
+      } catch (const InputError& error) {
+        run.integrity_problems.push_back(error.what());
+      }
+    } else if (artifact.role == "build_targets" || artifact.role == "held_out_build_targets" ||
+               artifact.role == "on_baseline_build_targets") {
+      auto& into = artifact.role == "build_targets"            ? run.build_targets
+                   : artifact.role == "held_out_build_targets" ? run.held_out.targets
+                                                               : run.held_out.on_baseline_targets;
+      try {
+        into = parse::parse_build_targets_file(file);
+      } catch (const InputError& error) {
+        run.integrity_problems.push_back(error.what());
+      }
+    } else if (const std::string inner = held_out_result_role(artifact.role); !inner.empty()) {
+      auto& into = artifact.role.rfind("held_out_", 0) == 0 ? run.held_out.tests : run.held_out.tests_on_baseline;
+      try {
+        auto parsed = parse_test_artifact(inner, file);
+        auto& programs = artifact.role.rfind("held_out_", 0) == 0 ? held_out_programs : on_baseline_programs;
+        TestLevels levels = cases.expand(artifact.path, std::move(parsed.tests));
+        if (!into) into.emplace();
+        into->insert(into->end(), levels.cases.begin(), levels.cases.end());
+        programs.second = programs.second || levels.planned;
+        programs.first.insert(programs.first.end(), levels.programs.begin(), levels.programs.end());
+        for (const auto& problem : parsed.problems) run.integrity_problems.push_back(artifact.path + ": " + problem);
+      } catch (const InputError& error) {
+        run.integrity_problems.push_back(error.what());
+      }
+    } else if (CaseReports::is_case_role(artifact.role)) {
+      // Read with the ctest run they belong to.
+    } else if (attempts.collect(artifact.role, artifact.path, file, run, cases)) {
+    } else if (artifact.role == "test_files") {
+      try {
+        run.test_files = parse::parse_test_files_file(file).by_test;
+      } catch (const InputError& error) {
+        run.integrity_problems.push_back(error.what());
+      }
+    } else if (is_lint_role(artifact.role)) {
+      read.lint_logs.push_back({artifact.path, artifact.role});
+    } else if (artifact.role == "build_log") {
+      read.build_log = artifact.path;
+    } else if (artifact.role == "configure_log" && !run.tools.count("compiler")) {
+      // Runs captured before the compiler was recorded: CMake named it when it configured.
+      if (auto compiler = parse::compiler_identification_from_log(util::read_file(file))) run.tools["compiler"] = *compiler;
+    } else if (artifact.role == "diff") {
+      run.diff = parse::parse_unified_diff_file(file);
+      note_replacements(run, artifact.path, run.diff->invalid_utf8_replaced);
+    } else if (artifact.role == "metrics") {
+      run.metrics = parse::parse_metrics_file(file);
+    } else if (artifact.role == "judge") {
+      const std::string text = util::read_file(file);
+      const eval::JudgeOutcome outcome = eval::parse_judge_output(text);
+      run.judge_score0to1 = outcome.score0to1;
+      run.judge_detail = outcome.score0to1 ? outcome.rationale : "judge gave no grade: " + outcome.failure;
+      // A capture records why the judge did not answer.
+      const json recorded = json::parse(text, nullptr, false);
+      if (!outcome.score0to1 && recorded.is_object() && recorded.value("failure", json()).is_string())
+        run.judge_detail = "judge gave no grade: " + recorded["failure"].get<std::string>();
+    }
+  }
+  if (have_junit) {
+    parse::apply_labels(tests, run.test_definitions);
+    parse::apply_labels(program_tests, run.test_definitions);
+    label_cases(tests, run.test_definitions);
+    run.tests = std::move(tests);
+    if (planned) run.program_tests = std::move(program_tests);
+  } else if (typed.tests_expected) {
+    // The test step ran but left no usable results (timeout, crash): zero
+    // tests ran, which scores and gates fail-closed.
+    run.tests = std::vector<model::TestCase>{};
+  }
+  if (held_out_programs.second) run.held_out.program_tests = std::move(held_out_programs.first);
+  if (on_baseline_programs.second) run.held_out.program_tests_on_baseline = std::move(on_baseline_programs.first);
+  attempts.merge_into(run);
+  return read;
+}
+
+}  // namespace
+
 model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const json& roles_override,
                            bool include_compiler_warnings) {
   const model::RunManifest typed = parse::parse_manifest(manifest, (run_dir / kManifest).string());
@@ -291,176 +409,8 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
   if (!typed.build && typed.build_inactive_reason)
     run.build.no_step = typed.build_inactive_reason->empty() ? "no build step" : *typed.build_inactive_reason;
 
-  std::vector<model::TestCase> tests;
-  std::vector<model::TestCase> program_tests;  // the same at program level (case_results.hpp)
-  bool planned = false;                        // some program's framework report was expected
-  std::pair<std::vector<model::TestCase>, bool> held_out_programs, on_baseline_programs;  // (tests, planned)
-  const CaseReports cases(run_dir, artifact_roles(artifacts), run);
-  AttemptArtifacts attempts;  // reruns and repeats of the tests, merged below
-  bool have_junit = false;
-  std::vector<Artifact> lint_logs;
-  std::string build_log;
-  for (const auto& artifact : artifacts) {
-    if (unparsable.count(artifact.path)) continue;
-    const fs::path file = run_dir / artifact.path;
-    if (is_test_role(artifact.role)) {
-      TestArtifact parsed = parse_test_artifact(artifact.role, file);
-      note_replacements(run, artifact.path, parsed.replaced_bytes);
-      TestLevels levels = cases.expand(artifact.path, std::move(parsed.tests), &run.test_programs);
-      planned = planned || levels.planned;
-      tests.insert(tests.end(), levels.cases.begin(), levels.cases.end());
-      program_tests.insert(program_tests.end(), levels.programs.begin(), levels.programs.end());
-      run.integrity_problems.insert(run.integrity_problems.end(), parsed.problems.begin(), parsed.problems.end());
-      have_junit = true;
-    } else if (artifact.role == "ctest_json") {
-      run.test_definitions = parse::parse_ctest_json_file(file);
-    } else if (artifact.role == "held_out_ctest_json" || artifact.role == "on_baseline_ctest_json") {
-      // How the held-out runs defined their tests (guard/test_recipes.hpp).
-      auto& into = artifact.role == "held_out_ctest_json" ? run.held_out.definitions
-                                                          : run.held_out.on_baseline_definitions;
-      try {
-        into = parse::parse_ctest_json_file(file);
-      } catch (const InputError& error) {
-        run.integrity_problems.push_back(error.what());
-      }
-    } else if (artifact.role == "build_targets" || artifact.role == "held_out_build_targets" ||
-               artifact.role == "on_baseline_build_targets") {
-      auto& into = artifact.role == "build_targets"            ? run.build_targets
-                   : artifact.role == "held_out_build_targets" ? run.held_out.targets
-                                                               : run.held_out.on_baseline_targets;
-      try {
-        into = parse::parse_build_targets_file(file);
-      } catch (const InputError& error) {
-        run.integrity_problems.push_back(error.what());
-      }
-    } else if (const std::string inner = held_out_result_role(artifact.role); !inner.empty()) {
-      auto& into = artifact.role.rfind("held_out_", 0) == 0 ? run.held_out.tests : run.held_out.tests_on_baseline;
-      try {
-        auto parsed = parse_test_artifact(inner, file);
-        auto& programs = artifact.role.rfind("held_out_", 0) == 0 ? held_out_programs : on_baseline_programs;
-        TestLevels levels = cases.expand(artifact.path, std::move(parsed.tests));
-        if (!into) into.emplace();
-        into->insert(into->end(), levels.cases.begin(), levels.cases.end());
-        programs.second = programs.second || levels.planned;
-        programs.first.insert(programs.first.end(), levels.programs.begin(), levels.programs.end());
-        for (const auto& problem : parsed.problems) run.integrity_problems.push_back(artifact.path + ": " + problem);
-      } catch (const InputError& error) {
-        run.integrity_problems.push_back(error.what());
-      }
-    } else if (CaseReports::is_case_role(artifact.role)) {
-      // Read with the ctest run they belong to.
-    } else if (attempts.collect(artifact.role, artifact.path, file, run, cases)) {
-    } else if (artifact.role == "test_files") {
-      try {
-        run.test_files = parse::parse_test_files_file(file).by_test;
-      } catch (const InputError& error) {
-        run.integrity_problems.push_back(error.what());
-      }
-    } else if (is_lint_role(artifact.role)) {
-      lint_logs.push_back(artifact);
-    } else if (artifact.role == "build_log") {
-      build_log = artifact.path;
-    } else if (artifact.role == "configure_log" && !run.tools.count("compiler")) {
-      // Runs captured before the compiler was recorded: CMake named it when it configured.
-      if (auto compiler = parse::compiler_identification_from_log(util::read_file(file))) run.tools["compiler"] = *compiler;
-    } else if (artifact.role == "diff") {
-      run.diff = parse::parse_unified_diff_file(file);
-      note_replacements(run, artifact.path, run.diff->invalid_utf8_replaced);
-    } else if (artifact.role == "metrics") {
-      run.metrics = parse::parse_metrics_file(file);
-    } else if (artifact.role == "judge") {
-      const std::string text = util::read_file(file);
-      const eval::JudgeOutcome outcome = eval::parse_judge_output(text);
-      run.judge_score0to1 = outcome.score0to1;
-      run.judge_detail = outcome.score0to1 ? outcome.rationale : "judge gave no grade: " + outcome.failure;
-      // A capture records why the judge did not answer.
-      const json recorded = json::parse(text, nullptr, false);
-      if (!outcome.score0to1 && recorded.is_object() && recorded.value("failure", json()).is_string())
-        run.judge_detail = "judge gave no grade: " + recorded["failure"].get<std::string>();
-    }
-  }
-  if (have_junit) {
-    parse::apply_labels(tests, run.test_definitions);
-    parse::apply_labels(program_tests, run.test_definitions);
-    label_cases(tests, run.test_definitions);
-    run.tests = std::move(tests);
-    if (planned) run.program_tests = std::move(program_tests);
-  } else if (typed.tests_expected) {
-    // The test step ran but left no usable results (timeout, crash): zero
-    // tests ran, which scores and gates fail-closed.
-    run.tests = std::vector<model::TestCase>{};
-  }
-  if (held_out_programs.second) run.held_out.program_tests = std::move(held_out_programs.first);
-  if (on_baseline_programs.second) run.held_out.program_tests_on_baseline = std::move(on_baseline_programs.first);
-  attempts.merge_into(run);
-
-  // Lint is active when clang-tidy ran (a lint log exists); compiler warnings
-  // from the build log join its findings.
-  // The capture's source tree, and the checkouts `record` was given or inferred.
-  std::vector<std::string> source_roots;
-  if (!typed.source_root.empty()) source_roots.push_back(typed.source_root);
-  for (const auto& root : typed.source_roots)
-    if (!root.empty()) source_roots.push_back(root);
-  // Files the build generated (lint sees them too) are named relative to
-  // the build tree, "<build>/...", so that runs in other build trees agree.
-  const std::string build_prefix = typed.build_dir.empty() || typed.build_dir.back() == '/'
-                                       ? typed.build_dir
-                                       : typed.build_dir + "/";
-  auto relativize = [&](std::vector<model::LintFinding>& findings) {
-    for (auto& finding : findings) {
-      if (!build_prefix.empty() && finding.file().size() > build_prefix.size() &&
-          finding.file().compare(0, build_prefix.size(), build_prefix) == 0) {
-        finding.set_file(std::string("<build>/").append(finding.file().substr(build_prefix.size())));
-        continue;
-      }
-      if (source_roots.empty()) continue;
-      const std::string file = util::strip_source_root(finding.file(), source_roots);
-      if (file != finding.file()) finding.set_file(file);
-    }
-  };
-  if (!lint_logs.empty()) {
-    std::vector<model::LintFinding> findings;
-    // Kept once per (file, line, column, checks, message): a hash of those
-    // points at the findings kept with it, compared field by field. (No
-    // copy of the fields per finding: a flooded log has millions.)
-    std::unordered_multimap<std::uint64_t, std::size_t> seen;
-    const auto key_hash = [](const model::LintFinding& finding) {
-      std::uint64_t hash = util::xxh64(finding.file(), finding.line() * 0x100000000ULL + finding.column());
-      hash = util::xxh64(finding.joined_checks(), hash);
-      return util::xxh64(finding.message(), hash);
-    };
-    const auto same_key = [](const model::LintFinding& left, const model::LintFinding& right) {
-      return left.file() == right.file() && left.line() == right.line() && left.column() == right.column() &&
-             left.joined_checks() == right.joined_checks() && left.message() == right.message();
-    };
-    auto merge = [&](std::vector<model::LintFinding> parsed) {
-      relativize(parsed);
-      seen.reserve(seen.size() + parsed.size());
-      findings.reserve(findings.size() + parsed.size());
-      for (auto& finding : parsed) {
-        const std::uint64_t hash = key_hash(finding);
-        const auto [first, last] = seen.equal_range(hash);
-        if (std::any_of(first, last, [&](const auto& kept) { return same_key(findings[kept.second], finding); }))
-          continue;
-        seen.emplace(hash, findings.size());
-        findings.push_back(std::move(finding));
-      }
-    };
-    for (const auto& log : lint_logs) {
-      LintArtifact parsed = parse_lint_artifact(log.role, run_dir / log.path);
-      if (!parsed.stopped_early.empty()) run.lint_incomplete.push_back(log.path + ": " + parsed.stopped_early);
-      merge(std::move(parsed.findings));
-    }
-    // GCC/Clang warnings: the cmake profile's build log only.
-    if (include_compiler_warnings && !build_log.empty() && typed.profile == "cmake")
-      merge(parse::parse_compiler_warnings_file(run_dir / build_log));
-    run.lint = std::move(findings);
-    run.lint_units = typed.lint_units;
-    run.lint_incomplete.insert(run.lint_incomplete.end(), typed.lint_incomplete.begin(), typed.lint_incomplete.end());
-  } else {
-    run.lint_inactive_reason = typed.lint_inactive_reason.value_or("no lint log was recorded");
-    run.lint_unavailable_outside_tree = typed.lint_unavailable_outside_tree;
-  }
+  const ReadArtifacts read = read_artifacts(run_dir, artifacts, unparsable, typed, run);
+  read_lint(run_dir, typed, read.lint_logs, read.build_log, include_compiler_warnings, run);
 
   if (typed.agent_seconds) run.metrics.duration_seconds = *typed.agent_seconds;
 
