@@ -1,10 +1,24 @@
-// Errors and exit codes shared by the whole library.
+// The errors the library throws: each says what went wrong, never how the
+// process ends. The command line (src/hydra/cli/exit_codes.hpp) alone turns
+// an error into an exit code, as ccache's `ccache_main` does for its
+// `core::Error`.
 //
-// Two kinds of failure (see docs/cli.md "Exit codes"):
-// - `InputError`: a user's file cannot be read or parsed. It carries the file
-//   and, for parse errors, the 1-based line and column (0 when unknown).
-// - `Error`: any other failure the tool reports and exits on. Every exception
-//   the library throws on purpose derives from `Error`.
+// - `Error`: a failure nobody should see (a bug, or the environment). Every
+//   exception the library throws on purpose derives from it.
+// - `UsageError`: an option, argument or setting the command cannot take.
+// - `InputError`: a user's file cannot be read or parsed; it carries the file
+//   and, for parse errors, the 1-based line and column, like toml++'s
+//   `parse_error`.
+// - `StepFailed`: a step of a capture or loop could not be run at all (its
+//   tool is missing, the sandbox it requires cannot be made, a worktree
+//   cannot be checked out).
+// - `Tampered`: a run directory's sealed artifacts do not match their digests.
+// - `NotMergeable`: `apply` was asked for a candidate that failed its gates.
+// - `Refused`: `apply` will not write the change: the tree has changes, its
+//   base moved, or the change does not apply.
+//
+// Outcomes that are not errors (a ranking whose top candidate is not
+// mergeable, a verdict, a replay that differs) are returned as values.
 #pragma once
 
 #include <cstdint>
@@ -13,29 +27,18 @@
 
 namespace hydra {
 
-/// Process exit codes. Documented in `hydra-score --help`, README and docs/cli.md.
-enum class ExitCode : int {
-  success = 0,        ///< done; for `score` the top candidate is mergeable; for `compare`, improved
-  internal = 1,       ///< unexpected failure (a bug or the environment)
-  usage = 2,          ///< bad usage, or an unreadable or malformed input file
-  not_mergeable = 3,  ///< `score`: the top-ranked candidate is not mergeable (or there is none)
-  regressed = 4,      ///< `compare`: the candidate set regressed
-  neutral = 5,        ///< `compare`: no meaningful change (never promotes)
-  mismatch = 6,       ///< `replay`: re-scoring gave different output
-  tampered = 7,       ///< a run directory's sealed artifacts do not match their digests
-  step_failed = 8,    ///< `capture`/`loop`: a step could not be run at all
-  refused = 9,        ///< `apply`: the working tree is not clean, its base moved, or the change does not apply
-};
-
-/// Base class of every exception the library throws on purpose.
+/// Base class of every exception the library throws on purpose; thrown as
+/// itself, an internal failure.
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& message, ExitCode code = ExitCode::internal)
-      : std::runtime_error(message), code_(code) {}
-  ExitCode code() const noexcept { return code_; }
+  explicit Error(const std::string& message) : std::runtime_error(message) {}
+};
 
- private:
-  ExitCode code_;
+/// Bad command-line usage (unknown option, missing argument, bad value, a
+/// setting that contradicts another).
+class UsageError : public Error {
+ public:
+  using Error::Error;
 };
 
 /// A user's file (or argument) is unreadable or malformed.
@@ -44,7 +47,7 @@ class InputError : public Error {
  public:
   InputError(std::string file, const std::string& message, std::uint64_t line = 0,
              std::uint64_t column = 0)
-      : Error(format(file, message, line, column), ExitCode::usage),
+      : Error(format(file, message, line, column)),
         file_(std::move(file)),
         line_(line),
         column_(column),
@@ -72,16 +75,33 @@ class InputError : public Error {
   std::string message_;
 };
 
-/// Bad command-line usage (unknown option, missing argument, bad value).
-class UsageError : public Error {
+/// A step could not be run at all: its tool is not installed, the sandbox
+/// it requires cannot be made, its tree cannot be checked out. (A step that
+/// ran and failed is a result, recorded in the run, never this.)
+class StepFailed : public Error {
  public:
-  explicit UsageError(const std::string& message) : Error(message, ExitCode::usage) {}
+  using Error::Error;
 };
 
-/// A sealed run directory does not match its manifest.
-class TamperError : public Error {
+/// A sealed run directory does not match its manifest (the message names
+/// the file).
+class Tampered : public Error {
  public:
-  explicit TamperError(const std::string& message) : Error(message, ExitCode::tampered) {}
+  using Error::Error;
+};
+
+/// `apply`: the chosen candidate failed its gates, and was not forced.
+class NotMergeable : public Error {
+ public:
+  using Error::Error;
+};
+
+/// `apply`: the change is not written because the working tree has changes,
+/// its `HEAD` is not the commit the change was made against, or the change
+/// does not apply. Nothing was written.
+class Refused : public Error {
+ public:
+  using Error::Error;
 };
 
 }  // namespace hydra

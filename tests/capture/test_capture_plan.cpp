@@ -103,8 +103,7 @@ TEST_CASE("the shared cache: a baseline capture writes, a candidate reads, a bad
   try {
     capture::resolve_cache_dir(plan, request);
     FAIL("a bad address was accepted");
-  } catch (const hydra::Error& error) {
-    CHECK(error.code() == hydra::ExitCode::usage);
+  } catch (const hydra::UsageError& error) {
     CHECK_THAT(error.what(), Catch::Contains("HYDRA_SCORE_CACHE_REMOTE") && Catch::Contains("ftp://cache"));
   }
   ::unsetenv("HYDRA_SCORE_CACHE_REMOTE");

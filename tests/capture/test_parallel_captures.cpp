@@ -137,11 +137,12 @@ TEST_CASE("capture_in_parallel shares the jobs and captures a capture that ran o
   SECTION("bad input: a capture that cannot be done is returned as its failure; the others are done") {
     FakeCaptures fake(2);
     fake.throws = [](const CaptureRequest& request) {
-      if (request.agent == "broken") throw hydra::Error("git worktree add failed", hydra::ExitCode::step_failed);
+      if (request.agent == "broken") throw hydra::StepFailed("git worktree add failed");
     };
     const auto results = capture_in_parallel(requests_for({"broken", "fine"}), 2, 2, std::ref(fake));
     REQUIRE(results[0].failure);
-    CHECK(std::string(results[0].failure->what()) == "git worktree add failed");
+    CHECK_THROWS_AS(std::rethrow_exception(results[0].failure), hydra::StepFailed);
+    CHECK_THROWS_WITH(std::rethrow_exception(results[0].failure), "git worktree add failed");
     CHECK_FALSE(results[0].outcome);
     REQUIRE(results[1].outcome);
     CHECK(results[1].outcome->summary == "fine");

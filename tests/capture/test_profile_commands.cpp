@@ -79,12 +79,7 @@ TEST_CASE("profile commands: each runner writes results HydraScore reads", "[cap
     CHECK(lint.shell == "npm run lint -- --format json --output-file '/runs/a/lint/0.json'");
     CHECK(lint.source == ResultSource::file);
     // jest without jest-junit cannot give results: a missing tool.
-    try {
-      test_command(context_of("js-node", {{"test", "jest"}}), "npm test", junit);
-      FAIL("no error");
-    } catch (const hydra::Error& error) {
-      CHECK(error.code() == hydra::ExitCode::step_failed);
-    }
+    CHECK_THROWS_AS(test_command(context_of("js-node", {{"test", "jest"}}), "npm test", junit), hydra::StepFailed);
     const auto node = context_of("js-node", {{"test", "node --test test/"}});
     CHECK(test_command(node, "npm test", junit).shell ==
           "npm test -- --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit "

@@ -351,9 +351,8 @@ TEST_CASE("without bubblewrap, or where it cannot work, a sandbox can be require
     settings.require = true;
     try {
       hydra::capture::find_sandbox(false, settings, kTool);
-      FAIL("expected hydra::Error");
-    } catch (const hydra::Error& error) {
-      CHECK(error.code() == hydra::ExitCode::step_failed);
+      FAIL("expected hydra::StepFailed");
+    } catch (const hydra::StepFailed& error) {
       CHECK(std::string(error.what()).find("[sandbox] require = true") != std::string::npos);
     }
   }

@@ -80,7 +80,6 @@ TEST_CASE("compare command maps the verdict to the exit code", "[compare][cli]")
       run_compare({"--reference", (root / "broken.json").string(), "--candidate", four});
       FAIL("expected an InputError");
     } catch (const InputError& error) {
-      CHECK(error.code() == ExitCode::usage);
       CHECK(error.line() == 2);
     }
     CHECK_THROWS_AS(run_compare({"--reference", (root / "missing").string(), "--candidate", four}), InputError);

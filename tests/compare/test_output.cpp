@@ -36,7 +36,7 @@ eval::Comparison sample() {
 
 TEST_CASE("to_json writes the compare contract", "[compare][output]") {
   SECTION("valid input") {
-    const json output = report::to_json(sample());
+    const json output = report::to_json(sample(), 4);
     CHECK(output["schema"] == "hydra-score/compare/1");
     CHECK(output["verdict"] == "regressed");  // t2 dropped
     CHECK(output["promote"] == false);
@@ -69,7 +69,7 @@ TEST_CASE("to_json writes the compare contract", "[compare][output]") {
     CHECK(output["tasks"][2]["pairing"] == "added");
   }
   SECTION("deterministic") {
-    CHECK(report::to_json(sample()).dump(2) == report::to_json(sample()).dump(2));
+    CHECK(report::to_json(sample(), 4).dump(2) == report::to_json(sample(), 4).dump(2));
   }
   SECTION("bad input: non-finite numbers are written as null") {
     eval::TaskResult reference;
@@ -79,7 +79,7 @@ TEST_CASE("to_json writes the compare contract", "[compare][output]") {
     eval::TaskResult candidate = reference;
     candidate.cost.tokens = std::nan("");
     const json output =
-        report::to_json(eval::compare_sets({"r", {reference}}, {"c", {candidate}}, {}, {}));
+        report::to_json(eval::compare_sets({"r", {reference}}, {"c", {candidate}}, {}, {}), 4);
     CHECK(output["tasks"][0]["candidate"]["composite"].is_null());
     CHECK(output["tasks"][0]["deltas"]["composite"].is_null());
     CHECK(output["verdict"] == "regressed");

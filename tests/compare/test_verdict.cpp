@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include <hydra/cli/exit_codes.hpp>
 #include <hydra/eval/verdict.hpp>
 
 using namespace hydra;
@@ -58,14 +59,14 @@ TEST_CASE("compare_sets: improved, neutral and regressed by the summed delta", "
     CHECK(result.composite_delta_sum == 0.25);
     CHECK(result.verdict == Verdict::improved);
     CHECK(result.promote);
-    CHECK(eval::exit_code_of(result.verdict) == ExitCode::success);
+    CHECK(cli::exit_code_of(result.verdict) == cli::ExitCode::success);
   }
   SECTION("neutral") {
     auto result = run({task("t1", 3, 4, 0.5)}, {task("t1", 3, 4, 0.5)});
     CHECK(result.composite_delta_sum == 0.0);
     CHECK(result.verdict == Verdict::neutral);
     CHECK_FALSE(result.promote);
-    CHECK(eval::exit_code_of(result.verdict) == ExitCode::neutral);
+    CHECK(cli::exit_code_of(result.verdict) == cli::ExitCode::neutral);
   }
   SECTION("a gain exactly at minCompositeGain is neutral") {
     // reference: (0.6*1 + 0.4*0.5) / 1 = 0.8; candidate: 0.6 + 0.4*0.525 = 0.81
@@ -87,7 +88,7 @@ TEST_CASE("compare_sets: improved, neutral and regressed by the summed delta", "
     CHECK(result.composite_delta_sum == -0.01);
     CHECK(result.hard_regressions.empty());
     CHECK(result.verdict == Verdict::regressed);
-    CHECK(eval::exit_code_of(result.verdict) == ExitCode::regressed);
+    CHECK(cli::exit_code_of(result.verdict) == cli::ExitCode::regressed);
   }
   SECTION("a loss just inside -minCompositeGain is neutral") {
     // candidate: 0.6 + 0.4*0.4775 = 0.791; delta -0.009 > -0.01

@@ -70,8 +70,7 @@ TEST_CASE("resolve_refs finds branches, tags, remote branches and plain commits"
     try {
       resolve_refs(repo, {"agent/*", "nobody/*"});
       FAIL("no error");
-    } catch (const hydra::Error& error) {
-      CHECK(error.code() == hydra::ExitCode::usage);
+    } catch (const hydra::UsageError& error) {
       CHECK(std::string(error.what()).find("no ref or commit matches \"nobody/*\"") != std::string::npos);
     }
     CHECK_THROWS_WITH(resolve_refs(repo, {"--all"}), Catch::Contains("\"--all\" is not a ref pattern"));

@@ -109,7 +109,7 @@ ApplyResult apply_candidate(const ApplyRequest& request) {
   // The run is the one that was scored, and intact.
   pipeline::verify_seal(result.run);
   if (!scored_digest.empty() && util::sha256_file(result.run / "manifest.json") != scored_digest)
-    throw TamperError(result.run.string() + " changed since " + request.score_file.string() +
+    throw Tampered(result.run.string() + " changed since " + request.score_file.string() +
                       " was written (its manifest's digest differs); score again");
   const model::RunManifest manifest = pipeline::read_run_manifest(result.run);
   result.base_commit = manifest.base_commit;
@@ -119,35 +119,33 @@ ApplyResult apply_candidate(const ApplyRequest& request) {
                      "the run stores no change to apply (no base commit or no diff.patch: " +
                          manifest.diff_inactive_reason.value_or("it was not captured from git") + ")");
   if (fs::file_size(patch) == 0)
-    throw Error("agent \"" + result.agent + "\" made no change: " + patch.string() + " is empty", ExitCode::refused);
+    throw Refused("agent \"" + result.agent + "\" made no change: " + patch.string() + " is empty");
 
   if (!result.mergeable && !request.force) {
     std::string why;
     for (const auto& failure : result.gate_failures) why += "\n  x " + failure;
-    throw Error("agent \"" + result.agent + "\" is not mergeable; not applying it (--force applies it anyway):" + why,
-                ExitCode::not_mergeable);
+    throw NotMergeable("agent \"" + result.agent + "\" is not mergeable; not applying it (--force applies it anyway):" +
+                       why);
   }
 
   // The tree: clean, and still at the commit the change was made against.
   if (!util::is_git_work_tree(request.source))
-    throw Error(request.source.string() + " is not inside a git work tree", ExitCode::refused);
+    throw Refused(request.source.string() + " is not inside a git work tree");
   result.work_tree = fs::canonical(util::work_tree_root(request.source));
   const auto head = util::run_git(result.work_tree, {"rev-parse", "--verify", "--quiet", "HEAD^{commit}"});
   const std::string head_commit(util::trim(head.output));
   if (head.exit_code != 0 || head_commit != result.base_commit)
-    throw Error("the base moved: agent \"" + result.agent + "\" was captured against " + result.base_commit +
+    throw Refused("the base moved: agent \"" + result.agent + "\" was captured against " + result.base_commit +
                     ", but HEAD of " + result.work_tree.string() + " is " +
                     (head_commit.empty() ? std::string("unborn") : head_commit) +
-                    "; check out " + result.base_commit.substr(0, 12) + " or score the candidates again",
-                ExitCode::refused);
+                    "; check out " + result.base_commit.substr(0, 12) + " or score the candidates again");
   const std::vector<std::string> dirty = dirty_paths(result.work_tree);
   if (!dirty.empty()) {
     std::string list;
     for (std::size_t i = 0; i < dirty.size() && i < 10; ++i) list += "\n  " + dirty[i];
     if (dirty.size() > 10) list += "\n  ... and " + std::to_string(dirty.size() - 10) + " more";
-    throw Error("the working tree " + result.work_tree.string() +
-                    " has changes; commit or stash them before applying agent \"" + result.agent + "\":" + list,
-                ExitCode::refused);
+    throw Refused("the working tree " + result.work_tree.string() +
+                    " has changes; commit or stash them before applying agent \"" + result.agent + "\":" + list);
   }
 
   // The check: the change onto HEAD in a temporary index, never the user's.
@@ -156,9 +154,8 @@ ApplyResult apply_candidate(const ApplyRequest& request) {
   util::checked_git(result.work_tree, {"read-tree", "HEAD"}, index);
   const auto checked = util::run_git(result.work_tree, {"apply", "--cached", "--binary", patch.string()}, index);
   if (checked.exit_code != 0)
-    throw Error("the change of agent \"" + result.agent + "\" (" + patch.string() + ") does not apply to " +
-                    result.base_commit.substr(0, 12) + ": " + std::string(util::trim(checked.error_output)),
-                ExitCode::refused);
+    throw Refused("the change of agent \"" + result.agent + "\" (" + patch.string() + ") does not apply to " +
+                    result.base_commit.substr(0, 12) + ": " + std::string(util::trim(checked.error_output)));
   const auto names = util::checked_git(result.work_tree, {"diff", "--cached", "--name-status", "-z", "-M", "HEAD"}, index);
   const std::vector<std::string> fields = nul_fields(names.output);
   for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -179,9 +176,8 @@ ApplyResult apply_candidate(const ApplyRequest& request) {
   // tree (git apply writes nothing unless every hunk applies).
   const auto applied = util::run_git(result.work_tree, {"apply", "--binary", patch.string()});
   if (applied.exit_code != 0)
-    throw Error("git apply " + patch.string() + " failed in " + result.work_tree.string() +
-                    " (nothing was written): " + std::string(util::trim(applied.error_output)),
-                ExitCode::refused);
+    throw Refused("git apply " + patch.string() + " failed in " + result.work_tree.string() +
+                    " (nothing was written): " + std::string(util::trim(applied.error_output)));
   result.applied = true;
   return result;
 }

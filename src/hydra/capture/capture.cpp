@@ -31,9 +31,8 @@ void apply_profile(config::Config& config, const CaptureRequest& request, const 
   if (plan.baseline) {
     const std::string& baseline = plan.baseline->profile;
     if (!profile.empty() && profile != baseline)
-      throw Error("--profile " + profile + ": the baseline run " + request.baseline_run->string() +
-                      " was captured with the " + baseline + " profile; candidates are captured with their baseline's",
-                  ExitCode::usage);
+      throw UsageError("--profile " + profile + ": the baseline run " + request.baseline_run->string() +
+                      " was captured with the " + baseline + " profile; candidates are captured with their baseline's");
     profile = baseline;
   }
   if (profile.empty() || profile == config.profile) return;
@@ -59,14 +58,13 @@ void refuse_cmake_changes(const std::string& diff) {
   if (files.empty()) return;
   std::string list;
   for (const auto& file : files) list += (list.empty() ? "" : ", ") + file;
-  throw Error("the working tree changes CMake files (" + list +
+  throw UsageError("the working tree changes CMake files (" + list +
                   "): `cmake --build` has already run the project's configure with them outside the sandbox, so "
                   "this tree is not scored. Score it from a commit instead, where its CMake code runs only inside "
                   "the sandbox: commit it to a branch and run `cmake -DHYDRA_SCORE_CANDIDATES=<branch> <build> && "
                   "cmake --build <build> --target hydra_score` (or `hydra-score capture --ref <branch>`). To score "
                   "this tree anyway: -DHYDRA_SCORE_ALLOW_CMAKE_CHANGES=ON, or HYDRA_SCORE_ALLOW_CMAKE_CHANGES=1 in "
-                  "the environment.",
-              ExitCode::usage);
+                  "the environment.");
 }
 
 /// A build that failed for want of the network it does not have says what
@@ -80,7 +78,7 @@ void report_network_need(const CaptureRequest& request, const Sandbox& sandbox, 
     const std::string line = network_failure_line(util::read_file(file));
     if (line.empty()) continue;
     const std::string message = network_needed_message("the build", std::string(log) + ": " + line);
-    if (!request.baseline_run) throw Error(message, ExitCode::step_failed);
+    if (!request.baseline_run) throw StepFailed(message);
     staging.problem(message);
     return;
   }
@@ -205,7 +203,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   plan.config = plan.config_file ? config::load(*plan.config_file) : config::Config{};
   apply_profile(plan.config, request, plan);
   if (plan.config.profile == "cmake" && (plan.cmake.empty() || plan.ctest.empty()))
-    throw Error("the cmake profile's capture needs cmake and ctest on PATH", ExitCode::step_failed);
+    throw StepFailed("the cmake profile's capture needs cmake and ctest on PATH");
   resolve_cache_dir(plan, request);
 
   // Marked, so that a later capture never reads this build tree as part of
@@ -291,7 +289,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   if (request.baseline_run) {
     try {
       pipeline::verify_seal(util::absolute_clean(*request.baseline_run));
-    } catch (const TamperError& error) {
+    } catch (const Tampered& error) {
       baseline_broken = error.what();
       staging.problem("the baseline run was modified while this candidate's code ran: " + baseline_broken);
     }

@@ -41,13 +41,11 @@ class Overlaps {
 
 void attempt(const CaptureFunction& capture_one, const CaptureRequest& request, BatchCapture& into) {
   into.outcome.reset();
-  into.failure.reset();
+  into.failure = nullptr;
   try {
     into.outcome = capture_one(request);
-  } catch (const Error& error) {
-    into.failure = error;
-  } catch (const std::exception& error) {
-    into.failure = Error(error.what());
+  } catch (const std::exception&) {
+    into.failure = std::current_exception();
   }
 }
 

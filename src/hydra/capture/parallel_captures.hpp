@@ -4,6 +4,7 @@
 // the timeout counts against it (docs/config.md, "Time budgets").
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <optional>
 #include <string>
@@ -17,7 +18,7 @@ namespace hydra::capture {
 /// What became of one capture of a batch.
 struct BatchCapture {
   std::optional<CaptureOutcome> outcome;  ///< set when the capture was done
-  std::optional<Error> failure;           ///< set when it could not be done
+  std::exception_ptr failure;             ///< set when it could not be done (an Error says which kind)
   /// How many other captures ran beside it at most (0: it ran alone).
   std::size_t beside = 0;
   /// Why it was captured again alone; empty when it was not.

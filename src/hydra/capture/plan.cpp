@@ -101,8 +101,7 @@ Plan make_plan(const CaptureRequest& request, std::optional<model::RunManifest> 
   plan.in_git = util::is_git_work_tree(plan.source);
   if (!request.checkout.empty()) {
     if (!plan.in_git)
-      throw Error(plan.source.string() + " is not a git work tree; cannot check out " + request.checkout,
-                  ExitCode::usage);
+      throw UsageError(plan.source.string() + " is not a git work tree; cannot check out " + request.checkout);
     plan.source_commit = util::resolve_commit(plan.source, request.checkout);
   } else if (plan.in_git) {
     // A repository without commits has no HEAD: nothing to diff against.
@@ -191,8 +190,8 @@ void resolve_cache_dir(Plan& plan, const CaptureRequest& request) {
   try {
     address = remote::parse_address(url);
   } catch (const Error& error) {
-    throw Error(std::string(variable && *variable ? "HYDRA_SCORE_CACHE_REMOTE: " : "[cache] remote: ") + error.what(),
-                ExitCode::usage);
+    throw UsageError(std::string(variable && *variable ? "HYDRA_SCORE_CACHE_REMOTE: " : "[cache] remote: ") +
+                     error.what());
   }
   remote::Limits limits;
   limits.operation = std::chrono::milliseconds(plan.config.cache.remote_timeout_milliseconds);
@@ -208,9 +207,8 @@ void check_out(Plan& plan, const CaptureRequest& request, Progress& progress) {
   // kept source/ and build/ in it) starts afresh; another one is refused.
   if (fs::is_regular_file(layout.folder / "CMakeCache.txt")) {
     if (!fs::is_regular_file(layout.folder / util::kBuildTreeMarker))
-      throw Error(layout.folder.string() + " is a CMake build tree; a capture of a commit keeps its worktree and "
-                  "build tree in source/ and build/ of its build directory: give another --build-dir",
-                  ExitCode::usage);
+      throw UsageError(layout.folder.string() + " is a CMake build tree; a capture of a commit keeps its worktree and "
+                  "build tree in source/ and build/ of its build directory: give another --build-dir");
     for (const auto& entry : fs::directory_iterator(layout.folder)) fs::remove_all(entry.path());
   }
   progress.start("checkout");

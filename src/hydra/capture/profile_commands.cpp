@@ -163,9 +163,8 @@ StepCommand test_command(const ProfileContext& context, const std::string& comma
   const std::string runs = what_runs(context, command);
   if (mentions(runs, "jest")) {
     if (context.jest_junit.empty())
-      throw Error("the js-node profile's test step runs jest, whose JUnit output needs jest-junit; install it "
-                  "in the project (npm install --save-dev jest-junit) or globally (npm install -g jest-junit)",
-                  ExitCode::step_failed);
+      throw StepFailed("the js-node profile's test step runs jest, whose JUnit output needs jest-junit; install it "
+                  "in the project (npm install --save-dev jest-junit) or globally (npm install -g jest-junit)");
     step.shell = npm_arguments(command, "--ci --reporters=default --reporters=" +
                                             shell_quote(context.jest_junit.string()));
     step.environment = {{"JEST_JUNIT_OUTPUT_DIR", junit.parent_path().string()},
@@ -190,10 +189,9 @@ StepCommand test_command(const ProfileContext& context, const std::string& comma
                                             reporter + " --test-reporter-destination=" + quoted);
     return step;
   }
-  throw Error("the js-node profile cannot tell how to get JUnit results from the test command \"" + command +
+  throw UsageError("the js-node profile cannot tell how to get JUnit results from the test command \"" + command +
                   "\" (it reads jest through jest-junit and node --test); put {junit} where the command "
-                  "should write a JUnit file, in hydra.toml's [scoring.profile] test",
-              ExitCode::usage);
+                  "should write a JUnit file, in hydra.toml's [scoring.profile] test");
 }
 
 StepCommand lint_command(const ProfileContext& context, const std::string& command, const fs::path& output) {
@@ -222,9 +220,8 @@ StepCommand lint_command(const ProfileContext& context, const std::string& comma
       step.shell = placeholder ? with_output : command + " --show-source";
       step.role = "flake8_log";
     } else {
-      throw Error("the python profile reads lint findings from ruff and flake8, not from \"" + command +
-                      "\" (hydra.toml's [scoring.profile] lint)",
-                  ExitCode::usage);
+      throw UsageError("the python profile reads lint findings from ruff and flake8, not from \"" + command +
+                      "\" (hydra.toml's [scoring.profile] lint)");
     }
     step.source = placeholder ? ResultSource::file : ResultSource::stdout_;
     step.result_file = output;
@@ -232,9 +229,8 @@ StepCommand lint_command(const ProfileContext& context, const std::string& comma
   }
   // js-node: ESLint, directly or through an npm script.
   if (!mentions(what_runs(context, command), "eslint"))
-    throw Error("the js-node profile reads lint findings from ESLint, not from \"" + command +
-                    "\" (hydra.toml's [scoring.profile] lint, or package.json's lint script)",
-                ExitCode::usage);
+    throw UsageError("the js-node profile reads lint findings from ESLint, not from \"" + command +
+                    "\" (hydra.toml's [scoring.profile] lint, or package.json's lint script)");
   step.shell = placeholder ? with_output : npm_arguments(command, "--format json --output-file " + quoted);
   step.source = ResultSource::file;
   step.result_file = output;

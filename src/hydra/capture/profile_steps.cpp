@@ -90,18 +90,16 @@ void require_tool(const Plan& plan, const Sandbox& sandbox, const std::string& s
   const bool found = program.find('/') != std::string::npos ? fs::exists(tree / program) || fs::exists(program)
                                                             : util::find_program(program).has_value();
   if (!found)
-    throw Error("the " + profile + " profile's " + step + " step runs `" + command.shell.substr(0, 200) + "`, but " +
-                    program + " is not installed (not on PATH)",
-                ExitCode::step_failed);
+    throw StepFailed("the " + profile + " profile's " + step + " step runs `" + command.shell.substr(0, 200) +
+                     "`, but " + program + " is not installed (not on PATH)");
   static const std::set<std::string> builtin = {"build", "test", "check", "run", "bench", "doc", "b", "t", "c", "r"};
   if (command.cargo_subcommand.empty() || builtin.count(command.cargo_subcommand)) return;
   util::ProcessRequest probe = sandbox.request(probe_policy(plan), {program, command.cargo_subcommand, "--version"});
   probe.timeout = std::chrono::seconds(60);
   const auto result = util::run_process(probe);
   if (!result.started || result.exit_code != 0)
-    throw Error("the " + profile + " profile's " + step + " step needs `cargo " + command.cargo_subcommand +
-                    "`, which is not installed (" + first_line(result.output + result.error) + ")",
-                ExitCode::step_failed);
+    throw StepFailed("the " + profile + " profile's " + step + " step needs `cargo " + command.cargo_subcommand +
+                    "`, which is not installed (" + first_line(result.output + result.error) + ")");
 }
 
 /// The version line of the programs the profile ran ("tools" in the manifest).
@@ -230,8 +228,10 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   const auto resolve = [&](auto make) -> std::optional<StepCommand> {
     try {
       return make();
+    } catch (const StepFailed&) {
+      throw;  // a tool the step needs is missing: no candidate could run it either
     } catch (const Error& error) {
-      if (!request.baseline_run || error.code() == ExitCode::step_failed) throw;
+      if (!request.baseline_run) throw;
       unclear.push_back(error.what());
       return std::nullopt;
     }
@@ -258,7 +258,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
       const std::string message = network_needed_message(
           "package.json", std::to_string(packages.size()) + " package(s) (" + named +
                               ") and no node_modules to take them from; run `npm ci` in the tree first");
-      if (!request.baseline_run) throw Error(message, ExitCode::step_failed);
+      if (!request.baseline_run) throw StepFailed(message);
       unclear.push_back(message);
     }
   }

@@ -56,7 +56,7 @@ struct BaselineCheck {
 };
 
 /// Captures the baseline at `baseline` again from what it recorded (its seal
-/// is broken: `problem`). Throws hydra::TamperError when it cannot.
+/// is broken: `problem`). Throws hydra::Tampered when it cannot.
 void recapture(const CaptureRequest& request, const fs::path& baseline, const std::string& problem);
 
 /// recapture_baseline, keeping the manifest it verified: each capture reads
@@ -70,7 +70,7 @@ BaselineCheck check_baseline(const CaptureRequest& request) {
   try {
     check.manifest = pipeline::verify_seal(baseline);
     return check;
-  } catch (const TamperError& error) {
+  } catch (const Tampered& error) {
     check.repaired = error.what();
   }
   recapture(request, baseline, *check.repaired);
@@ -80,7 +80,7 @@ BaselineCheck check_baseline(const CaptureRequest& request) {
 
 void recapture(const CaptureRequest& request, const fs::path& baseline, const std::string& problem) {
   const auto cannot = [&](const std::string& why) {
-    return TamperError(problem + "\n" + baseline.string() + " cannot be captured again (" + why +
+    return Tampered(problem + "\n" + baseline.string() + " cannot be captured again (" + why +
                        "); capture the baseline again (the hydra_baseline target)");
   };
 

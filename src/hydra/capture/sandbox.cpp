@@ -98,9 +98,8 @@ Sandbox find_sandbox(bool wanted, const config::SandboxSettings& settings,
   sandbox.step_runner = step_runner;
   const auto unconfined = [&](const std::string& why) {
     if (settings.require)
-      throw Error("[sandbox] require = true, but candidate code cannot be confined here: " + why +
-                      " (docs/threat-model.md, \"Running HydraScore in a container\")",
-                  ExitCode::step_failed);
+      throw StepFailed("[sandbox] require = true, but candidate code cannot be confined here: " + why +
+                      " (docs/threat-model.md, \"Running HydraScore in a container\")");
     sandbox.description = "none: " + why;
     return sandbox;
   };

@@ -4,6 +4,7 @@
 
 #include <hydra/capture/apply.hpp>
 #include <hydra/cli/commands.hpp>
+#include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>
 
 namespace hydra::cli {
@@ -57,7 +58,7 @@ void register_apply(CLI::App& app, int& exit_code) {
       std::cout << "dry run: nothing written; --confirm (or HYDRA_APPLY_CONFIRM=1) writes it\n";
     else
       std::cout << result.files.size() << " file(s) written to the working tree (the index is unchanged)\n";
-    exit_code = static_cast<int>(ExitCode::success);
+    exit_code = status(ExitCode::success);
   });
 }
 

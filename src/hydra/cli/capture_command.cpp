@@ -9,6 +9,7 @@
 #include <hydra/capture/test_frameworks.hpp>
 #include <hydra/capture/parallel_captures.hpp>
 #include <hydra/cli/commands.hpp>
+#include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
@@ -231,16 +232,17 @@ void register_capture(CLI::App& app, int& exit_code) {
     // time beside the others is captured again alone (parallel_captures.hpp).
     const auto results = capture::capture_in_parallel(std::move(requests), jobs, parallel);
     std::string listed;
-    std::optional<Error> first_failure;
+    std::optional<Failure> first_failure;
     std::size_t failed = 0;
     for (std::size_t i = 0; i < count; ++i) {
       const std::string what = targets[i].ref.empty() ? targets[i].source : "ref " + targets[i].ref;
       if (!results[i].retried_alone.empty() && !options->quiet)
         std::cerr << "hydra[" << targets[i].agent << "]: " << results[i].retried_alone << "\n";
       if (results[i].failure) {
+        const Failure failure = failure_of(results[i].failure);
         std::cerr << "hydra-score: error: " << what << " (agent " << targets[i].agent
-                  << ") could not be captured: " << results[i].failure->what() << "\n";
-        if (!first_failure) first_failure = results[i].failure;
+                  << ") could not be captured: " << failure.message << "\n";
+        if (!first_failure) first_failure = failure;
         ++failed;
         continue;
       }
@@ -249,11 +251,13 @@ void register_capture(CLI::App& app, int& exit_code) {
     }
     if (!options->list.empty()) util::write_file_atomic(options->list, listed);
     if (first_failure) {
-      throw Error(std::to_string(failed) + " of " + std::to_string(count) + " captures failed (first: " +
-                      first_failure->what() + ")",
-                  first_failure->code() == ExitCode::internal ? ExitCode::step_failed : first_failure->code());
+      // A failure of no kind of its own (git could not make a worktree): a step could not run.
+      std::cerr << "hydra-score: error: " << failed << " of " << count << " captures failed (first: "
+                << first_failure->message << ")\n";
+      exit_code = status(first_failure->code == ExitCode::internal ? ExitCode::step_failed : first_failure->code);
+      return;
     }
-    exit_code = static_cast<int>(ExitCode::success);
+    exit_code = status(ExitCode::success);
   });
 }
 

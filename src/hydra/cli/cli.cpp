@@ -7,26 +7,19 @@
 #include <hydra/capture/test_frameworks.hpp>
 #include <hydra/capture/test_launcher.hpp>
 #include <hydra/cli/commands.hpp>
+#include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>
 #include <hydra/version.hpp>
 
 namespace hydra::cli {
 
-namespace {
-
-constexpr const char* kExitCodes = R"(Exit codes:
-  0  success (score: the top candidate is mergeable; compare: improved)
-  1  internal error
-  2  bad usage, or an unreadable or malformed input file
-  3  score: the top-ranked candidate is not mergeable; apply: the candidate is not mergeable (no --force)
-  4  compare: regressed
-  5  compare: neutral (no meaningful change; never promotes)
-  6  replay: re-scoring gave different output
-  7  a run directory's sealed artifacts do not match their digests
-  8  capture/loop: a step could not be run
-  9  apply: refused (the working tree has changes, its base moved, or the change does not apply))";
-
-}  // namespace
+void register_commands(CLI::App& app, int& exit_code) {
+  for (Register add : {&register_record, &register_score, &register_replay, &register_capture,
+                       &register_compare, &register_loop, &register_apply, &register_record_results,
+                       &register_leaderboard, &register_run_step}) {
+    add(app, exit_code);
+  }
+}
 
 int main(int argc, char** argv) {
   // The test launcher of capture trees takes its arguments as they are.
@@ -34,38 +27,31 @@ int main(int argc, char** argv) {
     return capture::run_test_launcher(std::vector<std::string>(argv + 2, argv + argc));
   CLI::App app{"hydra-score: reproducible scores for code changes in CMake projects"};
   app.set_version_flag("--version", std::string(engine_version));
-  app.footer(kExitCodes);
+  app.footer(exit_code_help());
   app.require_subcommand(1);
-  int exit_code = static_cast<int>(ExitCode::success);
-  for (Register add : {&register_record, &register_score, &register_replay, &register_capture,
-                       &register_compare, &register_loop, &register_apply, &register_record_results,
-                       &register_leaderboard, &register_run_step}) {
-    add(app, exit_code);
-  }
+  int exit_code = status(ExitCode::success);
+  register_commands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
-    return 0;
+    return status(ExitCode::success);
   } catch (const CLI::CallForAllHelp&) {
     std::cout << app.help("", CLI::AppFormatMode::All);
-    return 0;
+    return status(ExitCode::success);
   } catch (const CLI::CallForVersion&) {
     std::cout << engine_version << "\n";
-    return 0;
+    return status(ExitCode::success);
   } catch (const CLI::ParseError& error) {
     std::cerr << "hydra-score: " << error.what() << "\n"
               << "Run 'hydra-score --help' for usage.\n";
-    return static_cast<int>(ExitCode::usage);
-  } catch (const InputError& error) {
-    std::cerr << "hydra-score: error: " << error.what() << "\n";
-    return static_cast<int>(error.code());
-  } catch (const Error& error) {
-    std::cerr << "hydra-score: error: " << error.what() << "\n";
-    return static_cast<int>(error.code());
+    return status(exit_code_of(error));
   } catch (const std::exception& error) {
-    std::cerr << "hydra-score: internal error: " << error.what() << "\n";
-    return static_cast<int>(ExitCode::internal);
+    // What went wrong decides the exit code (exit_codes.hpp); an exception
+    // the library did not throw on purpose is a bug.
+    const bool on_purpose = dynamic_cast<const Error*>(&error) != nullptr;
+    std::cerr << "hydra-score: " << (on_purpose ? "error: " : "internal error: ") << error.what() << "\n";
+    return status(exit_code_of(error));
   }
   return exit_code;
 }

@@ -3,8 +3,8 @@
 
 namespace hydra::cli {
 
-/// Parses `argv`, runs the subcommand, maps errors to exit codes (see
-/// hydra::ExitCode). Never throws.
+/// Parses `argv`, runs the subcommand, and maps what it threw or returned
+/// to the exit code (cli/exit_codes.hpp). Never throws.
 int main(int argc, char** argv);
 
 }  // namespace hydra::cli

@@ -12,8 +12,8 @@
 namespace hydra::cli {
 
 /// A registration function adds one subcommand to `app`. The subcommand's
-/// callback stores the process exit code in `exit_code` (see
-/// hydra::ExitCode) and may throw hydra::Error, which cli::main maps.
+/// callback stores the exit code of its result in `exit_code` (see
+/// cli::ExitCode) and may throw a hydra::Error, which cli::main maps.
 using Register = void (*)(CLI::App& app, int& exit_code);
 
 void register_record(CLI::App& app, int& exit_code);
@@ -27,6 +27,10 @@ void register_record_results(CLI::App& app, int& exit_code);
 void register_leaderboard(CLI::App& app, int& exit_code);
 /// The hidden `run-step` subcommand: the step reaper (util/reaper.hpp).
 void register_run_step(CLI::App& app, int& exit_code);
+
+/// Registers every subcommand above on `app` (docs/cli.md lists each one's
+/// options).
+void register_commands(CLI::App& app, int& exit_code);
 
 /// Adds the options of a capture build tree (--jobs, --generator,
 /// --build-config, --initial-cache, --cmake-arg, --exclude) to `command`,

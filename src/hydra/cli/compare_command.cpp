@@ -6,6 +6,7 @@
 #include <string>
 
 #include <hydra/cli/commands.hpp>
+#include <hydra/cli/exit_codes.hpp>
 #include <hydra/report/compare.hpp>
 #include <hydra/compare/store_tasks.hpp>
 #include <hydra/compare/task_set.hpp>
@@ -79,13 +80,14 @@ int run_compare(const CompareOptions& options) {
                  : compare::load_task_set(options.candidate, load_options);
   const eval::Comparison comparison =
       eval::compare_sets(reference, candidate, thresholds, load_options.eval);
+  const ExitCode verdict = exit_code_of(comparison.verdict);
 
   if (!options.json_out.empty())
-    util::write_file_atomic(options.json_out, report::to_json(comparison).dump(2) + "\n");
+    util::write_file_atomic(options.json_out, report::to_json(comparison, status(verdict)).dump(2) + "\n");
   if (!options.markdown_out.empty())
     util::write_file_atomic(options.markdown_out, report::render_markdown(comparison));
   std::cout << report::render_table(comparison) << std::flush;
-  return static_cast<int>(eval::exit_code_of(comparison.verdict));
+  return status(verdict);
 }
 
 }  // namespace

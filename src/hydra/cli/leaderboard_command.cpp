@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <hydra/cli/commands.hpp>
+#include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>
 #include <hydra/leaderboard/leaderboard.hpp>
 #include <hydra/report/leaderboard.hpp>
@@ -41,7 +42,7 @@ void register_record_results(CLI::App& app, int& exit_code) {
     std::cout << "recorded " << recorded.inserted << " of " << recorded.rows << " candidates from " << files.size()
               << " score files into " << options->store
               << (recorded.inserted < recorded.rows ? " (the others were recorded before)" : "") << "\n";
-    exit_code = static_cast<int>(ExitCode::success);
+    exit_code = status(ExitCode::success);
   });
 }
 
@@ -87,7 +88,7 @@ void register_leaderboard(CLI::App& app, int& exit_code) {
     if (!options->markdown.empty()) util::write_file_atomic(options->markdown, report::render_markdown(board));
     if (!options->html.empty()) util::write_file_atomic(options->html, report::render_html(board));
     if (!options->quiet) std::cout << report::render_table(board) << std::flush;
-    exit_code = static_cast<int>(ExitCode::success);
+    exit_code = status(ExitCode::success);
   });
 }
 

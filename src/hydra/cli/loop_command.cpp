@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include <hydra/cli/commands.hpp>
+#include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>
 #include <hydra/loop/loop.hpp>
 #include <hydra/pipeline/evaluate.hpp>
@@ -67,7 +68,7 @@ void register_loop(CLI::App& app, int& exit_code) {
     const loop::LoopOutcome outcome = loop::run_loop(request);
     std::cout << loop::render_summary(outcome.report);
     std::cout << "Reports: " << (std::filesystem::path(options->out) / "loop.md").string() << ", loop.html, loop.json, results.tsv\n";
-    exit_code = static_cast<int>(ExitCode::success);
+    exit_code = status(ExitCode::success);
   });
 }
 

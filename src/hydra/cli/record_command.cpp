@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include <hydra/cli/commands.hpp>
+#include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 
@@ -100,7 +101,7 @@ void register_record(CLI::App& app, int& exit_code) {
     }
     pipeline::record(request, options->out);
     std::cout << "recorded " << options->out << "\n";
-    exit_code = static_cast<int>(ExitCode::success);
+    exit_code = status(ExitCode::success);
   });
 }
 

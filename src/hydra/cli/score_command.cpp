@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include <hydra/cli/commands.hpp>
+#include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>
 #include <hydra/report/report.hpp>
 #include <hydra/store/recording.hpp>
@@ -91,9 +92,8 @@ void register_score(CLI::App& app, int& exit_code) {
       terminal.color = report::use_color(STDOUT_FILENO);
       std::cout << report::render_terminal(contract, terminal);
     }
-    exit_code = static_cast<int>(pipeline::top_candidate_mergeable(contract) || options->no_gate_exit
-                                     ? ExitCode::success
-                                                                         : ExitCode::not_mergeable);
+    exit_code = status(pipeline::top_candidate_mergeable(contract) || options->no_gate_exit ? ExitCode::success
+                                                                                             : ExitCode::not_mergeable);
   });
 }
 
@@ -106,10 +106,10 @@ void register_replay(CLI::App& app, int& exit_code) {
     const pipeline::ReplayResult result = pipeline::replay(*target);
     if (result.matches) {
       std::cout << "replay: " << *target << ": " << result.detail << "\n";
-      exit_code = static_cast<int>(ExitCode::success);
+      exit_code = status(ExitCode::success);
     } else {
       std::cerr << "replay: " << *target << ": MISMATCH: " << result.detail << "\n";
-      exit_code = static_cast<int>(ExitCode::mismatch);
+      exit_code = status(ExitCode::mismatch);
     }
   });
 }

@@ -41,7 +41,7 @@ std::vector<TaskResult> parse_task_file(std::string_view json_text, const std::s
 /// A run directory as a task: the id is the manifest's "task" (the directory
 /// name when empty), the checks are its tests (eval::check_outcome), the cost
 /// its agent metrics. Runs the judge when `options.judge` has a command.
-/// Throws hydra::InputError / hydra::TamperError for a bad run directory.
+/// Throws hydra::InputError / hydra::Tampered for a bad run directory.
 TaskResult load_run_task(const std::filesystem::path& run_dir, const LoadOptions& options);
 
 /// Loads a SET: a task-result JSON file; a run directory; or a directory whose

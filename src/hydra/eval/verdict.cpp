@@ -56,15 +56,6 @@ std::string_view to_string(Verdict verdict) noexcept {
   return "regressed";
 }
 
-ExitCode exit_code_of(Verdict verdict) noexcept {
-  switch (verdict) {
-    case Verdict::improved: return ExitCode::success;
-    case Verdict::neutral: return ExitCode::neutral;
-    case Verdict::regressed: return ExitCode::regressed;
-  }
-  return ExitCode::regressed;
-}
-
 std::string_view to_string(Pairing pairing) noexcept {
   switch (pairing) {
     case Pairing::paired: return "paired";

@@ -11,7 +11,6 @@
 
 #include <hydra/eval/task.hpp>
 #include <hydra/config/settings.hpp>
-#include <hydra/error.hpp>
 #include <hydra/eval/composite.hpp>
 
 namespace hydra::eval {
@@ -23,9 +22,6 @@ enum class Verdict { improved, neutral, regressed };
 
 /// "improved", "neutral", "regressed".
 std::string_view to_string(Verdict verdict) noexcept;
-
-/// improved -> success (0), neutral -> neutral (5), regressed -> regressed (4).
-ExitCode exit_code_of(Verdict verdict) noexcept;
 
 /// `value` rounded to 6 decimals (half away from zero) for display; NaN stays NaN.
 double round6(double value);

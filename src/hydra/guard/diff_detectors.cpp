@@ -1,6 +1,6 @@
 // The detectors that read the change's diff: protected configuration edits,
-// added lint suppressions, removed assertions, code that is no test reaching
-// into a test framework, tests no longer built.
+// added lint suppressions, removed assertions, tests no longer built (code
+// that is no test reaching into a test framework: harness_reach.cpp).
 #include <hydra/guard/guard.hpp>
 
 #include <algorithm>
@@ -11,12 +11,15 @@
 #include <unordered_map>
 
 #include <hydra/error.hpp>
+#include <hydra/guard/diff_text.hpp>
 #include <hydra/util/path_pattern.hpp>
 #include <hydra/util/regex.hpp>
 #include <hydra/util/text.hpp>
 
 namespace hydra::guard {
 using util::ends_with;
+using diff_text::is_c_family;
+using diff_text::trimmed;
 using util::first_match;
 namespace {
 
@@ -32,10 +35,10 @@ bool regex_search(std::string_view text, Groups& groups, const regex& pattern) {
   return pattern.search(text, groups);
 }
 
-/// `text` without the white space (a line end excepted) around it.
-std::string trimmed(std::string_view text) { return std::string(util::trim(text, " \t\r\v\f")); }
-
-std::string_view file_name(std::string_view path) { return path.substr(path.rfind('/') + 1); }
+std::string_view file_name(std::string_view path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -49,19 +52,6 @@ bool is_document(std::string_view path) {
   const std::string name = lower(file_name(path));
   return ends_with(name, ".md") || ends_with(name, ".markdown") || ends_with(name, ".rst") ||
          ends_with(name, ".adoc");
-}
-
-/// C and C++ sources and headers by their names (a file the build compiles
-/// or includes under another name is named by the caller).
-bool is_c_family(std::string_view path) {
-  const std::string_view name = file_name(path);
-  const auto dot = name.rfind('.');
-  if (dot == std::string_view::npos) return false;
-  static const char* const extensions[] = {"c",  "cc",  "cpp", "cxx", "c++", "C",   "h",   "hh",  "hpp",
-                                           "hxx", "h++", "H",  "inc", "inl", "ipp", "tpp", "tcc", "ixx"};
-  const std::string_view extension = name.substr(dot + 1);
-  return std::any_of(std::begin(extensions), std::end(extensions),
-                     [&](const char* known) { return extension == known; });
 }
 
 bool is_cmake_file(std::string_view path) {
@@ -298,65 +288,6 @@ std::vector<RemovedAssertion> find_removed_assertions(const Settings& settings,
       if (!is_assertion(line.text)) continue;
       if (take(added, parse::strip_whitespace(line.text))) continue;  // moved or re-indented
       found.push_back(RemovedAssertion{file.path, line.number, trimmed(line.text)});
-    }
-  }
-  return found;
-}
-
-// ---- reaching into a test framework ------------------------------------------
-// A detector of what the code says, beside the build-based checks (object
-// references): a header that redefines an assertion macro changes only how
-// the tests compile, which no object of the library shows.
-
-namespace {
-
-/// The code of a line: without a `//` comment; empty for a comment line.
-std::string_view code_of(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  text = text.substr(first);
-  if (text.substr(0, 2) == "/*" || text.substr(0, 1) == "*") return {};
-  return text.substr(0, text.find("//"));
-}
-
-}  // namespace
-
-std::vector<std::string> find_harness_reach(const Settings& settings, const parse::DiffLines& diff) {
-  // The frameworks' own identifiers: macro prefixes and include guards
-  // (GoogleTest, doctest, Catch2, Boost.Test).
-  static const regex framework_macro(
-      R"(^#\s*(define|undef|ifdef|ifndef|if|elif)\b.*\b(GTEST_|GMOCK_|GOOGLETEST_|DOCTEST_|CATCH_|INTERNAL_CATCH_|)"
-      R"(TWOBLUECUBES_|BOOST_TEST|BOOST_CHECK|BOOST_REQUIRE)\w*)");
-  // Taking away the assertion macros the frameworks define.
-  static const regex undefined_assertion(
-      R"(^#\s*undef\s+(CHECK|REQUIRE|WARN|FAIL|SUCCEED|TEST|TEST_F|TEST_P|TEST_CASE|SECTION|SUBCASE|)"
-      R"((CHECK|REQUIRE|EXPECT|ASSERT|WARN)_\w+)\b)");
-  static const regex defined_assertion(R"(^#\s*define\s+(EXPECT|ASSERT)_(TRUE|FALSE|EQ|NE|LT|LE|GT|GE|)"
-                                       R"(STREQ|STRNE|THROW|NO_THROW|ANY_THROW|NEAR|DOUBLE_EQ|FLOAT_EQ|THAT)\b)");
-  static const regex framework_header(
-      R"(^#\s*include\s*[<"](gtest/|gmock/|catch2/|catch\.hpp|doctest/|doctest\.h|boost/test/))");
-  static const regex framework_namespace(
-      R"((^|[^\w:])(::)?(testing|Catch|doctest|boost::unit_test)::|\bnamespace\s+(testing|Catch|doctest)\b)");
-  std::vector<std::string> found;
-  for (const parse::FileLines& file : diff.files) {
-    if (file.deleted || !is_c_family(file.path)) continue;
-    if (util::first_match(settings.test_file_globs, file.path) != nullptr) continue;
-    for (const parse::ChangedLine& line : file.added) {
-      const std::string_view code = code_of(line.text);
-      if (code.empty()) continue;
-      const char* what = nullptr;
-      if (regex_search(code, undefined_assertion) || regex_search(code, defined_assertion))
-        what = "redefines or undefines a test framework's assertion macro";
-      else if (regex_search(code, framework_macro))
-        what = "names a test framework's macro or include guard";
-      else if (regex_search(code, framework_header))
-        what = "includes a test framework's header";
-      else if (regex_search(code, framework_namespace))
-        what = "names a test framework's namespace";
-      if (!what) continue;
-      const std::string text = trimmed(code);
-      found.push_back(file.path + ":" + std::to_string(line.number) + ": " + what + " in code that is no test (" +
-                      text.substr(0, 120) + ")");
     }
   }
   return found;

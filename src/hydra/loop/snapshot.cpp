@@ -42,10 +42,11 @@ const std::map<std::string, std::string> kIdentity = {
 SnapshotStore::SnapshotStore(SnapshotScope scope, std::string name) {
   const fs::path source = absolute_clean(scope.source);
   const GitResult top = run_git(source, {"rev-parse", "--show-toplevel"});
-  if (top.exit_code != 0) throw Error(source.string() + " is not inside a git work tree; the loop keeps its snapshots in git", ExitCode::usage);
+  if (top.exit_code != 0)
+    throw UsageError(source.string() + " is not inside a git work tree; the loop keeps its snapshots in git");
   root_ = fs::canonical(fs::path(trim(top.output)));
   const GitResult valid = run_git(root_, {"check-ref-format", "refs/hydra/loop/" + name + "/best"});
-  if (name.empty() || valid.exit_code != 0) throw Error("\"" + name + "\" cannot name a git ref", ExitCode::usage);
+  if (name.empty() || valid.exit_code != 0) throw UsageError("\"" + name + "\" cannot name a git ref");
   ref_prefix_ = "refs/hydra/loop/" + name;
 
   const std::string source_relative = inside(source, root_).value_or(".");
@@ -54,7 +55,7 @@ SnapshotStore::SnapshotStore(SnapshotScope scope, std::string name) {
   } else {
     for (const auto& path : scope.paths) {
       const auto relative = inside(source / path, root_);
-      if (!relative) throw Error("loop path \"" + path + "\" is outside the repository", ExitCode::usage);
+      if (!relative) throw UsageError("loop path \"" + path + "\" is outside the repository");
       included_.push_back(*relative);
     }
   }

@@ -1,7 +1,8 @@
 // What each artifact role of a run directory holds and which parser reads
 // it: test results (JUnit, cargo test's console lines) and lint findings
 // (clang-tidy, cargo's JSON messages, ESLint's JSON, flake8 and ruff text).
-// Reference: docs/run-directory.md, "Artifact roles".
+// Reference: docs/run-directory.md (its table of files names each file's
+// role) and docs/parsers.md (one section per parser).
 #pragma once
 
 #include <filesystem>

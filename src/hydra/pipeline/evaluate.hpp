@@ -54,7 +54,7 @@ struct Evaluation {
 
 /// Verifies and loads every run, runs the anti-gaming detectors on each
 /// candidate against the baseline, scores and ranks them, and builds the
-/// contract. Throws hydra::InputError / hydra::TamperError / hydra::UsageError
+/// contract. Throws hydra::InputError / hydra::Tampered / hydra::UsageError
 /// (no candidate, two candidates with one agent name).
 Evaluation evaluate(const ScoreRequest& request);
 

@@ -56,8 +56,7 @@ void publish_run_directory(const fs::path& staged, const fs::path& out) {
   if (fs::exists(out, ec)) {
     if (!is_run_directory(out) && !is_empty_directory(out)) {
       fs::remove_all(staged, ec);
-      throw Error(out.string() + ": exists and is not a run directory; refusing to replace it",
-                  ExitCode::usage);
+      throw UsageError(out.string() + ": exists and is not a run directory; refusing to replace it");
     }
 #ifdef RENAME_EXCHANGE
     // Swap the two in one step (`out` is never missing), then drop the old
@@ -130,19 +129,19 @@ model::RunManifest read_run_manifest(const fs::path& run_dir) {
 json read_sealed_manifest(const fs::path& run_dir) {
   json manifest = read_manifest(run_dir);
   if (manifest.value("seal", std::string()) != manifest_seal(manifest))
-    throw TamperError((run_dir / kManifest).string() + ": manifest was modified after it was sealed");
+    throw Tampered((run_dir / kManifest).string() + ": manifest was modified after it was sealed");
   return manifest;
 }
 
 namespace {
 
-/// Throws hydra::TamperError unless `file` exists and its content has the
+/// Throws hydra::Tampered unless `file` exists and its content has the
 /// digest `sha256` that `manifest_file` sealed.
 void check_sealed_file(const fs::path& file, const std::string& sha256, const fs::path& manifest_file) {
   std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) throw TamperError(file.string() + ": sealed artifact is missing");
+  if (!fs::is_regular_file(file, ec)) throw Tampered(file.string() + ": sealed artifact is missing");
   if (util::sha256_file(file) != sha256)
-    throw TamperError(file.string() + ": content does not match the digest sealed in " + manifest_file.string());
+    throw Tampered(file.string() + ": content does not match the digest sealed in " + manifest_file.string());
 }
 
 }  // namespace
@@ -166,7 +165,7 @@ model::RunManifest verify_seal(const fs::path& run_dir) {
   for (const auto& artifact : manifest.artifacts) {
     const std::string& relative = artifact.path;
     if (relative.empty() || relative.find("..") != std::string::npos || relative.front() == '/')
-      throw TamperError(manifest_file.string() + ": invalid artifact path \"" + relative + "\"");
+      throw Tampered(manifest_file.string() + ": invalid artifact path \"" + relative + "\"");
     listed.insert(relative);
     check_sealed_file(run_dir / relative, artifact.sha256, manifest_file);
   }
@@ -175,7 +174,7 @@ model::RunManifest verify_seal(const fs::path& run_dir) {
     const std::string relative = fs::relative(entry.path(), run_dir).generic_string();
     if (relative == kManifest) continue;
     if (!listed.count(relative))
-      throw TamperError(entry.path().string() + ": file is not listed in the sealed manifest");
+      throw Tampered(entry.path().string() + ": file is not listed in the sealed manifest");
   }
   return manifest;
 }

@@ -77,7 +77,7 @@ nlohmann::json read_manifest(const std::filesystem::path& run_dir);
 
 /// Verifies every artifact against the digests sealed in the manifest and
 /// that no unlisted artifact was added, and returns the manifest it checked,
-/// typed. Throws hydra::TamperError naming the file.
+/// typed. Throws hydra::Tampered naming the file.
 model::RunManifest verify_seal(const std::filesystem::path& run_dir);
 
 /// Reads a run directory's manifest, every key typed (parse::parse_manifest).
@@ -90,19 +90,19 @@ model::RunManifest read_run_manifest(const std::filesystem::path& run_dir);
 std::optional<bool> ran_sandboxed(const model::RunManifest& manifest);
 
 /// Reads the manifest and checks its own seal (not the artifacts'). Throws
-/// hydra::TamperError when the manifest was modified after it was sealed.
+/// hydra::Tampered when the manifest was modified after it was sealed.
 nlohmann::json read_sealed_manifest(const std::filesystem::path& run_dir);
 
 /// The content of the artifact `relative` of `run_dir` when it still matches
 /// the digest in `manifest` (read_sealed_manifest, parsed); nullopt when the
-/// run has no such artifact. Throws hydra::TamperError when it was changed.
+/// run has no such artifact. Throws hydra::Tampered when it was changed.
 std::optional<std::string> read_sealed_artifact(const std::filesystem::path& run_dir,
                                                 const model::RunManifest& manifest, const std::string& relative);
 
 /// Verifies the seal, then parses every artifact into a model::Run.
 /// `config` decides whether compiler warnings from the build log join the
 /// lint findings ([scoring.lint] compiler_warnings).
-/// Throws hydra::TamperError / hydra::InputError.
+/// Throws hydra::Tampered / hydra::InputError.
 model::Run load(const std::filesystem::path& run_dir, const config::Config& config);
 
 /// Parses the artifacts of a (possibly still staged) run directory described

@@ -22,7 +22,7 @@ struct ScoreRequest {
 
 /// Loads and verifies every run, ranks the candidates and returns the output
 /// contract (docs/output-contract.md) with an "inputs" object that lets
-/// `replay` redo it. Throws hydra::InputError / hydra::TamperError /
+/// `replay` redo it. Throws hydra::InputError / hydra::Tampered /
 /// hydra::UsageError (duplicate agent names, no candidate).
 nlohmann::json score_runs(const ScoreRequest& request);
 

@@ -87,7 +87,7 @@ std::string verdict_line(const Comparison& comparison) {
 
 }  // namespace
 
-json to_json(const Comparison& comparison) {
+json to_json(const Comparison& comparison, int exit_code) {
   json tasks = json::array();
   for (const TaskComparison& task : comparison.tasks) {
     json deltas = nullptr;
@@ -129,7 +129,7 @@ json to_json(const Comparison& comparison) {
       {"added_tasks", comparison.added_tasks},
       {"verdict", std::string(to_string(comparison.verdict))},
       {"promote", comparison.promote},
-      {"exit_code", static_cast<int>(exit_code_of(comparison.verdict))},
+      {"exit_code", exit_code},
   };
 }
 

@@ -16,8 +16,9 @@ inline constexpr const char* compare_output_schema = "hydra-score/compare/1";
 
 /// The comparison as JSON: thresholds, weights, per-task scores, deltas and
 /// reasons, the summed delta, hard regressions, added tasks, verdict, promote
-/// and exit code. Non-finite numbers are written as null.
-nlohmann::json to_json(const eval::Comparison& comparison);
+/// and `exit_code`, the status the command ends with for that verdict.
+/// Non-finite numbers are written as null.
+nlohmann::json to_json(const eval::Comparison& comparison, int exit_code);
 
 /// A plain-text table for the terminal, ending with the verdict line.
 std::string render_table(const eval::Comparison& comparison);

@@ -129,7 +129,7 @@ bool is_git_work_tree(const fs::path& directory) {
 std::string resolve_commit(const fs::path& repository, const std::string& ref) {
   const auto result = git(repository, {"rev-parse", "--verify", "--quiet", ref + "^{commit}"});
   if (result.exit_code != 0)
-    throw Error("git: \"" + ref + "\" does not name a commit in " + repository.string(), ExitCode::usage);
+    throw UsageError("git: \"" + ref + "\" does not name a commit in " + repository.string());
   return std::string(trim(result.output));
 }
 
@@ -393,15 +393,15 @@ std::vector<NamedRef> resolve_refs(const fs::path& repository, const std::vector
   std::vector<std::string> seen;  // full ref names (or commits), each once
   for (const auto& pattern : patterns) {
     if (pattern.empty() || pattern.front() == '-')
-      throw Error("\"" + pattern + "\" is not a ref pattern", ExitCode::usage);
+      throw UsageError("\"" + pattern + "\" is not a ref pattern");
     std::vector<std::string> arguments = {"for-each-ref", "--format=%(refname)%00%(refname:short)%00%(symref)",
                                           pattern};
     if (pattern.rfind("refs/", 0) != 0)
       for (const char* prefix : {"refs/heads/", "refs/tags/", "refs/remotes/"}) arguments.push_back(prefix + pattern);
     const auto listed = git(repository, arguments);
     if (listed.exit_code != 0)
-      throw Error("git for-each-ref " + pattern + " failed in " + repository.string() + ": " + listed.error_output,
-                  ExitCode::usage);
+      throw UsageError("git for-each-ref " + pattern + " failed in " + repository.string() + ": " +
+                       listed.error_output);
     bool matched = false;
     std::size_t start = 0;
     while (start < listed.output.size()) {
@@ -425,7 +425,7 @@ std::vector<NamedRef> resolve_refs(const fs::path& repository, const std::vector
     if (matched) continue;
     const auto commit = git(repository, {"rev-parse", "--verify", "--quiet", pattern + "^{commit}"});
     if (commit.exit_code != 0)
-      throw Error("git: no ref or commit matches \"" + pattern + "\" in " + repository.string(), ExitCode::usage);
+      throw UsageError("git: no ref or commit matches \"" + pattern + "\" in " + repository.string());
     const std::string hash(trim(commit.output));
     if (std::find(seen.begin(), seen.end(), hash) != seen.end()) continue;
     seen.push_back(hash);

@@ -1,0 +1,70 @@
+// The harness-reach detector: an added line of C or C++ code that is no test
+// and names a test framework's assertion macros, include guards, headers or
+// namespaces (docs/threat-model.md, "Reaching into the test harness"). A
+// detector of what the code says, beside the build-based checks (object
+// references): a header that redefines an assertion macro changes only how
+// the tests compile, which no object of the library shows.
+#include <hydra/guard/guard.hpp>
+
+#include <hydra/guard/diff_text.hpp>
+#include <hydra/util/path_pattern.hpp>
+#include <hydra/util/regex.hpp>
+
+namespace hydra::guard {
+using diff_text::is_c_family;
+using diff_text::trimmed;
+namespace {
+
+/// The code of a line: without a `//` comment; empty for a comment line.
+std::string_view code_of(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  text = text.substr(first);
+  if (text.substr(0, 2) == "/*" || text.substr(0, 1) == "*") return {};
+  return text.substr(0, text.find("//"));
+}
+
+}  // namespace
+
+std::vector<std::string> find_harness_reach(const Settings& settings, const parse::DiffLines& diff) {
+  // The frameworks' own identifiers: macro prefixes and include guards
+  // (GoogleTest, doctest, Catch2, Boost.Test).
+  static const util::Regex framework_macro(
+      R"(^#\s*(define|undef|ifdef|ifndef|if|elif)\b.*\b(GTEST_|GMOCK_|GOOGLETEST_|DOCTEST_|CATCH_|INTERNAL_CATCH_|)"
+      R"(TWOBLUECUBES_|BOOST_TEST|BOOST_CHECK|BOOST_REQUIRE)\w*)");
+  // Taking away the assertion macros the frameworks define.
+  static const util::Regex undefined_assertion(
+      R"(^#\s*undef\s+(CHECK|REQUIRE|WARN|FAIL|SUCCEED|TEST|TEST_F|TEST_P|TEST_CASE|SECTION|SUBCASE|)"
+      R"((CHECK|REQUIRE|EXPECT|ASSERT|WARN)_\w+)\b)");
+  static const util::Regex defined_assertion(R"(^#\s*define\s+(EXPECT|ASSERT)_(TRUE|FALSE|EQ|NE|LT|LE|GT|GE|)"
+                                             R"(STREQ|STRNE|THROW|NO_THROW|ANY_THROW|NEAR|DOUBLE_EQ|FLOAT_EQ|THAT)\b)");
+  static const util::Regex framework_header(
+      R"(^#\s*include\s*[<"](gtest/|gmock/|catch2/|catch\.hpp|doctest/|doctest\.h|boost/test/))");
+  static const util::Regex framework_namespace(
+      R"((^|[^\w:])(::)?(testing|Catch|doctest|boost::unit_test)::|\bnamespace\s+(testing|Catch|doctest)\b)");
+  std::vector<std::string> found;
+  for (const parse::FileLines& file : diff.files) {
+    if (file.deleted || !is_c_family(file.path)) continue;
+    if (util::first_match(settings.test_file_globs, file.path) != nullptr) continue;
+    for (const parse::ChangedLine& line : file.added) {
+      const std::string_view code = code_of(line.text);
+      if (code.empty()) continue;
+      const char* what = nullptr;
+      if (undefined_assertion.search(code) || defined_assertion.search(code))
+        what = "redefines or undefines a test framework's assertion macro";
+      else if (framework_macro.search(code))
+        what = "names a test framework's macro or include guard";
+      else if (framework_header.search(code))
+        what = "includes a test framework's header";
+      else if (framework_namespace.search(code))
+        what = "names a test framework's namespace";
+      if (!what) continue;
+      const std::string text = trimmed(code);
+      found.push_back(file.path + ":" + std::to_string(line.number) + ": " + what + " in code that is no test (" +
+                      text.substr(0, 120) + ")");
+    }
+  }
+  return found;
+}
+
+}  // namespace hydra::guard
