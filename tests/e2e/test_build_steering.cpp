@@ -2,10 +2,12 @@
 // lint that sees all its code (docs/threat-model.md, "Held-out evaluation").
 // Each attack is a branch of example-project that wants the score without
 // the work; all are captured in one `capture --ref` call against one
-// baseline with a private test patch, once for a project whose one
-// CMakeLists.txt defines the library and the tests, once for one with a
-// separate tests/CMakeLists.txt. Each must be not mergeable or score no
-// higher than its honest twin; the honest fix stays mergeable and first.
+// baseline with a private test patch, in a project whose one
+// CMakeLists.txt defines the library and the tests, and (a test case of its
+// own) in one with a separate tests/CMakeLists.txt. Each must be not mergeable
+// or score no higher than its honest twin; the honest fix stays mergeable and
+// first. The two layouts share one compiler and lint cache (kSharedCache):
+// what the one compiled or linted the other reuses.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -49,6 +51,12 @@ const std::string kVisibleTests =
     "count.words_and_bytes count.lines_with_trailing_newline count.lines_without_trailing_newline "
     "count.empty_text frequency.most_frequent_first frequency.ties_in_alphabetical_order "
     "frequency.limit_larger_than_vocabulary";
+
+/// The compiler and lint cache of both layouts' captures: a folder of the
+/// build tree, emptied first by the CTest fixture of these tests
+/// (tests/CMakeLists.txt), so each run of the suite starts cold and the
+/// second layout reuses what the first compiled and linted.
+const fs::path kSharedCache = fs::path(HYDRA_BINARY_DIR) / "tests" / "e2e-shared" / "build-steering-cache";
 
 /// One layout of example-project, its baseline with a private test patch,
 /// and the attacks as branches `cand/<name>`.
@@ -107,7 +115,8 @@ class Layout {
     git(source_, {"checkout", "--quiet", "--", "."});
     write_file_atomic(root_ / "hydra.toml", read_file(source_ / "hydra.toml") +
                                                 "\n[anti_gaming]\nprivate_test_patch = \"" +
-                                                (root_ / "private-tests.patch").string() + "\"\n");
+                                                (root_ / "private-tests.patch").string() + "\"\n" +
+                                                "\n[cache]\ndirectory = \"" + kSharedCache.string() + "\"\n");
     e2e::capture_baseline(source_, out_, {"--config", (root_ / "hydra.toml").string()});
   }
 
@@ -423,13 +432,20 @@ void check_working_tree_flow(const Layout& layout) {
 
 }  // namespace
 
-TEST_CASE("attacks through the build system and lint's blind spots gain nothing, in both project layouts",
+TEST_CASE("attacks through the build system and lint's blind spots gain nothing, in a project whose one "
+          "CMakeLists.txt defines the library and the tests",
           "[e2e][held-out][build-steering]") {
   hydra::util::TempDir temp("hydra-steering");
-  for (const bool one_file : {true, false}) {
-    CAPTURE(one_file);
-    Layout layout(temp.path() / (one_file ? "one-file" : "tests-folder"), one_file);
-    run_attacks(layout);
-    check_working_tree_flow(layout);
-  }
+  Layout layout(temp.path() / "one-file", true);
+  run_attacks(layout);
+  check_working_tree_flow(layout);
+}
+
+TEST_CASE("attacks through the build system and lint's blind spots gain nothing, in a project whose tests "
+          "are defined in tests/CMakeLists.txt",
+          "[e2e][held-out][build-steering]") {
+  hydra::util::TempDir temp("hydra-steering");
+  Layout layout(temp.path() / "tests-folder", false);
+  run_attacks(layout);
+  check_working_tree_flow(layout);
 }
