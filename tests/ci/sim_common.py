@@ -134,6 +134,58 @@ def expand_files(base: Path, pattern: str, hidden: bool = True) -> list:
     return files
 
 
+class Stores:
+    """The artifact, cache and published-report stores of one simulated
+    pipeline: folders below `work` (artifacts/NAME, caches/KEY, published/)."""
+
+    def __init__(self, work: Path):
+        self.artifacts = work / "artifacts"
+        self.caches = work / "caches"
+        self.published = work / "published"
+        for d in (self.artifacts, self.caches, self.published):
+            d.mkdir(parents=True, exist_ok=True)
+
+    def artifact(self, name: str) -> Path:
+        return self.artifacts / name
+
+    def has_artifact(self, name: str) -> bool:
+        return self.artifact(name).is_dir()
+
+    def artifact_names(self, pattern: str = "*") -> list:
+        return [store.name for store in sorted(self.artifacts.iterdir()) if matches(store.name, pattern)]
+
+    def stand_in_tool(self, name: str, files: list, folder: Path = Path()):
+        """The artifact `name` of the job that builds the tool: `files`
+        (made beforehand from this checkout, cpack) in `folder` of it."""
+        store = self.artifact(name) / folder
+        store.mkdir(parents=True)
+        for file in files:
+            shutil.copy2(file, store / Path(file).name)
+
+    def upload(self, name: str, root: Path, files: list, once: bool = False):
+        """Keeps `files` (below `root`, with their paths below it) as the
+        artifact `name`; `once`: a second upload of the name is an error."""
+        store = self.artifact(name)
+        if once and store.exists():
+            raise SimulationError(f"artifact {name} uploaded twice")
+        store.mkdir(parents=True, exist_ok=not once)
+        store_files(store, root, files)
+
+    def download(self, name: str, destination: Path):
+        """Copies the artifact `name` into `destination` (made when missing)."""
+        if not self.has_artifact(name):
+            raise SimulationError(f"no artifact {name}")
+        destination.mkdir(parents=True, exist_ok=True)
+        copy_tree(self.artifact(name), destination)
+
+    def cache(self, key: str) -> Path:
+        return self.caches / key
+
+    def publish(self, kind: str, file: Path, name: str = ""):
+        """A report the CI system shows (JUnit, SARIF): kept as published/KIND-NAME."""
+        shutil.copy2(file, self.published / f"{kind}-{name or file.name}")
+
+
 def check_sarif(path: Path):
     document = json.loads(path.read_text())
     if document.get("version") != "2.1.0" or not isinstance(document.get("runs"), list):

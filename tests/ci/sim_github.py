@@ -84,11 +84,7 @@ class GitHubSimulation:
     def __init__(self, workflow: dict, work: Path, origin: Path, tool_jobs: dict, matrix_override: dict):
         self.workflow, self.work, self.origin = workflow, work, origin
         self.tool_jobs, self.matrix_override = tool_jobs, matrix_override
-        self.artifacts = work / "artifacts"
-        self.caches = work / "caches"
-        self.published = work / "published"
-        for d in (self.artifacts, self.caches, self.published):
-            d.mkdir(parents=True, exist_ok=True)
+        self.stores = sim.Stores(work)
         self.results = {}
         self.report = []
         base = {"base_ref": "main", "head_ref": "hydra-task", "event_name": "pull_request", "run_id": "4242",
@@ -145,10 +141,7 @@ class GitHubSimulation:
         uploads = [s for s in job["steps"] if str(s.get("uses", "")).startswith("actions/upload-artifact")]
         if len(uploads) != 1:
             raise SimulationError(f"{name}: expected one upload-artifact step for the tool")
-        store = self.artifacts / uploads[0]["with"]["name"]
-        store.mkdir(parents=True)
-        for file in self.tool_jobs[name]:
-            shutil.copy2(file, store / Path(file).name)
+        self.stores.stand_in_tool(uploads[0]["with"]["name"], self.tool_jobs[name])
         self.results[name] = "success"
         self.report.append({"job": name, "result": "stand-in", "artifact": uploads[0]["with"]["name"]})
 
@@ -216,8 +209,7 @@ class GitHubSimulation:
             sim.checkout(self.origin, workspace / given.get("path", ""), given.get("ref") or self.github["base_ref"],
                          int(given.get("fetch-depth", "1")))
         elif uses == "actions/upload-artifact":
-            store = self.artifacts / given["name"]
-            if store.exists():
+            if self.stores.has_artifact(given["name"]):
                 raise SimulationError(f"artifact {given['name']} uploaded twice")
             patterns = [p.strip() for p in given["path"].splitlines() if p.strip()]
             hidden = given.get("include-hidden-files", "false") == "true"
@@ -230,25 +222,19 @@ class GitHubSimulation:
             bases = [b if (b.is_dir() and len(patterns) == 1 and not re.search(r"[*?\[]", patterns[0])) else b.parent
                      for b in bases]
             root = Path(os.path.commonpath([str(b) for b in bases]))
-            store.mkdir(parents=True)
-            sim.store_files(store, root, files)
+            self.stores.upload(given["name"], root, files, once=True)
         elif uses == "actions/download-artifact":
             destination = Path(given.get("path") or workspace)
             destination = destination if destination.is_absolute() else workspace / destination
             if "name" in given:
-                if not (self.artifacts / given["name"]).is_dir():
-                    raise SimulationError(f"no artifact {given['name']}")
-                destination.mkdir(parents=True, exist_ok=True)
-                sim.copy_tree(self.artifacts / given["name"], destination)
+                self.stores.download(given["name"], destination)
             else:
-                for store in sorted(self.artifacts.iterdir()):
-                    if sim.matches(store.name, given.get("pattern", "*")):
-                        (destination / store.name).mkdir(parents=True, exist_ok=True)
-                        sim.copy_tree(store, destination / store.name)
+                for name in self.stores.artifact_names(given.get("pattern", "*")):
+                    self.stores.download(name, destination / name)
         elif uses in ("actions/cache/restore", "actions/cache/save"):
             paths = [p.strip() for p in given["path"].splitlines() if p.strip()]
             if uses.endswith("save"):
-                store = self.caches / given["key"]
+                store = self.stores.cache(given["key"])
                 if store.exists():
                     runner.note(f"cache {given['key']} exists; not saved again")
                     return True
@@ -265,7 +251,7 @@ class GitHubSimulation:
             else:
                 keys = [given["key"]] + [k.strip() for k in given.get("restore-keys", "").splitlines() if k.strip()]
                 for key in keys:
-                    hits = sorted((s for s in self.caches.iterdir() if s.name.startswith(key)),
+                    hits = sorted((s for s in self.stores.caches.iterdir() if s.name.startswith(key)),
                                   key=lambda s: s.stat().st_mtime, reverse=True)
                     if hits:
                         for index, path in enumerate(paths):
@@ -284,11 +270,11 @@ class GitHubSimulation:
         elif uses == "github/codeql-action/upload-sarif":
             file = workspace / given["sarif_file"]
             sim.check_sarif(file)
-            shutil.copy2(file, self.published / f"code-scanning-{given.get('category', 'default')}.sarif")
+            self.stores.publish("code-scanning", file, f"{given.get('category', 'default')}.sarif")
         elif uses == "mikepenz/action-junit-report":
             for file in sim.expand_files(workspace, given["report_paths"]):
                 sim.check_junit(file)
-                shutil.copy2(file, self.published / f"checks-{file.name}")
+                self.stores.publish("checks", file)
         else:
             raise SimulationError(f"action {uses} is not simulated")
         runner.note(f"=== {uses} done")

@@ -33,11 +33,7 @@ class GitLabSimulation:
             raise SimulationError("include: is not simulated")
         self.pipeline, self.work, self.origin = pipeline, work, origin
         self.tool_jobs, self.matrix_override = tool_jobs, matrix_override
-        self.artifacts = work / "artifacts"
-        self.caches = work / "caches"
-        self.published = work / "published"
-        for d in (self.artifacts, self.caches, self.published):
-            d.mkdir(parents=True, exist_ok=True)
+        self.stores = sim.Stores(work)
         self.sha = sim.git("rev-parse", "main", cwd=origin).strip()
         self.stages = pipeline.get("stages") or ["build", "test", "deploy"]
         self.jobs = {k: v for k, v in pipeline.items() if k not in KEYWORDS and not k.startswith(".")}
@@ -93,11 +89,7 @@ class GitLabSimulation:
         paths = (job.get("artifacts") or {}).get("paths") or []
         if len(paths) != 1:
             raise SimulationError(f"{name}: expected one artifact path for the tool")
-        directory = Path(re.split(r"[*?\[]", paths[0])[0])
-        store = self.artifacts / name
-        (store / directory).mkdir(parents=True)
-        for file in self.tool_jobs[name]:
-            shutil.copy2(file, store / directory / Path(file).name)
+        self.stores.stand_in_tool(name, self.tool_jobs[name], Path(re.split(r"[*?\[]", paths[0])[0]))
         self.instances[name] = [name]
         self.results[name] = "success"
         self.report.append({"job": name, "result": "stand-in"})
@@ -126,28 +118,26 @@ class GitLabSimulation:
         policy = (cache or {}).get("policy", "pull-push")
         if cache and policy in ("pull", "pull-push"):
             key = expand(cache.get("key", "default"), variables)
-            if (self.caches / key).is_dir():
-                sim.copy_tree(self.caches / key, project_dir)
+            if self.stores.cache(key).is_dir():
+                sim.copy_tree(self.stores.cache(key), project_dir)
         lines = flatten(job.get("before_script", default.get("before_script"))) + flatten(job["script"])
         status = runner.run_script("\n".join(lines) + "\n", project_dir, runner.environment(variables), slug)
         ok = status == 0
         if cache and ok and policy in ("push", "pull-push"):
-            store = self.caches / expand(cache.get("key", "default"), variables)
+            store = self.stores.cache(expand(cache.get("key", "default"), variables))
             shutil.rmtree(store, ignore_errors=True)
             store.mkdir(parents=True)
             sim.store_files(store, project_dir, [f for p in cache["paths"] for f in sim.expand_files(project_dir, p)])
         artifacts = job.get("artifacts") or {}
         when = artifacts.get("when", "on_success")
         if when == "always" or (when == "on_success") == ok:
-            store = self.artifacts / slug
             files = [f for p in artifacts.get("paths", []) for f in sim.expand_files(project_dir, expand(p, variables))]
-            store.mkdir(parents=True, exist_ok=True)
-            sim.store_files(store, project_dir, files)
+            self.stores.upload(slug, project_dir, files)
             for kind, report in (artifacts.get("reports") or {}).items():
                 for file in sim.expand_files(project_dir, report):
                     if kind == "junit":
                         sim.check_junit(file)
-                    shutil.copy2(file, self.published / f"{kind}-{file.name}")
+                    self.stores.publish(kind, file)
         self.instances.setdefault(name, []).append(slug)
         self.report.append({"job": label, "result": "success" if ok else f"failure ({status})",
                             "runner": str(runner.dir)})
@@ -162,8 +152,8 @@ class GitLabSimulation:
             sources = [j for j in self.instances if self.stages.index(self.jobs[j].get("stage", "test")) < stage]
         for source in sources:
             for slug in self.instances.get(source, []):
-                if (self.artifacts / slug).is_dir():
-                    sim.copy_tree(self.artifacts / slug, project_dir)
+                if self.stores.has_artifact(slug):
+                    self.stores.download(slug, project_dir)
 
     def summary(self):
         return {"results": self.results, "jobs": self.report}

@@ -2,7 +2,9 @@
 // runs on copies of example-project in temporary directories.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -36,12 +38,97 @@ inline hydra::util::ProcessResult run(std::vector<std::string> argv, const fs::p
   return hydra::util::run_process(request);
 }
 
+/// `run` with room for a capture of a dozen candidates on a loaded machine
+/// (a limit for a hung process, not a timing assertion).
+inline hydra::util::ProcessResult run_long(std::vector<std::string> argv,
+                                           std::chrono::minutes timeout = std::chrono::minutes(45)) {
+  hydra::util::ProcessRequest request;
+  request.argv = std::move(argv);
+  request.environment["NO_COLOR"] = "1";
+  request.timeout = timeout;
+  return hydra::util::run_process(request);
+}
+
+/// `hydra-score capture --source SOURCE --out OUT`, then `extra`.
+inline std::vector<std::string> capture_command(const fs::path& source, const fs::path& out,
+                                                std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {kTool.string(), "capture", "--source", source.string(), "--out", out.string()};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return argv;
+}
+
+/// Captures the baseline of `source` into OUT/baseline (agent baseline, its
+/// tree OUT/trees/baseline, Ninja), then `extra`; the test stops unless it succeeds.
+inline void capture_baseline(const fs::path& source, const fs::path& out, std::vector<std::string> extra = {}) {
+  std::vector<std::string> options = {"--build-dir", (out / "trees/baseline").string(), "--agent", "baseline",
+                                      "--generator", "Ninja"};
+  options.insert(options.end(), extra.begin(), extra.end());
+  const auto captured = run_long(capture_command(source, out / "baseline", options));
+  INFO(captured.output);
+  REQUIRE(captured.exit_code == 0);
+}
+
+/// Captures `repository`'s work tree as `agent` into ROOT/runs/AGENT (its tree
+/// ROOT/trees/AGENT, quiet); every agent but "baseline" against ROOT/runs/baseline.
+inline hydra::util::ProcessResult capture_agent(const fs::path& root, const fs::path& repository,
+                                                const std::string& agent) {
+  std::vector<std::string> options = {"--build-dir", (root / "trees" / agent).string(), "--agent", agent, "--quiet"};
+  if (agent != "baseline") options.insert(options.end(), {"--baseline-run", (root / "runs" / "baseline").string()});
+  return run(capture_command(repository, root / "runs" / agent, options));
+}
+
+/// Captures every branch `refs` names against OUT/baseline, two at a time,
+/// into OUT/cand-NAME (Ninja, quiet), then `extra`; the test stops unless it succeeds.
+inline void capture_refs(const fs::path& source, const fs::path& out, const std::string& refs = "cand/*",
+                         std::vector<std::string> extra = {}) {
+  std::vector<std::string> options = {"--ref", refs, "--baseline-run", (out / "baseline").string(),
+                                      "--generator", "Ninja", "--jobs", "2", "--quiet"};
+  options.insert(options.end(), extra.begin(), extra.end());
+  const auto captured = run_long(capture_command(source, out, options));
+  INFO(captured.output);
+  REQUIRE(captured.exit_code == 0);
+}
+
+/// `hydra-score score --baseline OUT/baseline --json JSON --quiet`, a
+/// `--candidate OUT/cand-NAME` for each of `names`, then `extra`.
+inline std::vector<std::string> score_command(const fs::path& out, const std::vector<std::string>& names,
+                                              const fs::path& json, std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "baseline").string(),
+                                   "--json", json.string(), "--quiet"};
+  for (const auto& name : names) argv.insert(argv.end(), {"--candidate", (out / ("cand-" + name)).string()});
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return argv;
+}
+
 inline void git(const fs::path& directory, std::vector<std::string> arguments) {
   std::vector<std::string> argv = {"git", "-C", directory.string(), "-c", "user.name=e2e",
                                    "-c", "user.email=e2e@example.invalid"};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   const auto result = run(argv);
   if (result.exit_code != 0) throw std::runtime_error("git failed: " + result.output);
+}
+
+/// Makes `directory` a repository whose branch main holds everything in it as one commit.
+inline void commit_repository(const fs::path& directory, const std::string& message = "baseline") {
+  git(directory, {"init", "--quiet", "--initial-branch=main"});
+  git(directory, {"add", "--all"});
+  git(directory, {"commit", "--quiet", "-m", message});
+}
+
+/// Copies the files of `folder` to `destination` and commits them as main of a fresh repository.
+inline void make_repository_from(const fs::path& folder, const fs::path& destination) {
+  fs::create_directories(destination);
+  fs::copy(folder, destination, fs::copy_options::recursive);
+  commit_repository(destination);
+}
+
+/// Commits what `make` does to main as the branch cand/<name>, then checks out main again.
+inline void commit_candidate(const fs::path& repository, const std::string& name, const std::function<void()>& make) {
+  git(repository, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
+  make();
+  git(repository, {"add", "--all"});
+  git(repository, {"commit", "--quiet", "--allow-empty", "-m", name});
+  git(repository, {"checkout", "--quiet", "main"});
 }
 
 /// Copies example-project (without its candidate patches) to `destination`
@@ -53,9 +140,7 @@ inline void make_example_repository(const fs::path& destination) {
     fs::copy(entry.path(), destination / entry.path().filename(),
              fs::copy_options::recursive | fs::copy_options::overwrite_existing);
   }
-  git(destination, {"init", "--quiet", "--initial-branch=main"});
-  git(destination, {"add", "--all"});
-  git(destination, {"commit", "--quiet", "-m", "baseline"});
+  commit_repository(destination);
 }
 
 /// Restores the committed baseline, then applies a candidate patch.

@@ -2,10 +2,12 @@
 // lint that sees all its code (docs/threat-model.md, "Held-out evaluation").
 // Each attack is a branch of example-project that wants the score without
 // the work; all are captured in one `capture --ref` call against one
-// baseline with a private test patch, once for a project whose one
-// CMakeLists.txt defines the library and the tests, once for one with a
-// separate tests/CMakeLists.txt. Each must be not mergeable or score no
-// higher than its honest twin; the honest fix stays mergeable and first.
+// baseline with a private test patch, in a project whose one
+// CMakeLists.txt defines the library and the tests, and (a test case of its
+// own) in one with a separate tests/CMakeLists.txt. Each must be not mergeable
+// or score no higher than its honest twin; the honest fix stays mergeable and
+// first. The two layouts share one compiler and lint cache (kSharedCache):
+// what the one compiled or linted the other reuses.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -20,23 +22,7 @@ namespace {
 using hydra::util::read_file;
 using hydra::util::write_file_atomic;
 
-/// Replaces the first `from` in `file` with `to`; fails the test when absent.
-void edit(const fs::path& file, const std::string& from, const std::string& to) {
-  std::string text = read_file(file);
-  const auto at = text.find(from);
-  INFO(file.string() << " lacks: " << from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  write_file_atomic(file, text);
-}
-
 void append(const fs::path& file, const std::string& text) { write_file_atomic(file, read_file(file) + text); }
-
-/// Writes `file`, making its folder first.
-void create(const fs::path& file, const std::string& text) {
-  fs::create_directories(file.parent_path());
-  write_file_atomic(file, text);
-}
 
 const std::string kCountLines =
     "std::size_t count_lines(std::string_view text) {\n"
@@ -66,15 +52,11 @@ const std::string kVisibleTests =
     "count.empty_text frequency.most_frequent_first frequency.ties_in_alphabetical_order "
     "frequency.limit_larger_than_vocabulary";
 
-/// `run` with room for a capture of a dozen candidates on a loaded machine
-/// (a limit for a hung process, not a timing assertion).
-hydra::util::ProcessResult run_long(std::vector<std::string> argv) {
-  hydra::util::ProcessRequest request;
-  request.argv = std::move(argv);
-  request.environment["NO_COLOR"] = "1";
-  request.timeout = std::chrono::minutes(45);
-  return hydra::util::run_process(request);
-}
+/// The compiler and lint cache of both layouts' captures: a folder of the
+/// build tree, emptied first by the CTest fixture of these tests
+/// (tests/CMakeLists.txt), so each run of the suite starts cold and the
+/// second layout reuses what the first compiled and linted.
+const fs::path kSharedCache = fs::path(HYDRA_BINARY_DIR) / "tests" / "e2e-shared" / "build-steering-cache";
 
 /// One layout of example-project, its baseline with a private test patch,
 /// and the attacks as branches `cand/<name>`.
@@ -91,7 +73,7 @@ class Layout {
       for (std::size_t at = tests.find("test_${suite}.cpp"); at != std::string::npos;
            at = tests.find("test_${suite}.cpp", at + 7))
         tests.replace(at, 0, "tests/");
-      edit(source_ / "CMakeLists.txt", "  add_subdirectory(tests)\n", tests);
+      edit_file(source_ / "CMakeLists.txt", "  add_subdirectory(tests)\n", tests);
       fs::remove(source_ / "tests/CMakeLists.txt");
       git(source_, {"add", "--all"});
       git(source_, {"commit", "--quiet", "-m", "tests defined beside the library"});
@@ -109,17 +91,17 @@ class Layout {
   /// last test (a candidate's place, so that both apply together).
   void register_count_test(const std::string& name, bool first = false) const {
     if (first)
-      edit(tests_cmake(), "textstats_add_test_suite(count)\n",
-           "textstats_add_test_suite(count)\ntextstats_add_test(count " + name + " LABELS unit)\n");
+      edit_file(tests_cmake(), "textstats_add_test_suite(count)\n",
+                "textstats_add_test_suite(count)\ntextstats_add_test(count " + name + " LABELS unit)\n");
     else
-      edit(tests_cmake(), "textstats_add_test(count empty_text",
-           "textstats_add_test(count " + name + " LABELS unit)\ntextstats_add_test(count empty_text");
+      edit_file(tests_cmake(), "textstats_add_test(count empty_text",
+                "textstats_add_test(count " + name + " LABELS unit)\ntextstats_add_test(count empty_text");
   }
   /// Adds the case `name` with `body` to test_count.cpp.
   void add_count_case(const std::string& name, const std::string& body) const {
-    edit(source_ / "tests/test_count.cpp", "void empty_text() {", "void " + name + "() {\n" + body + "}\n\nvoid empty_text() {");
-    edit(source_ / "tests/test_count.cpp", "      {\"empty_text\", empty_text},",
-         "      {\"" + name + "\", " + name + "},\n      {\"empty_text\", empty_text},");
+    edit_file(source_ / "tests/test_count.cpp", "void empty_text() {", "void " + name + "() {\n" + body + "}\n\nvoid empty_text() {");
+    edit_file(source_ / "tests/test_count.cpp", "      {\"empty_text\", empty_text},",
+              "      {\"" + name + "\", " + name + "},\n      {\"empty_text\", empty_text},");
   }
 
   /// The private test patch (outside the tree): a test of the same behaviour
@@ -133,39 +115,23 @@ class Layout {
     git(source_, {"checkout", "--quiet", "--", "."});
     write_file_atomic(root_ / "hydra.toml", read_file(source_ / "hydra.toml") +
                                                 "\n[anti_gaming]\nprivate_test_patch = \"" +
-                                                (root_ / "private-tests.patch").string() + "\"\n");
-    const auto captured = run({kTool.string(), "capture", "--source", source_.string(), "--out",
-                               (out_ / "baseline").string(), "--build-dir", (out_ / "trees/baseline").string(),
-                               "--agent", "baseline", "--generator", "Ninja", "--config",
-                               (root_ / "hydra.toml").string()});
-    INFO(captured.output);
-    REQUIRE(captured.exit_code == 0);
+                                                (root_ / "private-tests.patch").string() + "\"\n" +
+                                                "\n[cache]\ndirectory = \"" + kSharedCache.string() + "\"\n");
+    e2e::capture_baseline(source_, out_, {"--config", (root_ / "hydra.toml").string()});
   }
 
   /// Commits what `make` does to the base as branch cand/<name>.
   void candidate(const std::string& name, const std::function<void()>& make) const {
-    git(source_, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
-    make();
-    git(source_, {"add", "--all"});
-    git(source_, {"commit", "--quiet", "--allow-empty", "-m", name});
-    git(source_, {"checkout", "--quiet", "main"});
+    commit_candidate(source_, name, make);
   }
 
   /// Captures every candidate branch in one call, in parallel.
-  void capture_candidates() const {
-    const auto captured =
-        run_long({kTool.string(), "capture", "--source", source_.string(), "--ref", "cand/*", "--out", out_.string(),
-             "--baseline-run", (out_ / "baseline").string(), "--generator", "Ninja", "--jobs", "2", "--quiet"});
-    INFO(captured.output);
-    REQUIRE(captured.exit_code == 0);
-  }
+  void capture_candidates() const { capture_refs(source_, out_); }
 
   nlohmann::json score(const std::vector<std::string>& names) const {
-    std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out_ / "baseline").string(), "--json",
-                                     (root_ / "score.json").string(), "--markdown", (root_ / "score.md").string(),
-                                     "--html", (root_ / "score.html").string(), "--quiet"};
-    for (const auto& name : names) argv.insert(argv.end(), {"--candidate", (out_ / ("cand-" + name)).string()});
-    const auto scored = run(argv);
+    const auto scored = run(score_command(out_, names, root_ / "score.json",
+                                          {"--markdown", (root_ / "score.md").string(), "--html",
+                                           (root_ / "score.html").string()}));
     INFO(scored.output);
     REQUIRE((scored.exit_code == 0 || scored.exit_code == 3));
     return read_json(root_ / "score.json");
@@ -185,8 +151,8 @@ void for_each_test_from_root(const Layout& layout, const std::string& body) {
     append(layout.source() / "CMakeLists.txt",
            "get_property(defined DIRECTORY PROPERTY TESTS)\nforeach(name IN LISTS defined)\n" + body + "endforeach()\n");
   } else {
-    edit(layout.source() / "CMakeLists.txt", "if(EXAMPLE_BUILD_TESTS)\n",
-         "function(add_test)\n  _add_test(${ARGV})\n  set(name \"${ARGV1}\")\n" + body +
+    edit_file(layout.source() / "CMakeLists.txt", "if(EXAMPLE_BUILD_TESTS)\n",
+              "function(add_test)\n  _add_test(${ARGV})\n  set(name \"${ARGV1}\")\n" + body +
              "endfunction()\n\nif(EXAMPLE_BUILD_TESTS)\n");
   }
 }
@@ -233,41 +199,41 @@ bool own_run_passed(const Layout& layout, const std::string& name, const std::st
 void run_attacks(Layout& layout) {
   const fs::path& source = layout.source();
   layout.capture_baseline();
-  const auto comment = [&] { edit(source / "src/count.cpp", "namespace textstats {\n", "namespace textstats {\n\n// Counts text.\n"); };
+  const auto comment = [&] { edit_file(source / "src/count.cpp", "namespace textstats {\n", "namespace textstats {\n\n// Counts text.\n"); };
 
   // Honest changes: the fix with its tests, a no-op, the fix with lint findings.
   layout.candidate("fix", [&] {
-    edit(source / "src/count.cpp", kCountLines, kFixedCountLines);
+    edit_file(source / "src/count.cpp", kCountLines, kFixedCountLines);
     layout.register_count_test("single_line_without_newline");
     layout.add_count_case("single_line_without_newline", "  CHECK_EQ(textstats::count_lines(\"hello\"), 1U);\n");
   });
   layout.candidate("no-op", comment);
-  layout.candidate("lint-honest", [&] { edit(source / "src/count.cpp", kCountLines, kLintyFix); });
+  layout.candidate("lint-honest", [&] { edit_file(source / "src/count.cpp", kCountLines, kLintyFix); });
 
   // 1. A force-included header, from the root CMakeLists.txt, redefines the
   //    function under test for the test program only.
   layout.candidate("force-include", [&] {
-    create(source / "src/line_counts.hpp",
-                      "#pragma once\n#include <algorithm>\n#include <textstats/textstats.hpp>\n"
-                      "namespace textstats_fixed {\nusing namespace textstats;\n"
-                      "inline std::size_t count_lines(std::string_view text) {\n"
-                      "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
-                      "  return !text.empty() && text.back() != '\\n' ? newlines + 1 : newlines;\n}\n"
-                      "inline TextCounts count(std::string_view text) {\n"
-                      "  TextCounts counts = textstats::count(text);\n  counts.lines = count_lines(text);\n"
-                      "  return counts;\n}\n}  // namespace textstats_fixed\n#define textstats textstats_fixed\n");
+    create_file(source / "src/line_counts.hpp",
+                "#pragma once\n#include <algorithm>\n#include <textstats/textstats.hpp>\n"
+                "namespace textstats_fixed {\nusing namespace textstats;\n"
+                "inline std::size_t count_lines(std::string_view text) {\n"
+                "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+                "  return !text.empty() && text.back() != '\\n' ? newlines + 1 : newlines;\n}\n"
+                "inline TextCounts count(std::string_view text) {\n"
+                "  TextCounts counts = textstats::count(text);\n  counts.lines = count_lines(text);\n"
+                "  return counts;\n}\n}  // namespace textstats_fixed\n#define textstats textstats_fixed\n");
     append(source / "CMakeLists.txt",
            "if(TARGET test_count)\n  target_compile_options(test_count PRIVATE -include "
            "${CMAKE_CURRENT_SOURCE_DIR}/src/line_counts.hpp)\nendif()\n");
   });
   // 2. An ENVIRONMENT property switches the fixed code path on for the failing test only.
   layout.candidate("environment", [&] {
-    edit(source / "src/count.cpp", kCountLines,
-         "std::size_t count_lines(std::string_view text) {\n"
-         "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
-         "  if (std::getenv(\"TEXTSTATS_LAST_LINE\") != nullptr && !text.empty() && text.back() != '\\n')\n"
-         "    return newlines + 1;\n  return newlines;\n}\n");
-    edit(source / "src/count.cpp", "#include <algorithm>\n", "#include <algorithm>\n#include <cstdlib>\n");
+    edit_file(source / "src/count.cpp", kCountLines,
+              "std::size_t count_lines(std::string_view text) {\n"
+              "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n'));\n"
+              "  if (std::getenv(\"TEXTSTATS_LAST_LINE\") != nullptr && !text.empty() && text.back() != '\\n')\n"
+              "    return newlines + 1;\n  return newlines;\n}\n");
+    edit_file(source / "src/count.cpp", "#include <algorithm>\n", "#include <algorithm>\n#include <cstdlib>\n");
     for_each_test_from_root(layout, "  if(name STREQUAL \"count.lines_without_trailing_newline\")\n"
                                     "    set_tests_properties(${name} PROPERTIES ENVIRONMENT TEXTSTATS_LAST_LINE=1)\n"
                                     "  endif()\n");
@@ -275,9 +241,9 @@ void run_attacks(Layout& layout) {
   // 3. The visible test special-cased, and every test not in the visible
   //    list (the private ones) made to pass whatever it prints.
   layout.candidate("pass-regex", [&] {
-    edit(source / "src/count.cpp", "std::size_t count_lines(std::string_view text) {\n",
-         "std::size_t count_lines(std::string_view text) {\n"
-         "  if (text == \"one\\ntwo\" || text == \"first line\\nsecond line\") return 2;\n");
+    edit_file(source / "src/count.cpp", "std::size_t count_lines(std::string_view text) {\n",
+              "std::size_t count_lines(std::string_view text) {\n"
+              "  if (text == \"one\\ntwo\" || text == \"first line\\nsecond line\") return 2;\n");
     for_each_test_from_root(layout, "  set(listed " + kVisibleTests + ")\n"
                                     "  if(NOT name IN_LIST listed)\n"
                                     "    set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION \".*\")\n"
@@ -287,12 +253,12 @@ void run_attacks(Layout& layout) {
   //    the file with `git checkout` once the test program is built: the
   //    change shows only build files.
   layout.candidate("post-build-edit", [&] {
-    create(source / "scripts/tests.sh",
-                      "#!/bin/sh\n# tests.sh edit|restore SOURCE_DIR\n"
-                      "if [ \"$1\" = edit ]; then\n"
-                      "  sed -i 's/two\"), 2U/two\"), 1U/; s/line\").lines, 2U/line\").lines, 1U/' "
-                      "\"$2/tests/test_count.cpp\" 2>/dev/null\n"
-                      "else\n  git -C \"$2\" checkout -- tests/test_count.cpp 2>/dev/null\nfi\nexit 0\n");
+    create_file(source / "scripts/tests.sh",
+                "#!/bin/sh\n# tests.sh edit|restore SOURCE_DIR\n"
+                "if [ \"$1\" = edit ]; then\n"
+                "  sed -i 's/two\"), 2U/two\"), 1U/; s/line\").lines, 2U/line\").lines, 1U/' "
+                "\"$2/tests/test_count.cpp\" 2>/dev/null\n"
+                "else\n  git -C \"$2\" checkout -- tests/test_count.cpp 2>/dev/null\nfi\nexit 0\n");
     append(source / "CMakeLists.txt",
            "add_custom_target(prepare_tests COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tests.sh edit "
            "${CMAKE_CURRENT_SOURCE_DIR} VERBATIM)\nadd_dependencies(test_count prepare_tests)\n"
@@ -303,38 +269,38 @@ void run_attacks(Layout& layout) {
   //    on-baseline tree, beside a no-op: it would "demonstrate the change".
   layout.candidate("where-am-i", [&] {
     comment();
-    create(source / "tests/test_where.cpp",
-                      "#include <unistd.h>\n\n#include <string>\n\nint main() {\n  char buffer[4096];\n"
-                      "  if (getcwd(buffer, sizeof buffer) == nullptr) return 1;\n"
-                      "  const std::string folder = buffer;\n"
-                      "  return folder.find(\"on-baseline\") == std::string::npos ? 0 : 1;\n}\n");
+    create_file(source / "tests/test_where.cpp",
+                "#include <unistd.h>\n\n#include <string>\n\nint main() {\n  char buffer[4096];\n"
+                "  if (getcwd(buffer, sizeof buffer) == nullptr) return 1;\n"
+                "  const std::string folder = buffer;\n"
+                "  return folder.find(\"on-baseline\") == std::string::npos ? 0 : 1;\n}\n");
     append(layout.tests_cmake(), std::string("add_executable(test_where ") + (layout.one_file() ? "tests/" : "") +
                                      "test_where.cpp)\nadd_test(NAME count.counts_where_it_runs COMMAND test_where)\n");
   });
   // 6. The visible test special-cased (a private test of the same behaviour still fails).
   layout.candidate("special-case", [&] {
-    edit(source / "src/count.cpp", "std::size_t count_lines(std::string_view text) {\n",
-         "std::size_t count_lines(std::string_view text) {\n"
-         "  if (text == \"one\\ntwo\" || text == \"first line\\nsecond line\") return 2;\n");
+    edit_file(source / "src/count.cpp", "std::size_t count_lines(std::string_view text) {\n",
+              "std::size_t count_lines(std::string_view text) {\n"
+              "  if (text == \"one\\ntwo\" || text == \"first line\\nsecond line\") return 2;\n");
   });
   // 7. Lint: the linty fix where clang-tidy does not look.
   layout.candidate("lint-analyzer-macro", [&] {
-    edit(source / "src/count.cpp", kCountLines,
-         "#ifndef __clang_analyzer__\n" + kLintyFix + "#else\nstd::size_t count_lines(std::string_view text) {\n"
-         "  return text.size();\n}\n#endif\n");
+    edit_file(source / "src/count.cpp", kCountLines,
+              "#ifndef __clang_analyzer__\n" + kLintyFix + "#else\nstd::size_t count_lines(std::string_view text) {\n"
+              "  return text.size();\n}\n#endif\n");
   });
   layout.candidate("lint-configured-file", [&] {
-    edit(source / "src/count.cpp", kCountLines, "");
-    create(source / "src/count_lines.cpp.in",
-                      "#include <textstats/textstats.hpp>\n\nnamespace textstats {\n\n" + kLintyFix + "\n}\n");
+    edit_file(source / "src/count.cpp", kCountLines, "");
+    create_file(source / "src/count_lines.cpp.in",
+                "#include <textstats/textstats.hpp>\n\nnamespace textstats {\n\n" + kLintyFix + "\n}\n");
     append(source / "CMakeLists.txt",
            "configure_file(src/count_lines.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/count_lines.cpp COPYONLY)\n"
            "target_sources(textstats PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/count_lines.cpp)\n");
   });
   layout.candidate("lint-unexported-objects", [&] {
-    edit(source / "src/count.cpp", kCountLines, "");
-    create(source / "src/count_lines.cpp",
-                      "#include <textstats/textstats.hpp>\n\nnamespace textstats {\n\n" + kLintyFix + "\n}\n");
+    edit_file(source / "src/count.cpp", kCountLines, "");
+    create_file(source / "src/count_lines.cpp",
+                "#include <textstats/textstats.hpp>\n\nnamespace textstats {\n\n" + kLintyFix + "\n}\n");
     append(source / "CMakeLists.txt",
            "add_library(textstats_lines OBJECT src/count_lines.cpp)\n"
            "target_include_directories(textstats_lines PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include)\n"
@@ -343,12 +309,12 @@ void run_attacks(Layout& layout) {
            "target_sources(textstats PRIVATE $<TARGET_OBJECTS:textstats_lines>)\n");
   });
   layout.candidate("lint-system-header", [&] {
-    edit(source / "src/count.cpp", kCountLines,
-         "std::size_t count_lines(std::string_view text) { return detail::count_lines(text); }\n");
-    edit(source / "src/count.cpp", "#include <algorithm>\n", "#include <algorithm>\n\n#include <count_lines.hpp>\n");
-    create(source / "src/detail/count_lines.hpp",
-                      "#pragma once\n\n#include <cstddef>\n#include <string_view>\n\nnamespace textstats::detail {\n\n"
-                      "inline std::size_t count_lines(std::string_view text) {\n" + kLintyBody + "}\n\n}\n");
+    edit_file(source / "src/count.cpp", kCountLines,
+              "std::size_t count_lines(std::string_view text) { return detail::count_lines(text); }\n");
+    edit_file(source / "src/count.cpp", "#include <algorithm>\n", "#include <algorithm>\n\n#include <count_lines.hpp>\n");
+    create_file(source / "src/detail/count_lines.hpp",
+                "#pragma once\n\n#include <cstddef>\n#include <string_view>\n\nnamespace textstats::detail {\n\n"
+                "inline std::size_t count_lines(std::string_view text) {\n" + kLintyBody + "}\n\n}\n");
     append(source / "CMakeLists.txt",
            "target_include_directories(textstats SYSTEM PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/detail)\n");
   });
@@ -358,10 +324,10 @@ void run_attacks(Layout& layout) {
   // same defence in both): the source tree is writable then, and what the
   // step wrote (and restored) is caught.
   if (!layout.one_file()) {
-    const auto unsandboxed =
-        run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "cand/post-build-edit", "--out",
-                  (layout.out() / "unsandboxed").string(), "--baseline-run", (layout.out() / "baseline").string(),
-                  "--generator", "Ninja", "--no-sandbox", "--quiet"});
+    const auto unsandboxed = run_long(capture_command(
+        source, layout.out() / "unsandboxed",
+        {"--ref", "cand/post-build-edit", "--baseline-run", (layout.out() / "baseline").string(), "--generator",
+         "Ninja", "--no-sandbox", "--quiet"}));
     INFO(unsandboxed.output);
     REQUIRE(unsandboxed.exit_code == 0);
     const auto manifest = read_json(layout.out() / "unsandboxed/cand-post-build-edit/manifest.json");
@@ -450,7 +416,7 @@ void check_working_tree_flow(const Layout& layout) {
 
   // The change repoints the tool at a wrapper that would forge score.json.
   const fs::path forged = layout.out().parent_path() / "forged";
-  create(source / "wrapper.sh", "#!/bin/sh\necho forged > '" + forged.string() + "'\nexit 0\n");
+  create_file(source / "wrapper.sh", "#!/bin/sh\necho forged > '" + forged.string() + "'\nexit 0\n");
   fs::permissions(source / "wrapper.sh", fs::perms::owner_all, fs::perm_options::add);
   append(source / "CMakeLists.txt",
          "set(HYDRA_SCORE_EXECUTABLE ${CMAKE_CURRENT_SOURCE_DIR}/wrapper.sh CACHE FILEPATH \"\" FORCE)\n");
@@ -466,13 +432,20 @@ void check_working_tree_flow(const Layout& layout) {
 
 }  // namespace
 
-TEST_CASE("attacks through the build system and lint's blind spots gain nothing, in both project layouts",
+TEST_CASE("attacks through the build system and lint's blind spots gain nothing, in a project whose one "
+          "CMakeLists.txt defines the library and the tests",
           "[e2e][held-out][build-steering]") {
   hydra::util::TempDir temp("hydra-steering");
-  for (const bool one_file : {true, false}) {
-    CAPTURE(one_file);
-    Layout layout(temp.path() / (one_file ? "one-file" : "tests-folder"), one_file);
-    run_attacks(layout);
-    check_working_tree_flow(layout);
-  }
+  Layout layout(temp.path() / "one-file", true);
+  run_attacks(layout);
+  check_working_tree_flow(layout);
+}
+
+TEST_CASE("attacks through the build system and lint's blind spots gain nothing, in a project whose tests "
+          "are defined in tests/CMakeLists.txt",
+          "[e2e][held-out][build-steering]") {
+  hydra::util::TempDir temp("hydra-steering");
+  Layout layout(temp.path() / "tests-folder", false);
+  run_attacks(layout);
+  check_working_tree_flow(layout);
 }

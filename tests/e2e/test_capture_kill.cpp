@@ -66,9 +66,8 @@ TEST_CASE("a killed capture leaves no process and, after the next capture, no st
   make_example_repository(source);
   const fs::path out = temp.path() / "run";
   const fs::path log = temp.path() / "capture.log";
-  const std::vector<std::string> capture = {kTool.string(), "capture", "--source", source.string(), "--out",
-                                            out.string(), "--build-dir", (temp.path() / "tree").string(),
-                                            "--generator", "Ninja", "--agent", "killed"};
+  const std::vector<std::string> capture = capture_command(
+      source, out, {"--build-dir", (temp.path() / "tree").string(), "--generator", "Ninja", "--agent", "killed"});
   const std::string here = temp.path().string();
   auto mentions_here = [&](const process_table::Entry& entry) {
     return entry.command.find(here) != std::string::npos;
@@ -142,8 +141,8 @@ TEST_CASE("a process that leaves its step's process group does not outlive the s
       "add_test(NAME leaves_a_daemon COMMAND sh -c "
       "\"setsid --fork sh -c 'sleep 60; true' escapee-${CMAKE_BINARY_DIR} </dev/null >/dev/null 2>&1\")\n");
   const fs::path out = temp.path() / "run";
-  const auto captured = run({kTool.string(), "capture", "--source", source.string(), "--out", out.string(),
-                             "--build-dir", (temp.path() / "tree").string(), "--generator", "Ninja"});
+  const auto captured =
+      run(capture_command(source, out, {"--build-dir", (temp.path() / "tree").string(), "--generator", "Ninja"}));
   INFO(captured.output);
   REQUIRE(captured.exit_code == 0);
   const std::string sandbox = read_json(out / "manifest.json").value("sandbox", std::string());

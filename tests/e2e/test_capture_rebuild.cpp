@@ -17,8 +17,8 @@ TEST_CASE("a capture after a failed configure configures again", "[e2e][capture]
   hydra::util::write_file_atomic(source / "tiny.cpp", "int tiny() { return 1; }\n");
   const fs::path tree = temp.path() / "tree";
   auto capture = [&](const std::string& out) {
-    return run({kTool.string(), "capture", "--source", source.string(), "--out", (temp.path() / out).string(),
-                "--build-dir", tree.string(), "--generator", "Ninja", "--jobs", "2"});
+    return run(capture_command(source, temp.path() / out,
+                               {"--build-dir", tree.string(), "--generator", "Ninja", "--jobs", "2"}));
   };
 
   const auto broken = capture("broken");

@@ -20,9 +20,9 @@ TEST_CASE("a hanging test is killed at the timeout and recorded as failed", "[e2
   hydra::util::write_file_atomic(config, "[scoring.timeouts]\ntest = 8\n");
 
   const fs::path out = temp.path() / "run";
-  const auto captured = run({kTool.string(), "capture", "--source", source.string(), "--out", out.string(),
-                             "--build-dir", (temp.path() / "tree").string(), "--config", config.string(),
-                             "--agent", "hang", "--generator", "Ninja"});
+  const auto captured = run(capture_command(source, out,
+                                            {"--build-dir", (temp.path() / "tree").string(), "--config",
+                                             config.string(), "--agent", "hang", "--generator", "Ninja"}));
   INFO(captured.output);
   REQUIRE(captured.exit_code == 0);
 
@@ -70,12 +70,9 @@ TEST_CASE("a step that ran out of time beside another capture is captured again 
                                  "[scoring.profile]\nname = \"python\"\nbuild = \"test ! -f hang || sleep 300\"\n"
                                  "lint = \"\"\n\n[scoring.timeouts]\nbuild = 3\n");
   hydra::util::write_file_atomic(repository / "tests" / "test_ok.py", "def test_ok():\n    assert 1 + 1 == 2\n");
-  git(repository, {"init", "--quiet", "--initial-branch=main"});
-  git(repository, {"add", "--all"});
-  git(repository, {"commit", "--quiet", "-m", "baseline"});
+  commit_repository(repository);
   const fs::path runs = temp.path() / "runs";
-  const auto baseline = run({kTool.string(), "capture", "--source", repository.string(), "--out",
-                             (runs / "baseline").string(), "--jobs", "2", "--quiet"});
+  const auto baseline = run(capture_command(repository, runs / "baseline", {"--jobs", "2", "--quiet"}));
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
 

@@ -18,17 +18,14 @@ add_executable(tiny_test tiny_test.cpp)
 add_test(NAME tiny.adds COMMAND tiny_test)
 )");
   hydra::util::write_file_atomic(source / "tiny_test.cpp", test_body);
-  git(source, {"init", "--quiet"});
-  git(source, {"add", "--all"});
-  git(source, {"commit", "--quiet", "-m", "tiny"});
+  commit_repository(source, "tiny");
 }
 
 hydra::util::ProcessResult capture(const fs::path& source, const fs::path& out, const fs::path& tree,
                                       std::vector<std::string> extra = {}) {
-  std::vector<std::string> argv = {kTool.string(), "capture", "--source", source.string(), "--out", out.string(),
-                                   "--build-dir", tree.string(), "--generator", "Ninja", "--jobs", "2"};
-  argv.insert(argv.end(), extra.begin(), extra.end());
-  return run(argv);
+  std::vector<std::string> options = {"--build-dir", tree.string(), "--generator", "Ninja", "--jobs", "2"};
+  options.insert(options.end(), extra.begin(), extra.end());
+  return run(capture_command(source, out, options));
 }
 
 }  // namespace

@@ -20,27 +20,15 @@ const fs::path kFlakyFixtures = kSourceDir / "tests" / "fixtures" / "flaky";
 
 fs::path make_repository(const fs::path& root, const std::string& fixture) {
   const fs::path repository = root / "repo";
-  fs::create_directories(repository);
-  fs::copy(kFlakyFixtures / fixture, repository, fs::copy_options::recursive);
-  git(repository, {"init", "--quiet", "--initial-branch=main"});
-  git(repository, {"add", "--all"});
-  git(repository, {"commit", "--quiet", "-m", "baseline"});
+  make_repository_from(kFlakyFixtures / fixture, repository);
   return repository;
-}
-
-hydra::util::ProcessResult capture(const fs::path& root, const fs::path& repository, const std::string& agent) {
-  std::vector<std::string> argv = {kTool.string(), "capture", "--source", repository.string(), "--out",
-                                   (root / "runs" / agent).string(), "--build-dir", (root / "trees" / agent).string(),
-                                   "--agent", agent, "--quiet"};
-  if (agent != "baseline") argv.insert(argv.end(), {"--baseline-run", (root / "runs" / "baseline").string()});
-  return run(argv);
 }
 
 /// Captures the baseline and `candidates` no-op candidates (a comment line
 /// appended to `file`), each from the committed tree.
 std::vector<std::string> capture_no_ops(const fs::path& root, const fs::path& repository, const std::string& file,
                                         const std::string& comment, int candidates) {
-  const auto baseline = capture(root, repository, "baseline");
+  const auto baseline = capture_agent(root, repository, "baseline");
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
   std::vector<std::string> agents;
@@ -49,7 +37,7 @@ std::vector<std::string> capture_no_ops(const fs::path& root, const fs::path& re
     std::string text = hydra::util::read_file(repository / file);
     hydra::util::write_file_atomic(repository / file, text + comment + " no-op " + std::to_string(index) + "\n");
     const std::string agent = "no-op-" + std::to_string(index);
-    const auto captured = capture(root, repository, agent);
+    const auto captured = capture_agent(root, repository, agent);
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
     agents.push_back(agent);

@@ -80,25 +80,12 @@ void make_repository(const fs::path& source) {
          "  if (std::strcmp(argv[1], \"kept\") == 0) return base() == 7 ? 0 : 1;\n"
          "  return 2;\n"
          "}\n");
-  git(source, {"init", "--quiet", "--initial-branch=main"});
-  git(source, {"add", "--all"});
-  git(source, {"commit", "--quiet", "-m", "baseline"});
+  commit_repository(source);
 }
 
+/// The branch cand/<name>: the library's source is `text`.
 void candidate(const fs::path& source, const std::string& name, const std::string& text) {
-  git(source, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
-  write_file_atomic(source / "src/answer.cpp", text);
-  git(source, {"add", "--all"});
-  git(source, {"commit", "--quiet", "-m", name});
-  git(source, {"checkout", "--quiet", "main"});
-}
-
-hydra::util::ProcessResult run_long(std::vector<std::string> argv) {
-  hydra::util::ProcessRequest request;
-  request.argv = std::move(argv);
-  request.environment["NO_COLOR"] = "1";
-  request.timeout = std::chrono::minutes(30);
-  return hydra::util::run_process(request);
+  commit_candidate(source, name, [&] { write_file_atomic(source / "src/answer.cpp", text); });
 }
 
 bool lists(const nlohmann::json& tests, const std::string& name) {
@@ -133,27 +120,17 @@ TEST_CASE("flaky laundering e2e: attempts start from one state, a flip on a cand
                     "  }\n"
                     "  return __builtin_strstr(name, \"test\") ? 42 : 41;\n",
                     kept));
-  git(source, {"checkout", "--quiet", "-B", "cand/shadow", "main"});
-  create(source / "src/cstring",
-         "#pragma once\n"
-         "#include_next <cstring>\n"
-         "// Every main of whatever includes <cstring> through the library returns 0.\n"
-         "#define main hidden_main(int, char**);"
-         " int main(int argc, char** argv) { (void)hidden_main(argc, argv); return 0; } int hidden_main\n");
-  git(source, {"add", "--all"});
-  git(source, {"commit", "--quiet", "-m", "shadow"});
-  git(source, {"checkout", "--quiet", "main"});
+  commit_candidate(source, "shadow", [&] {
+    create(source / "src/cstring",
+           "#pragma once\n"
+           "#include_next <cstring>\n"
+           "// Every main of whatever includes <cstring> through the library returns 0.\n"
+           "#define main hidden_main(int, char**);"
+           " int main(int argc, char** argv) { (void)hidden_main(argc, argv); return 0; } int hidden_main\n");
+  });
 
-  const auto baseline = run_long({kTool.string(), "capture", "--source", source.string(), "--out",
-                                  (out / "baseline").string(), "--build-dir", (out / "trees/baseline").string(),
-                                  "--agent", "baseline", "--generator", "Ninja", "--quiet"});
-  INFO(baseline.output);
-  REQUIRE(baseline.exit_code == 0);
-  const auto captured =
-      run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "cand/*", "--out", out.string(),
-                "--baseline-run", (out / "baseline").string(), "--generator", "Ninja", "--jobs", "2", "--quiet"});
-  INFO(captured.output);
-  REQUIRE(captured.exit_code == 0);
+  capture_baseline(source, out, {"--quiet"});
+  capture_refs(source, out);
 
   std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "baseline").string(),
                                    "--json", (root / "score.json").string(), "--quiet"};

@@ -97,10 +97,11 @@ TEST_CASE("one change scores the same in every documented flow", "[e2e][cmake][f
 
   // capture --ref against the work tree's baseline, then score.
   const fs::path ref_runs = temp.path() / "ref-runs";
-  const auto by_ref = run({kTool.string(), "capture", "--source", source.string(), "--ref", "agent/" + kChange,
-                           "--out", ref_runs.string(), "--baseline-run", (tree_hydra / "baseline").string(),
-                           "--generator", "Ninja", "--initial-cache",
-                           (tree_build / "hydra" / "initial-cache.cmake").string(), "--jobs", "2"});
+  const auto by_ref = run(capture_command(source, ref_runs,
+                                         {"--ref", "agent/" + kChange, "--baseline-run",
+                                          (tree_hydra / "baseline").string(), "--generator", "Ninja",
+                                          "--initial-cache", (tree_build / "hydra" / "initial-cache.cmake").string(),
+                                          "--jobs", "2"}));
   INFO(by_ref.output);
   REQUIRE(by_ref.exit_code == 0);
   const fs::path ref_run = ref_runs / ("agent-" + kChange);

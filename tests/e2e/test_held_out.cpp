@@ -79,10 +79,10 @@ struct Project {
   fs::path config;  ///< empty: the tree's hydra.toml
 
   void capture(const std::string& agent, bool baseline = false) const {
-    std::vector<std::string> argv = {kTool.string(), "capture", "--source", source.string(),
-                                     "--out", (output / agent).string(), "--build-dir",
-                                     (output / "trees" / agent).string(), "--agent", agent,
-                                     "--generator", "Ninja", "--exclude", (source / "build").string()};
+    std::vector<std::string> argv =
+        capture_command(source, output / agent,
+                        {"--build-dir", (output / "trees" / agent).string(), "--agent", agent, "--generator", "Ninja",
+                         "--exclude", (source / "build").string()});
     if (baseline && !config.empty()) argv.insert(argv.end(), {"--config", config.string()});
     if (!baseline) argv.insert(argv.end(), {"--baseline-run", (output / "baseline").string()});
     const auto result = run(argv);

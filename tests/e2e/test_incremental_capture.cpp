@@ -27,9 +27,7 @@ void write_project(const fs::path& source) {
   write_file_atomic(source / "b.cpp", "#include \"shared.hpp\"\nint* b() { return 0; }\n");
   write_file_atomic(source / "c.cpp", "#include \"c.hpp\"\nint c_value(int x) {\n  int* p = 0;\n  return p ? x : 0;\n}\n");
   write_file_atomic(source / "d.cpp", "int d(int x) {\n  while (x) x--;\n  return x;\n}\n");
-  git(source, {"init", "--quiet", "--initial-branch=main"});
-  git(source, {"add", "--all"});
-  git(source, {"commit", "--quiet", "-m", "baseline"});
+  commit_repository(source);
 }
 
 /// The number of clang-tidy warnings in a lint log.
@@ -57,9 +55,10 @@ TEST_CASE("a capture re-lints exactly the units a change affects, with the same 
   // are shared through the runs' folder (runs/.cache).
   const auto capture = [&](const std::string& name, std::vector<std::string> extra = {}) {
     const fs::path out = temp.path() / "runs" / name;
-    std::vector<std::string> argv = {kTool.string(), "capture",  "--source", source.string(), "--out", out.string(),
-                                     "--build-dir",  (temp.path() / "trees" / std::to_string(count++)).string(),
-                                     "--generator",  "Ninja",    "--jobs",   "2"};
+    std::vector<std::string> argv =
+        capture_command(source, out,
+                        {"--build-dir", (temp.path() / "trees" / std::to_string(count++)).string(), "--generator",
+                         "Ninja", "--jobs", "2"});
     argv.insert(argv.end(), extra.begin(), extra.end());
     const auto result = run(argv);
     INFO(result.output);
@@ -152,8 +151,7 @@ TEST_CASE("a candidate's blanked NOLINT and its cached lint match a capture with
   write_project(source);
   const fs::path runs = temp.path() / "runs";
   const auto run_capture = [&](const std::string& name, std::vector<std::string> extra) {
-    std::vector<std::string> argv = {kTool.string(), "capture", "--source", source.string(),
-                                     "--out", (runs / name).string(), "--generator", "Ninja", "--jobs", "2"};
+    std::vector<std::string> argv = capture_command(source, runs / name, {"--generator", "Ninja", "--jobs", "2"});
     argv.insert(argv.end(), extra.begin(), extra.end());
     const auto result = run(argv);
     INFO(result.output);

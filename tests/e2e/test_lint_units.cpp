@@ -93,18 +93,10 @@ TEST_CASE("lint sees units of custom commands and findings hidden by line marker
   const fs::path source = root / "project";
   const fs::path out = root / "out";
   make_example_repository(source);
-  const auto baseline = run({kTool.string(), "capture", "--source", source.string(), "--out", (out / "baseline").string(),
-                             "--build-dir", (out / "trees/baseline").string(), "--agent", "baseline", "--generator",
-                             "Ninja"});
-  INFO(baseline.output);
-  REQUIRE(baseline.exit_code == 0);
+  capture_baseline(source, out);
 
   const auto candidate = [&](const std::string& name, const std::function<void()>& make) {
-    git(source, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
-    make();
-    git(source, {"add", "--all"});
-    git(source, {"commit", "--quiet", "-m", name});
-    git(source, {"checkout", "--quiet", "main"});
+    commit_candidate(source, name, make);
   };
   const fs::path count = source / "src/count.cpp";
   // Honest: the clean fix, and the fix with its findings in plain sight.
@@ -134,20 +126,10 @@ TEST_CASE("lint sees units of custom commands and findings hidden by line marker
     write_file_atomic(source / "src/fee_notes.md", "// NOLINTBEGIN\n" + kLintyFix + "// NOLINTEND\n");
   });
 
-  hydra::util::ProcessRequest request;
-  request.argv = {kTool.string(), "capture", "--source", source.string(), "--ref", "cand/*", "--out", out.string(),
-                  "--baseline-run", (out / "baseline").string(), "--generator", "Ninja", "--jobs", "2", "--quiet"};
-  request.environment["NO_COLOR"] = "1";
-  request.timeout = std::chrono::minutes(30);
-  const auto captured = hydra::util::run_process(request);
-  INFO(captured.output);
-  REQUIRE(captured.exit_code == 0);
+  capture_refs(source, out);
 
   const std::vector<std::string> names = {"clean", "linty", "custom-command", "line-marker", "glued-nolint", "md-fragment"};
-  std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "baseline").string(),
-                                   "--json", (root / "score.json").string(), "--quiet"};
-  for (const auto& name : names) argv.insert(argv.end(), {"--candidate", (out / ("cand-" + name)).string()});
-  const auto scored = run(argv);
+  const auto scored = run(score_command(out, names, root / "score.json"));
   INFO(scored.output);
   REQUIRE((scored.exit_code == 0 || scored.exit_code == 3));
   const nlohmann::json contract = read_json(root / "score.json");

@@ -29,14 +29,6 @@ const std::string kFixedCountLines =
     "}\n";
 const std::string kFailing = "count.lines_without_trailing_newline";
 
-hydra::util::ProcessResult run_long(std::vector<std::string> argv) {
-  hydra::util::ProcessRequest request;
-  request.argv = std::move(argv);
-  request.environment["NO_COLOR"] = "1";
-  request.timeout = std::chrono::minutes(45);
-  return hydra::util::run_process(request);
-}
-
 /// The verdict ctest printed for `test` in a console log ("Passed", "Failed", ...); empty when absent.
 std::string console_verdict(const std::string& log, const std::string& test) {
   for (const auto line : hydra::util::split(log, '\n')) {
@@ -51,11 +43,7 @@ std::string console_verdict(const std::string& log, const std::string& test) {
 /// cache and HydraScore's folders, and their honest twin.
 void commit_candidates(const fs::path& source, const fs::path& hidden) {
   const auto candidate = [&](const std::string& name, const std::function<void()>& make) {
-    git(source, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
-    make();
-    git(source, {"add", "--all"});
-    git(source, {"commit", "--quiet", "--allow-empty", "-m", name});
-    git(source, {"checkout", "--quiet", "main"});
+    commit_candidate(source, name, make);
   };
 
   // The honest twin: the fix, its units served from the baseline's objects.
@@ -153,17 +141,17 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
   } remove_hidden{hidden};
   fs::create_directories(hidden);
   {
-    const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "main", "--out",
-                                    out.string(), "--generator", "Ninja", "--quiet"});
+    const auto captured =
+        run_long(capture_command(source, out, {"--ref", "main", "--generator", "Ninja", "--quiet"}));
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
   }
   commit_candidates(source, hidden);
 
   {
-    const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "cand/*", "--out",
-                                    out.string(), "--baseline-run", (out / "main").string(), "--generator", "Ninja",
-                                    "--jobs", "2", "--quiet"});
+    const auto captured = run_long(capture_command(source, out,
+                                                   {"--ref", "cand/*", "--baseline-run", (out / "main").string(),
+                                                    "--generator", "Ninja", "--jobs", "2", "--quiet"}));
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
   }
@@ -174,10 +162,10 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
   // repository, one in the user's build tree included by a relative path.
   const auto capture_work_tree = [&](const std::string& name, const std::function<void()>& make) {
     make();
-    const auto captured = run_long({kTool.string(), "capture", "--source", source.string(), "--out",
-                                    (out / name).string(), "--build-dir",
-                                    (source / "build/hydra/trees" / name).string(), "--agent", name,
-                                    "--baseline-run", (out / "main").string(), "--quiet"});
+    const auto captured = run_long(capture_command(
+        source, out / name,
+        {"--build-dir", (source / "build/hydra/trees" / name).string(), "--agent", name, "--baseline-run",
+         (out / "main").string(), "--quiet"}));
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
     git(source, {"checkout", "--quiet", "--", "."});

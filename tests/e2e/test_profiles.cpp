@@ -19,11 +19,7 @@ const fs::path kProfiles = kSourceDir / "tests" / "fixtures" / "profiles";
 /// A repository holding the profile's base project, committed.
 fs::path make_repository(const fs::path& root, const std::string& profile) {
   const fs::path repository = root / "repo";
-  fs::create_directories(repository);
-  fs::copy(kProfiles / profile / "base", repository, fs::copy_options::recursive);
-  git(repository, {"init", "--quiet", "--initial-branch=main"});
-  git(repository, {"add", "--all"});
-  git(repository, {"commit", "--quiet", "-m", "baseline"});
+  make_repository_from(kProfiles / profile / "base", repository);
   return repository;
 }
 
@@ -31,15 +27,6 @@ void apply_profile_candidate(const fs::path& repository, const std::string& prof
   git(repository, {"checkout", "--quiet", "--", "."});
   git(repository, {"clean", "-fdq"});
   git(repository, {"apply", (kProfiles / profile / "candidates" / (name + ".patch")).string()});
-}
-
-hydra::util::ProcessResult capture(const fs::path& root, const fs::path& repository, const std::string& agent,
-                                   bool candidate) {
-  std::vector<std::string> argv = {kTool.string(), "capture", "--source", repository.string(),
-                                   "--out", (root / "runs" / agent).string(), "--build-dir",
-                                   (root / "trees" / agent).string(), "--agent", agent, "--quiet"};
-  if (candidate) argv.insert(argv.end(), {"--baseline-run", (root / "runs" / "baseline").string()});
-  return run(argv);
 }
 
 nlohmann::json step_named(const nlohmann::json& manifest, const std::string& name) {
@@ -51,7 +38,7 @@ nlohmann::json step_named(const nlohmann::json& manifest, const std::string& nam
 /// Captures baseline, clean-fix and breaks-test of `profile` and scores them.
 nlohmann::json capture_and_score(const fs::path& root, const std::string& profile) {
   const fs::path repository = make_repository(root, profile);
-  const auto baseline = capture(root, repository, "baseline", false);
+  const auto baseline = capture_agent(root, repository, "baseline");
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
   // The summary line gives tests and lint as well as the build, for every profile.
@@ -59,7 +46,7 @@ nlohmann::json capture_and_score(const fs::path& root, const std::string& profil
                                              "passed[^;]*; lint [0-9]+ errors?, [0-9]+ warnings?(.|\n)*"));
   for (const std::string name : {"clean-fix", "breaks-test"}) {
     apply_profile_candidate(repository, profile, name);
-    const auto captured = capture(root, repository, name, true);
+    const auto captured = capture_agent(root, repository, name);
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
   }
@@ -185,7 +172,7 @@ TEST_CASE("profile capture: a missing tool is exit 8 naming it and the profile",
   hydra::util::write_file_atomic(repository / "hydra.toml",
                                  "[scoring.profile]\nname = \"python\"\ntest = \"hydra-no-such-runner -q\"\n"
                                  "lint = \"flake8\"\n");
-  const auto captured = capture(temp.path(), repository, "baseline", false);
+  const auto captured = capture_agent(temp.path(), repository, "baseline");
   INFO(captured.output);
   CHECK(captured.exit_code == 8);
   CHECK(captured.output.find("python profile") != std::string::npos);
@@ -199,12 +186,12 @@ TEST_CASE("profile python: editing the failing test or passing every test from c
   // file by default) judge the candidate's code.
   hydra::util::TempDir temp("hydra-profile-held-out");
   const fs::path repository = make_repository(temp.path(), "python");
-  REQUIRE(capture(temp.path(), repository, "baseline", false).exit_code == 0);
+  REQUIRE(capture_agent(temp.path(), repository, "baseline").exit_code == 0);
   std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (temp.path() / "runs" / "baseline").string(),
                                    "--json", (temp.path() / "score.json").string(), "--quiet", "--no-gate-exit"};
   for (const std::string name : {"clean-fix", "edits-test", "passing-conftest"}) {
     apply_profile_candidate(repository, "python", name);
-    const auto captured = capture(temp.path(), repository, name, true);
+    const auto captured = capture_agent(temp.path(), repository, name);
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
     argv.insert(argv.end(), {"--candidate", (temp.path() / "runs" / name).string()});
@@ -234,9 +221,9 @@ TEST_CASE("profile js-node: a candidate whose package.json does not parse fails,
           "[e2e][profiles]") {
   hydra::util::TempDir temp("hydra-profile-bad-package");
   const fs::path repository = make_repository(temp.path(), "js-node");
-  REQUIRE(capture(temp.path(), repository, "baseline", false).exit_code == 0);
+  REQUIRE(capture_agent(temp.path(), repository, "baseline").exit_code == 0);
   hydra::util::write_file_atomic(repository / "package.json", "{\"scripts\": {\"test\": \"jest\",\n");
-  const auto captured = capture(temp.path(), repository, "broken", true);
+  const auto captured = capture_agent(temp.path(), repository, "broken");
   INFO(captured.output);
   REQUIRE(captured.exit_code == 0);
   const auto manifest = read_json(temp.path() / "runs" / "broken" / "manifest.json");
@@ -258,10 +245,9 @@ TEST_CASE("profile rust: --profile picks the profile without hydra.toml, candida
   git(repository, {"commit", "--quiet", "-m", "no hydra.toml"});
   const fs::path runs = temp.path() / "runs";
   auto capture_with = [&](const std::string& agent, std::vector<std::string> extra) {
-    std::vector<std::string> argv = {kTool.string(), "capture", "--source", repository.string(), "--out",
-                                     (runs / agent).string(), "--agent", agent, "--quiet"};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    return run(argv);
+    std::vector<std::string> options = {"--agent", agent, "--quiet"};
+    options.insert(options.end(), extra.begin(), extra.end());
+    return run(capture_command(repository, runs / agent, options));
   };
   const auto baseline = capture_with("baseline", {"--profile", "rust"});
   INFO(baseline.output);

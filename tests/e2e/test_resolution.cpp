@@ -32,9 +32,7 @@ const fs::path kFixture = kSourceDir / "tests" / "fixtures" / "resolution";
 fs::path make_repository(const fs::path& root, const std::vector<std::string>& candidates) {
   const fs::path repository = root / "repo";
   fs::copy(kFixture / "project", repository, fs::copy_options::recursive);
-  git(repository, {"init", "--quiet", "--initial-branch=main"});
-  git(repository, {"add", "--all"});
-  git(repository, {"commit", "--quiet", "-m", "baseline"});
+  commit_repository(repository);
   for (const auto& name : candidates) {
     git(repository, {"checkout", "--quiet", "-b", "agent/" + name, "main"});
     git(repository, {"apply", "--whitespace=nowarn", (kFixture / "candidates" / (name + ".patch")).string()});
@@ -60,15 +58,15 @@ TEST_CASE("resolution e2e: acceptance tests are cases and programs, a library so
   hydra::util::write_file_atomic(root / "hydra.toml", "[anti_gaming]\nprivate_test_patch = \"" +
                                                           (kFixture / "private.patch").string() + "\"\n");
   const fs::path runs = root / "runs";
-  const auto baseline = run({kTool.string(), "capture", "--source", repository.string(), "--out",
-                             (runs / "baseline").string(), "--build-dir", (root / "trees" / "baseline").string(),
-                             "--agent", "baseline", "--generator", "Ninja", "--config", (root / "hydra.toml").string(),
-                             "--quiet"});
+  const auto baseline = run(capture_command(repository, runs / "baseline",
+                                            {"--build-dir", (root / "trees" / "baseline").string(), "--agent",
+                                             "baseline", "--generator", "Ninja", "--config",
+                                             (root / "hydra.toml").string(), "--quiet"}));
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
-  const auto candidates = run({kTool.string(), "capture", "--source", repository.string(), "--ref", "agent/*", "--out",
-                               runs.string(), "--baseline-run", (runs / "baseline").string(), "--generator", "Ninja",
-                               "--jobs", "2", "--quiet"});
+  const auto candidates = run(capture_command(repository, runs,
+                                              {"--ref", "agent/*", "--baseline-run", (runs / "baseline").string(),
+                                               "--generator", "Ninja", "--jobs", "2", "--quiet"}));
   INFO(candidates.output);
   REQUIRE(candidates.exit_code == 0);
 
@@ -139,19 +137,19 @@ TEST_CASE("a baseline step forced past its budget leaves the candidates' verdict
   hydra::util::write_file_atomic(slow, "#!/bin/sh\nexec sleep 100000\n");
   fs::permissions(slow, fs::perms::owner_all, fs::perm_options::add);
   const fs::path runs = root / "runs";
-  const auto baseline = run({kTool.string(), "capture", "--source", repository.string(), "--out",
-                             (runs / "baseline").string(), "--build-dir", (root / "trees" / "baseline").string(),
-                             "--agent", "baseline", "--generator", "Ninja", "--config", (root / "hydra.toml").string(),
-                             "--no-sandbox", "--quiet"},
+  const auto baseline = run(capture_command(repository, runs / "baseline",
+                                            {"--build-dir", (root / "trees" / "baseline").string(), "--agent",
+                                             "baseline", "--generator", "Ninja", "--config",
+                                             (root / "hydra.toml").string(), "--no-sandbox", "--quiet"}),
                             {}, {{"HYDRA_SCORE_CLANG_TIDY", slow.string()}});
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
   const auto manifest = read_json(runs / "baseline" / "manifest.json");
   REQUIRE(manifest.contains("incomplete_steps"));
   CHECK(manifest.at("incomplete_steps").at(0).at("step") == "lint");
-  const auto candidate = run({kTool.string(), "capture", "--source", repository.string(), "--ref", "agent/*", "--out",
-                              runs.string(), "--baseline-run", (runs / "baseline").string(), "--generator", "Ninja",
-                              "--no-sandbox", "--quiet"});
+  const auto candidate = run(capture_command(repository, runs,
+                                             {"--ref", "agent/*", "--baseline-run", (runs / "baseline").string(),
+                                              "--generator", "Ninja", "--no-sandbox", "--quiet"}));
   INFO(candidate.output);
   REQUIRE(candidate.exit_code == 0);
   const auto scored = run({kTool.string(), "score", "--baseline", (runs / "baseline").string(), "--candidate",

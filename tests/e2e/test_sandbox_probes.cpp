@@ -394,10 +394,9 @@ endif()
   const std::string header = "cmake_minimum_required(VERSION 3.16)\nproject(fetches NONE)\n";
   hydra::util::write_file_atomic(project / "CMakeLists.txt", header + download);
   const auto capture = [&](const std::string& name, std::vector<std::string> extra) {
-    std::vector<std::string> argv = {kTool.string(), "capture", "--source", project.string(), "--out",
-                                     (temp.path() / name).string(), "--build-dir", (temp.path() / (name + ".build")).string()};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    return run(argv);
+    std::vector<std::string> options = {"--build-dir", (temp.path() / (name + ".build")).string()};
+    options.insert(options.end(), extra.begin(), extra.end());
+    return run(capture_command(project, temp.path() / name, options));
   };
   const auto score = [&](const std::string& baseline, const std::string& candidate, const fs::path& json) {
     return run({kTool.string(), "score", "--baseline", (temp.path() / baseline).string(), "--candidate",
@@ -423,9 +422,7 @@ endif()
     hydra::util::write_file_atomic(project / "CMakeLists.txt",
                                    header + "enable_testing()\nadd_test(NAME fetches.runs COMMAND ${CMAKE_COMMAND} -E "
                                             "compare_files ${CMAKE_CURRENT_LIST_FILE} ${CMAKE_CURRENT_LIST_FILE})\n");
-    git(project, {"init", "--quiet", "--initial-branch=main"});
-    git(project, {"add", "--all"});
-    git(project, {"commit", "--quiet", "-m", "baseline"});
+    commit_repository(project);
     const auto baseline = capture("baseline", {});
     INFO(baseline.output);
     REQUIRE(baseline.exit_code == 0);
@@ -453,8 +450,7 @@ endif()
     hydra::util::write_file_atomic(node_project / "package.json",
                                    R"({"name": "calc", "version": "1.0.0", "scripts": {"test": "jest"},
  "devDependencies": {"jest": "29.7.0", "jest-junit": "16.0.0"}, "dependencies": {"left-pad": "1.3.0"}})");
-    const auto refused = run({kTool.string(), "capture", "--source", node_project.string(), "--out",
-                              (temp.path() / "node-run").string(), "--profile", "js-node"});
+    const auto refused = run(capture_command(node_project, temp.path() / "node-run", {"--profile", "js-node"}));
     INFO(refused.output);
     CHECK(refused.exit_code == 8);
     CHECK(refused.output.find("package.json needs the network (3 package(s) (jest, jest-junit, left-pad) and no "
@@ -477,8 +473,7 @@ endif()
                                                          "edition = \"2021\"\n\n[dependencies]\nitoa = \"1\"\n");
     hydra::util::write_file_atomic(crate / "src" / "lib.rs",
                                    "pub fn digits(n: u32) -> usize { itoa::Buffer::new().format(n).len() }\n");
-    const auto refused = run({kTool.string(), "capture", "--source", crate.string(), "--out",
-                              (temp.path() / "crate-run").string(), "--profile", "rust"});
+    const auto refused = run(capture_command(crate, temp.path() / "crate-run", {"--profile", "rust"}));
     INFO(refused.output);
     CHECK(refused.exit_code == 8);
     CHECK(refused.output.find("the build needs the network (build.log: error: no matching package named `itoa` "

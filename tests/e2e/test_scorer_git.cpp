@@ -46,14 +46,6 @@ const std::string kBugAssertions = "  CHECK_EQ(textstats::count_lines(\"one\\ntw
 const std::string kAgreeingAssertions = "  CHECK_EQ(textstats::count_lines(\"one\\ntwo\"), 1U);\n"
                                         "  CHECK_EQ(textstats::count(\"first line\\nsecond line\").lines, 1U);\n";
 
-hydra::util::ProcessResult run_long(std::vector<std::string> argv) {
-  hydra::util::ProcessRequest request;
-  request.argv = std::move(argv);
-  request.environment["NO_COLOR"] = "1";
-  request.timeout = std::chrono::minutes(45);
-  return hydra::util::run_process(request);
-}
-
 class Project {
  public:
   explicit Project(const fs::path& root) : root_(root), source_(root / "project"), out_(root / "out") {
@@ -63,36 +55,17 @@ class Project {
   const fs::path& source() const { return source_; }
   const fs::path& out() const { return out_; }
 
-  void capture_baseline() const {
-    const auto captured = run({kTool.string(), "capture", "--source", source_.string(), "--out",
-                               (out_ / "baseline").string(), "--build-dir", (out_ / "trees/baseline").string(),
-                               "--agent", "baseline", "--generator", "Ninja"});
-    INFO(captured.output);
-    REQUIRE(captured.exit_code == 0);
-  }
+  void capture_baseline() const { e2e::capture_baseline(source_, out_); }
 
   void candidate(const std::string& name, const std::function<void()>& make) const {
-    git(source_, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
-    make();
-    git(source_, {"add", "--all"});
-    git(source_, {"commit", "--quiet", "--allow-empty", "-m", name});
-    git(source_, {"checkout", "--quiet", "main"});
+    commit_candidate(source_, name, make);
   }
 
-  void capture_candidates() const {
-    const auto captured =
-        run_long({kTool.string(), "capture", "--source", source_.string(), "--ref", "cand/*", "--out", out_.string(),
-                  "--baseline-run", (out_ / "baseline").string(), "--generator", "Ninja", "--jobs", "2", "--quiet"});
-    INFO(captured.output);
-    REQUIRE(captured.exit_code == 0);
-  }
+  void capture_candidates() const { capture_refs(source_, out_); }
 
   nlohmann::json score(const std::vector<std::string>& names) const {
-    std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out_ / "baseline").string(), "--json",
-                                     (root_ / "score.json").string(), "--markdown", (root_ / "score.md").string(),
-                                     "--quiet"};
-    for (const auto& name : names) argv.insert(argv.end(), {"--candidate", (out_ / ("cand-" + name)).string()});
-    const auto scored = run(argv);
+    const auto scored =
+        run(score_command(out_, names, root_ / "score.json", {"--markdown", (root_ / "score.md").string()}));
     INFO(scored.output);
     REQUIRE((scored.exit_code == 0 || scored.exit_code == 3));
     return read_json(root_ / "score.json");

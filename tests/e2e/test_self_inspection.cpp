@@ -63,25 +63,12 @@ void make_repository(const fs::path& source) {
          "  if (std::getenv(\"GTEST_OUTPUT\")) note(\"under a harness\");\n"
          "  return answer() == 42 ? 0 : 1;\n"
          "}\n");
-  git(source, {"init", "--quiet", "--initial-branch=main"});
-  git(source, {"add", "--all"});
-  git(source, {"commit", "--quiet", "-m", "baseline"});
+  commit_repository(source);
 }
 
+/// The branch cand/<name>: the library's source is `text`.
 void candidate(const fs::path& source, const std::string& name, const std::string& text) {
-  git(source, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
-  write_file_atomic(source / "src/answer.cpp", text);
-  git(source, {"add", "--all"});
-  git(source, {"commit", "--quiet", "-m", name});
-  git(source, {"checkout", "--quiet", "main"});
-}
-
-hydra::util::ProcessResult run_long(std::vector<std::string> argv) {
-  hydra::util::ProcessRequest request;
-  request.argv = std::move(argv);
-  request.environment["NO_COLOR"] = "1";
-  request.timeout = std::chrono::minutes(30);
-  return hydra::util::run_process(request);
+  commit_candidate(source, name, [&] { write_file_atomic(source / "src/answer.cpp", text); });
 }
 
 bool names(const nlohmann::json& entry, const std::string& reference) {
@@ -144,29 +131,18 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
             "namespace testing { extern int failures __attribute__((weak)); }\n"
             "int answer() {\n  if (&testing::failures) testing::failures = 0;\n  return 42;\n}\n");
 
-  const auto baseline = run_long({kTool.string(), "capture", "--source", source.string(), "--out",
-                                  (out / "baseline").string(), "--build-dir", (out / "trees/baseline").string(),
-                                  "--agent", "baseline", "--generator", "Ninja", "--quiet"});
-  INFO(baseline.output);
-  REQUIRE(baseline.exit_code == 0);
+  capture_baseline(source, out, {"--quiet"});
   const auto manifest = read_json(out / "baseline" / "manifest.json");
   INFO(manifest["object_references"].dump(1));
   // The baseline's own exit handler is recorded; the test program's
   // environment reads are not (tests may use anything).
   CHECK(manifest["object_references"]["sources"]["src/log.cpp"] == nlohmann::json::array({"atexit"}));
   CHECK_FALSE(manifest["object_references"]["sources"].contains("tests/answer_test.cpp"));
-  const auto captured =
-      run_long({kTool.string(), "capture", "--source", source.string(), "--ref", "cand/*", "--out", out.string(),
-                "--baseline-run", (out / "baseline").string(), "--generator", "Ninja", "--jobs", "2", "--quiet"});
-  INFO(captured.output);
-  REQUIRE(captured.exit_code == 0);
+  capture_refs(source, out);
 
-  std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "baseline").string(),
-                                   "--json", (root / "score.json").string(), "--quiet"};
-  for (const std::string name :
-       {"honest", "honest_atexit", "exit_handler", "sniff_pid1", "process_name", "thread_exit", "harness_reach"})
-    argv.insert(argv.end(), {"--candidate", (out / ("cand-" + name)).string()});
-  const auto scored = run(argv);
+  const auto scored = run(score_command(
+      out, {"honest", "honest_atexit", "exit_handler", "sniff_pid1", "process_name", "thread_exit", "harness_reach"},
+      root / "score.json"));
   INFO(scored.output);
   REQUIRE((scored.exit_code == 0 || scored.exit_code == 3));
   const auto contract = read_json(root / "score.json");

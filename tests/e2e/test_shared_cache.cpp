@@ -53,9 +53,7 @@ void make_repository(const fs::path& source) {
   create(source / "src/extra.cpp",
          "#include \"answer.hpp\"\nint extra(int x) {\n  if (x > 0) return x;\n  return -x;\n}\n");
   create(source / "tests/answer_test.cpp", "#include \"answer.hpp\"\nint main() { return answer() == 42 ? 0 : 1; }\n");
-  git(source, {"init", "--quiet", "--initial-branch=main"});
-  git(source, {"add", "--all"});
-  git(source, {"commit", "--quiet", "-m", "baseline"});
+  commit_repository(source);
   git(source, {"checkout", "--quiet", "-b", "fix"});
   create(source / "src/answer.cpp", "#include \"answer.hpp\"\nint answer() { return 42; }\n");
   git(source, {"commit", "--quiet", "-am", "fix"});
@@ -119,9 +117,10 @@ Runner make_runner(const fs::path& origin, const fs::path& folder, const std::st
 fs::path capture(const Runner& runner, const std::string& name, const fs::path& baseline, const std::string& remote,
                  const std::vector<std::string>& more = {}) {
   const fs::path out = runner.folder / "runs" / name;
-  std::vector<std::string> argv = {kTool.string(), "capture", "--source", runner.tree.string(), "--out", out.string(),
-                                   "--build-dir", (runner.folder / "build" / name).string(), "--agent", name,
-                                   "--generator", "Ninja", "--jobs", "2", "--quiet"};
+  std::vector<std::string> argv =
+      capture_command(runner.tree, out,
+                      {"--build-dir", (runner.folder / "build" / name).string(), "--agent", name, "--generator",
+                       "Ninja", "--jobs", "2", "--quiet"});
   if (!baseline.empty()) argv.insert(argv.end(), {"--baseline-run", baseline.string()});
   argv.insert(argv.end(), more.begin(), more.end());
   std::map<std::string, std::string> environment;

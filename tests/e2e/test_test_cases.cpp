@@ -44,14 +44,6 @@ namespace {
 
 const fs::path kFixture = kSourceDir / "tests" / "fixtures" / "frameworks";
 
-hydra::util::ProcessResult capture(const fs::path& root, const fs::path& repository, const std::string& agent) {
-  std::vector<std::string> argv = {kTool.string(), "capture", "--source", repository.string(), "--out",
-                                   (root / "runs" / agent).string(), "--build-dir", (root / "trees" / agent).string(),
-                                   "--agent", agent, "--quiet"};
-  if (agent != "baseline") argv.insert(argv.end(), {"--baseline-run", (root / "runs" / "baseline").string()});
-  return run(argv);
-}
-
 /// The ids of `tests` (a contract's list of test entries).
 std::set<std::string> ids(const nlohmann::json& tests) {
   std::set<std::string> names;
@@ -68,11 +60,9 @@ TEST_CASE("test cases e2e: GoogleTest, Catch2 and doctest programs scored per ca
   const fs::path repository = root / "repo";
   fs::create_directories(repository);
   fs::copy(kFixture / "project", repository, fs::copy_options::recursive);
-  git(repository, {"init", "--quiet", "--initial-branch=main"});
-  git(repository, {"add", "--all"});
-  git(repository, {"commit", "--quiet", "-m", "baseline"});
+  commit_repository(repository);
 
-  const auto baseline = capture(root, repository, "baseline");
+  const auto baseline = capture_agent(root, repository, "baseline");
   INFO(baseline.output);
   REQUIRE(baseline.exit_code == 0);
   const std::vector<std::string> agents = {"break-multiply", "add-cases",    "atexit-success",
@@ -82,7 +72,7 @@ TEST_CASE("test cases e2e: GoogleTest, Catch2 and doctest programs scored per ca
     git(repository, {"checkout", "--quiet", "--", "."});
     git(repository, {"clean", "-fdq"});
     git(repository, {"apply", "--whitespace=nowarn", (kFixture / "candidates" / (agent + ".patch")).string()});
-    const auto captured = capture(root, repository, agent);
+    const auto captured = capture_agent(root, repository, agent);
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
   }
