@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include <hydra/capture/sandbox.hpp>
+#include <hydra/capture/sandbox/sandbox.hpp>
 #include <hydra/capture/steps.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>

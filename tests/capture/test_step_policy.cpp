@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include <hydra/capture/sandbox.hpp>
+#include <hydra/capture/sandbox/sandbox.hpp>
 #include <hydra/capture/steps.hpp>
 #include <hydra/util/files.hpp>
 

@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/capture/test_frameworks.hpp>
-#include <hydra/capture/test_launch_hook.hpp>
+#include <hydra/capture/runners/test_frameworks.hpp>
+#include <hydra/capture/runners/test_launch_hook.hpp>
 #include <hydra/util/process.hpp>
-#include <hydra/capture/child_run.hpp>
-#include <hydra/capture/test_launcher.hpp>
+#include <hydra/capture/runners/child_run.hpp>
+#include <hydra/capture/runners/test_launcher.hpp>
 #include <hydra/util/files.hpp>
 
 namespace fs = std::filesystem;

@@ -1,8 +1,9 @@
 // The build step: configure the capture's build tree when needed, then build.
-#include <hydra/capture/steps.hpp>
-#include <hydra/capture/compiler_cache.hpp>
-#include <hydra/capture/codemodel.hpp>
-#include <hydra/capture/test_launch_hook.hpp>
+#include <hydra/capture/build_step.hpp>
+#include <hydra/capture/cmake/compiler_cache.hpp>
+#include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/runners/test_launch_hook.hpp>
+#include <hydra/capture/core/tree_step_policy.hpp>
 #include <hydra/parse/build_targets.hpp>
 
 #include <chrono>

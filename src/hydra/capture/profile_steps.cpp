@@ -2,12 +2,13 @@
 // the build tree, then the profile's lint, build and test commands run in the
 // copy under the sandbox and the step timeouts; their machine-readable
 // results become the run's artifacts (docs/config.md, "Profiles").
-#include <hydra/capture/network_use.hpp>
-#include <hydra/capture/steps.hpp>
-#include <hydra/capture/profile_commands.hpp>
-#include <hydra/capture/runner_helpers.hpp>
-#include <hydra/capture/test_attempts.hpp>
-#include <hydra/capture/tree_copy.hpp>
+#include <hydra/capture/sandbox/network_use.hpp>
+#include <hydra/capture/profile_steps.hpp>
+#include <hydra/capture/runners/profile_commands.hpp>
+#include <hydra/capture/runners/runner_helpers.hpp>
+#include <hydra/capture/runners/test_attempts.hpp>
+#include <hydra/capture/trees/tree_copy.hpp>
+#include <hydra/capture/core/tree_step_policy.hpp>
 
 #include <set>
 

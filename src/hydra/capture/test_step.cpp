@@ -1,15 +1,16 @@
 // The test step: list the tests, run them with JUnit output, and believe the
 // JUnit file only where ctest's own console verdicts agree with it.
-#include <hydra/capture/steps.hpp>
-#include <hydra/capture/attempt_state.hpp>
-#include <hydra/capture/test_attempts.hpp>
-#include <hydra/capture/test_files.hpp>
-#include <hydra/capture/case_reports.hpp>
-#include <hydra/capture/codemodel.hpp>
-#include <hydra/capture/object_references.hpp>
-#include <hydra/capture/test_frameworks.hpp>
-#include <hydra/capture/listed_tests.hpp>
-#include <hydra/capture/witness.hpp>
+#include <hydra/capture/test_step.hpp>
+#include <hydra/capture/runners/attempt_state.hpp>
+#include <hydra/capture/runners/test_attempts.hpp>
+#include <hydra/capture/cmake/test_files.hpp>
+#include <hydra/capture/runners/case_reports.hpp>
+#include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/cmake/object_references.hpp>
+#include <hydra/capture/runners/test_frameworks.hpp>
+#include <hydra/capture/runners/listed_tests.hpp>
+#include <hydra/capture/runners/witness.hpp>
+#include <hydra/capture/core/tree_step_policy.hpp>
 
 #include <cctype>
 #include <map>

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include <hydra/capture/capture.hpp>
-#include <hydra/capture/test_frameworks.hpp>
+#include <hydra/capture/runners/test_frameworks.hpp>
 #include <hydra/capture/parallel_captures.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
@@ -30,7 +30,7 @@ void add_build_tree_options(CLI::App& command, capture::BuildTreeOptions& option
   command.add_flag("--no-cache{false}", options.cache,
                    "No lint cache and no compiler cache (ccache) for this capture, whatever hydra.toml's [cache] says");
   // This program is the test launcher of the trees it captures (its hidden
-  // test-launcher subcommand; capture/test_launcher.hpp).
+  // test-launcher subcommand; capture/runners/test_launcher.hpp).
   std::error_code error;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
   if (!error) options.test_launcher = {self.string(), capture::kLauncherSubcommand};
