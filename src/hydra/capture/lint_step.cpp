@@ -98,12 +98,12 @@ json read_compile_commands(const fs::path& database, LintResult& lint) {
 
 /// The units to lint and what clang-tidy sees of them (lint/database.hpp,
 /// lint/view.hpp).
-struct LintScope {
+struct LintUnits {
   LintDatabase commands;
   LintView view;
 };
 
-LintScope lint_scope(const Plan& plan, const CaptureRequest& request, const json& commands, Staging& staging) {
+LintUnits lint_units_of(const Plan& plan, const CaptureRequest& request, const json& commands, Staging& staging) {
   // The units and their commands (lint/database.hpp): the build's targets
   // as configure left them (build_step.cpp), with compile_commands.json.
   model::BuildTargets targets;
@@ -171,6 +171,7 @@ std::vector<util::ProcessResult> lint_units(const Plan& plan, const Sandbox& san
                                             LintCounts& counts, Progress& progress) {
   std::optional<LintCache>& cache = use.cache;
   LintKeyContext& key_context = use.key_context;
+  const std::map<fs::path, CompileCommand>& unit_commands = use.unit_commands;
   std::vector<util::ProcessResult> results(units.size());
   std::atomic<std::size_t>&done = counts.done, &cached = counts.cached, &linted = counts.linted,
                           &uncacheable = counts.uncacheable;
@@ -296,7 +297,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
     staging.manifest["tools"]["clang-tidy"] = tool_version(clang_tidy.string());
     return lint;
   }
-  const LintScope scope = lint_scope(plan, request, commands, staging);
+  const LintUnits scope = lint_units_of(plan, request, commands, staging);
   const std::vector<fs::path>& units = scope.commands.units;
   const LintView& view = scope.view;
   lint.translation_units = units.size();

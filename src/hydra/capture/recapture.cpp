@@ -2,6 +2,7 @@
 // was sealed (possible only where the sandbox is not in force) is captured
 // again from what it recorded, instead of blocking every later score.
 #include <hydra/capture/recapture.hpp>
+#include <hydra/capture/capture.hpp>
 
 #include <fcntl.h>
 #include <sys/file.h>
