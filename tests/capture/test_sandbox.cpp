@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <hydra/capture/sandbox/sandbox.hpp>
+#include <hydra/capture/core/tree_step_policy.hpp>
 #include <hydra/capture/steps.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
