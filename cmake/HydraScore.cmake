@@ -472,14 +472,14 @@ function(hydra_score_add_targets)
   endblock()
 endfunction()
 
-# Writes a `cmake -C` script holding the project's cache entries, so capture
-# trees are configured as the user's tree is (e.g. -DPROJECT_BUILD_TESTS=ON).
 # Why `name` cannot be an agent's name, in `out_var` (empty when it can).
 # The rule is HydraScoreAgentNames.txt beside this module, which hydra-score
 # compiles in too (its capture --ref names agents after refs), so both refuse
 # the same names.
 function(_hydra_score_agent_name_problem name out_var)
-  file(STRINGS "${_HYDRA_SCORE_MODULE_DIR}/HydraScoreAgentNames.txt" rules REGEX "^(pattern|reserved) ")
+  # The directory of this file, wherever the module was included from
+  # (add_subdirectory and FetchContent include it in a scope of their own).
+  file(STRINGS "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/HydraScoreAgentNames.txt" rules REGEX "^(pattern|reserved) ")
   set(problem "")
   foreach(rule IN LISTS rules)
     string(REGEX REPLACE "^([a-z]+) (.*)$" "\\1" kind "${rule}")
@@ -495,6 +495,8 @@ function(_hydra_score_agent_name_problem name out_var)
   set(${out_var} "${problem}" PARENT_SCOPE)
 endfunction()
 
+# Writes a `cmake -C` script holding the project's cache entries, so capture
+# trees are configured as the user's tree is (e.g. -DPROJECT_BUILD_TESTS=ON).
 function(_hydra_score_write_initial_cache file)
   get_cmake_property(variables CACHE_VARIABLES)
   list(SORT variables)

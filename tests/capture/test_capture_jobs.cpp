@@ -199,11 +199,12 @@ TEST_CASE("an agent name from a ref is a file name", "[capture]") {
 
 TEST_CASE("the tool and the CMake module refuse the same agent names", "[capture]") {
   // The module's check (_hydra_score_agent_name_problem in HydraScore.cmake)
-  // runs in script mode on the same names as the tool's.
+  // runs in script mode on the same names as the tool's. The module is
+  // included in a scope of its own, as add_subdirectory and FetchContent do.
   const std::vector<std::string> names = {"baseline", "trees",    "worktrees", "current", "agent-fix", "v1.2_rc",
                                           "Baseline", "baseline2", "a/b",      "a b",     "a;b",       "ünï"};
   hydra::util::TempDir temp("hydra-agent-names");
-  std::string script = "include(\"" HYDRA_SOURCE_DIR "/cmake/HydraScore.cmake\")\n";
+  std::string script = "block()\ninclude(\"" HYDRA_SOURCE_DIR "/cmake/HydraScore.cmake\")\nendblock()\n";
   for (const auto& name : names)
     script += "_hydra_score_agent_name_problem(\"" + name + "\" problem)\nmessage(\"" + name + "=${problem}\")\n";
   hydra::util::write_file_atomic(temp.path() / "check.cmake", script);

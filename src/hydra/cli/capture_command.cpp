@@ -9,7 +9,6 @@
 #include <hydra/cli/commands.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
-#include <hydra/util/git.hpp>
 #include <hydra/util/process.hpp>
 
 namespace hydra::cli {
