@@ -70,7 +70,10 @@ recurses.
   ``AGENT``
     The name the current tree is scored under (default: the cache variable
     ``HYDRA_SCORE_AGENT``, else ``current``). Its run directory is
-    ``OUTPUT_DIR/<AGENT>``.
+    ``OUTPUT_DIR/<AGENT>``. Letters, digits, ``.``, ``_`` and ``-``, and not
+    ``baseline``, ``trees`` or ``worktrees``: the rule in
+    ``HydraScoreAgentNames.txt`` beside this module, which ``hydra-score
+    capture --ref`` applies too.
 
   ``AGENT_SECONDS``, ``METRICS``
     How long the agent took, and an agent metrics JSON file (tokens, cost...);
@@ -244,9 +247,9 @@ function(hydra_score_add_targets)
     set(HYDRA_SCORE_AGENT "current" CACHE STRING "Default agent name of the hydra_score target")
     set(arg_AGENT "${HYDRA_SCORE_AGENT}")
   endif()
-  if(NOT arg_AGENT MATCHES "^[A-Za-z0-9._-]+$" OR arg_AGENT MATCHES "^(baseline|trees|worktrees)$")
-    message(FATAL_ERROR "hydra_score_add_targets: AGENT may contain letters, digits, '.', '_' and '-' "
-                        "and may not be \"baseline\", \"trees\" or \"worktrees\", got \"${arg_AGENT}\"")
+  _hydra_score_agent_name_problem("${arg_AGENT}" agent_problem)
+  if(agent_problem)
+    message(FATAL_ERROR "hydra_score_add_targets: AGENT \"${arg_AGENT}\" is ${agent_problem}")
   endif()
   if(NOT DEFINED arg_OUTPUT_DIR)
     set(arg_OUTPUT_DIR "${CMAKE_BINARY_DIR}/hydra")
@@ -467,6 +470,29 @@ function(hydra_score_add_targets)
     USES_TERMINAL)
   # --- end of hydra_loop ---------------------------------------------------
   endblock()
+endfunction()
+
+# Why `name` cannot be an agent's name, in `out_var` (empty when it can).
+# The rule is HydraScoreAgentNames.txt beside this module, which hydra-score
+# compiles in too (its capture --ref names agents after refs), so both refuse
+# the same names.
+function(_hydra_score_agent_name_problem name out_var)
+  # The directory of this file, wherever the module was included from
+  # (add_subdirectory and FetchContent include it in a scope of their own).
+  file(STRINGS "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/HydraScoreAgentNames.txt" rules REGEX "^(pattern|reserved) ")
+  set(problem "")
+  foreach(rule IN LISTS rules)
+    string(REGEX REPLACE "^([a-z]+) (.*)$" "\\1" kind "${rule}")
+    string(REGEX REPLACE "^([a-z]+) (.*)$" "\\2" value "${rule}")
+    if(kind STREQUAL "pattern" AND NOT name MATCHES "${value}")
+      set(problem "a name that does not match ${value}")
+      break()
+    elseif(kind STREQUAL "reserved" AND name STREQUAL value)
+      set(problem "a name HydraScore reserves")
+      break()
+    endif()
+  endforeach()
+  set(${out_var} "${problem}" PARENT_SCOPE)
 endfunction()
 
 # Writes a `cmake -C` script holding the project's cache entries, so capture

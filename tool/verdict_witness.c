@@ -4,7 +4,7 @@
  * launcher, through a pipe the launcher holds, what the program's `main`
  * really returned (or what it passed to exit()), before any exit handler
  * or destructor of the program runs. The launcher compares that with the
- * status the process finally ends with (src/hydra/capture/witness.hpp).
+ * status the process finally ends with (src/hydra/capture/runners/witness.hpp).
  *
  * HYDRA_SCORE_WITNESS="<fd>:<token>:<mode>": the pipe's descriptor, a secret
  * every line carries, and the mode: "run" (main as it is), "fail" or "pass"

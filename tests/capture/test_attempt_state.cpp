@@ -4,7 +4,7 @@
 #include <chrono>
 #include <thread>
 
-#include <hydra/capture/attempt_state.hpp>
+#include <hydra/capture/runners/attempt_state.hpp>
 #include <hydra/util/files.hpp>
 
 namespace fs = std::filesystem;

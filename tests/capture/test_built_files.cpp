@@ -1,7 +1,7 @@
 // Files built but not in the change (capture/built_files.hpp).
 #include <catch2/catch.hpp>
 
-#include <hydra/capture/built_files.hpp>
+#include <hydra/capture/cmake/built_files.hpp>
 #include <hydra/util/files.hpp>
 
 using hydra::capture::built_outside_change;

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include <hydra/capture/codemodel.hpp>
+#include <hydra/capture/cmake/codemodel.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
 

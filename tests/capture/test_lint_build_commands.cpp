@@ -1,11 +1,11 @@
 // Tests for the compiler invocations read from the build's own commands
-// (lint_build_commands.hpp) and their units in the lint database.
+// (lint/build_commands.hpp) and their units in the lint database.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/capture/lint_build_commands.hpp>
-#include <hydra/capture/lint_database.hpp>
+#include <hydra/capture/lint/build_commands.hpp>
+#include <hydra/capture/lint/database.hpp>
 
 namespace fs = std::filesystem;
 using hydra::capture::compiler_invocations;

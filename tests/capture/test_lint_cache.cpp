@@ -7,8 +7,8 @@
 
 #include <thread>
 
-#include <hydra/capture/compiler_cache.hpp>
-#include <hydra/capture/lint_cache.hpp>
+#include <hydra/capture/cmake/compiler_cache.hpp>
+#include <hydra/capture/lint/cache.hpp>
 #include <hydra/util/files.hpp>
 
 using namespace hydra::capture;

@@ -2,7 +2,7 @@
 // a crash, or a failure it did not report, leaves the lint log incomplete.
 #include <catch2/catch.hpp>
 
-#include <hydra/capture/lint_completeness.hpp>
+#include <hydra/capture/lint/completeness.hpp>
 #include <hydra/util/files.hpp>
 
 #include "test_paths.hpp"

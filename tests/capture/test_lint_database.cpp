@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/capture/lint_database.hpp>
+#include <hydra/capture/lint/database.hpp>
 
 namespace fs = std::filesystem;
 using hydra::capture::is_project_generated;

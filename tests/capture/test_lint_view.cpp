@@ -2,7 +2,7 @@
 // unchanged, and the filter that keeps the findings of the source tree.
 #include <catch2/catch.hpp>
 
-#include <hydra/capture/lint_view.hpp>
+#include <hydra/capture/lint/view.hpp>
 
 using hydra::capture::LintScope;
 using hydra::guard::Suppression;

@@ -1,7 +1,7 @@
 // The listed tests' CTestTestfile.cmake (capture/listed_tests.hpp).
 #include <catch2/catch.hpp>
 
-#include <hydra/capture/listed_tests.hpp>
+#include <hydra/capture/runners/listed_tests.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
 

@@ -4,7 +4,7 @@
 // package.json declares.
 #include <catch2/catch.hpp>
 
-#include <hydra/capture/network_use.hpp>
+#include <hydra/capture/sandbox/network_use.hpp>
 
 using hydra::capture::declared_packages;
 using hydra::capture::network_failure_line;

@@ -2,7 +2,7 @@
 // tree compiled here: code that is no test reaching into the test harness.
 #include <catch2/catch.hpp>
 
-#include <hydra/capture/object_references.hpp>
+#include <hydra/capture/cmake/object_references.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
 #include <hydra/util/text.hpp>

@@ -2,10 +2,10 @@
 // (capture/profile_commands.hpp) and the tree copy they run in.
 #include <catch2/catch.hpp>
 
-#include <hydra/capture/profile_commands.hpp>
-#include <hydra/capture/rerun_commands.hpp>
-#include <hydra/capture/runner_helpers.hpp>
-#include <hydra/capture/tree_copy.hpp>
+#include <hydra/capture/runners/profile_commands.hpp>
+#include <hydra/capture/runners/rerun_commands.hpp>
+#include <hydra/capture/runners/runner_helpers.hpp>
+#include <hydra/capture/trees/tree_copy.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 

@@ -3,7 +3,7 @@
 // tests/fixtures/attempts/record.sh, and the commands each profile runs.
 #include <catch2/catch.hpp>
 
-#include <hydra/capture/rerun_commands.hpp>
+#include <hydra/capture/runners/rerun_commands.hpp>
 #include <hydra/util/files.hpp>
 
 #include "test_paths.hpp"

@@ -2,7 +2,7 @@
 // streamed verdicts against what the program leaves behind.
 #include <catch2/catch.hpp>
 
-#include <hydra/capture/result_stream.hpp>
+#include <hydra/capture/runners/result_stream.hpp>
 
 using namespace hydra::capture;
 

@@ -16,7 +16,8 @@
 #include <string>
 #include <vector>
 
-#include <hydra/capture/sandbox.hpp>
+#include <hydra/capture/sandbox/sandbox.hpp>
+#include <hydra/capture/core/tree_step_policy.hpp>
 #include <hydra/capture/steps.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
@@ -371,7 +372,7 @@ TEST_CASE("what the user's cache entries point at stays readable to the steps", 
                              "set(CMAKE_BUILD_TYPE \"" + root + "/prefix-a\" CACHE STRING \"\" FORCE)\n"
                              "set(MISSING_DIR \"" + root + "/nowhere\" CACHE PATH \"\" FORCE)\n"
                              "set(RELATIVE_DIR \"qt\" CACHE PATH \"\" FORCE)\n";
-  CHECK(hydra::capture::initial_cache_paths(hydra::capture::parse_initial_cache(script)) ==
+  CHECK(hydra::capture::initial_cache_paths(hydra::parse::parse_initial_cache(script)) ==
         std::vector<fs::path>{temp.path() / "qt/lib/cmake/Qt6", temp.path() / "prefix-a", temp.path() / "prefix b",
                               temp.path() / "toolchains/arm.cmake"});
   CHECK(hydra::capture::initial_cache_paths({}).empty());

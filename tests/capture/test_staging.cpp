@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <hydra/capture/staging_directory.hpp>
+#include <hydra/capture/core/staging_directory.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/util/files.hpp>
 

@@ -5,7 +5,8 @@
 
 #include <algorithm>
 
-#include <hydra/capture/sandbox.hpp>
+#include <hydra/capture/sandbox/sandbox.hpp>
+#include <hydra/capture/core/tree_step_policy.hpp>
 #include <hydra/capture/steps.hpp>
 #include <hydra/util/files.hpp>
 

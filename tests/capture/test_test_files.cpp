@@ -5,8 +5,8 @@
 // includes it (Ninja's deps log).
 #include <catch2/catch.hpp>
 
-#include <hydra/capture/codemodel.hpp>
-#include <hydra/capture/test_files.hpp>
+#include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/cmake/test_files.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
 

@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/capture/test_frameworks.hpp>
-#include <hydra/capture/test_launch_hook.hpp>
+#include <hydra/capture/runners/test_frameworks.hpp>
+#include <hydra/capture/runners/test_launch_hook.hpp>
 #include <hydra/util/process.hpp>
-#include <hydra/capture/child_run.hpp>
-#include <hydra/capture/test_launcher.hpp>
+#include <hydra/capture/runners/child_run.hpp>
+#include <hydra/capture/runners/test_launcher.hpp>
 #include <hydra/util/files.hpp>
 
 namespace fs = std::filesystem;
@@ -114,7 +114,7 @@ TEST_CASE("frameworks: the configure step includes the launch hook first, the us
         std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + include.string() + ";/a.cmake;/b.cmake"});
   CHECK(test_launch_configure_arguments(
             include,
-            hydra::capture::parse_initial_cache("set(CMAKE_PROJECT_TOP_LEVEL_INCLUDES \"/c.cmake\" CACHE FILEPATH \"\" FORCE)\n"),
+            hydra::parse::parse_initial_cache("set(CMAKE_PROJECT_TOP_LEVEL_INCLUDES \"/c.cmake\" CACHE FILEPATH \"\" FORCE)\n"),
             {}) ==
         std::vector<std::string>{"-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=" + include.string() + ";/c.cmake"});
   // HydraScore's own module is never included into a capture's tree.

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-#include <hydra/capture/tree_snapshot.hpp>
+#include <hydra/capture/trees/tree_snapshot.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
 

@@ -6,10 +6,10 @@
 
 #include <sys/wait.h>
 
-#include <hydra/capture/child_run.hpp>
-#include <hydra/capture/judged_run.hpp>
-#include <hydra/capture/test_frameworks.hpp>
-#include <hydra/capture/witness.hpp>
+#include <hydra/capture/runners/child_run.hpp>
+#include <hydra/capture/runners/judged_run.hpp>
+#include <hydra/capture/runners/test_frameworks.hpp>
+#include <hydra/capture/runners/witness.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/process.hpp>
 

@@ -222,6 +222,17 @@ hydra_score_add_targets(JOBS many)
     CHECK(rejected.exit_code != 0);
     CHECK(rejected.output.find("JOBS must be a positive integer") != std::string::npos);
   }
+  SECTION("an agent name HydraScore reserves, by the rule installed beside the module") {
+    hydra::util::write_file_atomic(source / "CMakeLists.txt", R"(cmake_minimum_required(VERSION 3.25)
+project(consumer LANGUAGES CXX)
+find_package(HydraScore CONFIG REQUIRED)
+hydra_score_add_targets(AGENT worktrees)
+)");
+    const auto rejected = run({"cmake", "-S", source.string(), "-B", (temp.path() / "reserved").string(), "-G",
+                               "Ninja", "-DCMAKE_PREFIX_PATH=" + prefix.string()});
+    CHECK(rejected.exit_code != 0);
+    CHECK(rejected.output.find("AGENT \"worktrees\" is a name HydraScore reserves") != std::string::npos);
+  }
 }
 
 TEST_CASE("the hydra_loop target runs the improvement loop and restores the tree", "[e2e][cmake][loop]") {

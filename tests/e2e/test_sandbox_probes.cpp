@@ -28,7 +28,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include <hydra/capture/sandbox.hpp>
+#include <hydra/capture/sandbox/sandbox.hpp>
 #include <hydra/config/config.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 

@@ -8,7 +8,7 @@
 
 #include <cstdlib>
 
-#include <hydra/capture/sandbox.hpp>
+#include <hydra/capture/sandbox/sandbox.hpp>
 
 #include "e2e/e2e_support.hpp"
 #include "test_paths.hpp"

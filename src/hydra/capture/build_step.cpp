@@ -1,9 +1,10 @@
 // The build step: configure the capture's build tree when needed, then build.
-#include <hydra/capture/steps.hpp>
-#include <hydra/capture/compiler_cache.hpp>
-#include <hydra/capture/codemodel.hpp>
-#include <hydra/capture/cmake/cmake_cache.hpp>
-#include <hydra/capture/test_launch_hook.hpp>
+#include <hydra/capture/build_step.hpp>
+#include <hydra/capture/cmake/compiler_cache.hpp>
+#include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/runners/test_launch_hook.hpp>
+#include <hydra/parse/cmake_cache.hpp>
+#include <hydra/capture/core/tree_step_policy.hpp>
 #include <hydra/parse/build_targets.hpp>
 
 #include <chrono>
@@ -31,143 +32,134 @@ std::string tail_lines(const std::string& text, int lines) {
   return text.substr(position + 1);
 }
 
-}  // namespace
+/// What the configure and the build of one capture share: the trees (on
+/// HydraScore's side and as the steps see them), what the steps may write and
+/// read, and the compiler cache.
+struct BuildSetup {
+  fs::path build_dir, seen_build, seen_source;
+  fs::path sandbox_tmp;  ///< the sandbox's TMPDIR
+  CompilerCache compiler_cache;
+  json shared_record;  ///< what the shared cache gave and took (compiler_cache.hpp)
+  std::vector<fs::path> writable, readable;
+  parse::CMakeCache configured;  ///< the tree's cache as its configure left it
+};
 
-BuildResult run_build(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
-                      Progress& progress) {
-  // `build_dir` and `plan.source` are HydraScore's side of the trees; the
-  // steps see them where the plan's tree mounts show them (plan.seen).
-  const fs::path build_dir = plan.build_dir;
-  const fs::path seen_build = plan.seen(build_dir);
-  const fs::path seen_source = plan.seen(plan.source);
-  const fs::path build_log = staging.directory / "build.log";
-  fs::create_directories(build_dir);
-  // The sandbox's TMPDIR: inside the (writable) build tree, emptied per capture.
-  const fs::path sandbox_tmp = build_dir / ".hydra-tmp";
-  prepare_step_folders(sandbox_tmp);
-  util::ProcessResult result;
-  std::vector<std::string> argv;
-  const auto started = Clock::now();
-  const double timeout = plan.budget.seconds(plan.config.build_timeout_seconds);
-  progress.start("build");
-  // The compiler cache (compiler_cache.hpp): its launcher is a configure
-  // setting; its directory is writable in the sandbox only for a baseline.
-  CompilerCache compiler_cache = prepare_compiler_cache(plan, request, build_dir);
-  json shared_record;  // what the shared cache gave and took (compiler_cache.hpp)
-  // The source tree is read-only: only the build tree (and the cache) is written.
-  std::vector<fs::path> writable = {build_dir};
-  // What configure reads besides the build tree: the source tree, the user's
-  // cache entries (beside the run directories, which are hidden).
-  std::vector<fs::path> readable = {plan.source};
-  if (request.initial_cache) readable.push_back(util::absolute_clean(*request.initial_cache));
-  if (compiler_cache.used) {
-    fs::create_directories(compiler_cache.directory);
-    if (compiler_cache.read_only) fs::create_directories(build_dir / ".hydra-ccache-tmp");
-    (compiler_cache.read_only ? readable : writable).push_back(compiler_cache.directory);
-    std::error_code ignored;
-    fs::remove(compiler_cache.stats_log, ignored);
-    shared_record = prepare_shared_compiler_cache(plan, compiler_cache, readable);
-  }
+/// Configures the capture's build tree (afresh when it was configured from
+/// another source directory or with another generator) and records what the
+/// build system says it builds.
+util::ProcessResult configure_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox,
+                                   Staging& staging, BuildSetup& setup, double timeout) {
+  const fs::path& build_dir = setup.build_dir;
+  const CompilerCache& compiler_cache = setup.compiler_cache;
   // HydraScore's test launcher (test_launch_hook.hpp): test programs write
   // their framework's report without an edit of the project's test commands.
   const std::vector<std::string> test_launch = install_test_launch(
-      request.test_launcher, build_dir, plan.initial_cache, request.cmake_arguments, seen_build);
+      request.test_launcher, build_dir, plan.initial_cache, request.cmake_arguments, setup.seen_build);
   // Every capture configures its tree, so that what HydraScore reads of the
   // build system (the File API reply, codemodel.hpp) is what this configure
   // wrote, never what an earlier build step of the tree's code left there.
   // CMake rewrites only the generated files whose content changes, so an
   // unchanged tree is not rebuilt.
   write_file_api_queries(build_dir);
-  CMakeCache configured;  // the tree's cache as its configure left it
-  {
-    std::error_code ignored;
-    fs::remove(build_dir / ".hydra-configured", ignored);  // the marker of earlier versions
-    // A tree configured from another source directory (a baseline captured
-    // again from a worktree, then from the work tree) starts afresh: cmake
-    // refuses to reuse its cache.
-    // So does a tree configured with another generator (cmake refuses it).
-    const CMakeCache earlier = read_cmake_cache(build_dir).value_or(CMakeCache{});
-    const auto home = earlier.value("CMAKE_HOME_DIRECTORY");
-    const auto generator = earlier.value("CMAKE_GENERATOR");
-    if ((home && fs::path(*home) != seen_source) ||
-        (generator && !plan.generator.empty() && *generator != plan.generator)) {
-      fs::remove(build_dir / "CMakeCache.txt", ignored);
-      fs::remove_all(build_dir / "CMakeFiles", ignored);
-    }
-    std::vector<std::string> configure = {plan.cmake.string(), "-S", seen_source.string(), "-B", seen_build.string()};
-    if (!plan.generator.empty()) configure.insert(configure.end(), {"-G", plan.generator});
-    if (request.initial_cache)
-      configure.insert(configure.end(), {"-C", util::absolute_clean(*request.initial_cache).string()});
-    // The user's make program, named by an initial cache, is not Ninja's.
-    if (!plan.ninja.empty()) configure.push_back("-DCMAKE_MAKE_PROGRAM=" + plan.ninja.string());
-    configure.push_back("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON");
-    configure.push_back("-DHYDRA_SCORE_NESTED=ON");
-    configure.insert(configure.end(), compiler_cache.configure_arguments.begin(),
-                     compiler_cache.configure_arguments.end());
-    configure.insert(configure.end(), request.cmake_arguments.begin(), request.cmake_arguments.end());
-    configure.insert(configure.end(), test_launch.begin(), test_launch.end());  // after the user's: kept
-    StepPolicy policy = tree_step_policy(plan, "configure", writable, sandbox_tmp, readable);
-    for (const auto& [name, value] : compiler_cache.environment) policy.environment[name] = value;
-    policy.environment["CLICOLOR_FORCE"] = "0";
-    util::ProcessRequest process = sandbox.request(policy, configure);
-    process.output_file = staging.directory / "configure.log";
-    process.timeout = std::chrono::duration<double>(timeout);
-    result = util::run_process(process);
-    staging.add("configure.log", "configure_log");
-    staging.step(step_record("configure", configure, result, timeout, policy));
-    argv = configure;
-    if (result.started && result.exit_code == 0 && !result.timed_out) {
-      // Read now: the build steps that follow run the tree's code, which
-      // may write anything in the build tree.
-      configured = read_cmake_cache(build_dir).value_or(CMakeCache{});
-      model::BuildTargets targets = read_build_targets(build_dir, request.build_config);
-      add_build_commands(targets, build_dir, compiler_cache.used ? compiler_cache.program.string() : std::string());
-      staging.write("build-targets.json", parse::to_json(targets).dump(1) + "\n", "build_targets");
-      // Every command the build will run (Ninja), custom commands included:
-      // lint finds the units a custom command compiles there (lint_step.cpp).
-      const std::vector<std::string> commands = build_command_lines(build_dir);
-      if (!commands.empty()) {
-        std::string text;
-        for (const auto& line : commands) text += line + "\n";
-        staging.write("build-commands.txt", text, "build_commands");
-      }
-    }
+  std::error_code ignored;
+  fs::remove(build_dir / ".hydra-configured", ignored);  // the marker of earlier versions
+  // A tree configured from another source directory (a baseline captured
+  // again from a worktree, then from the work tree) starts afresh: cmake
+  // refuses to reuse its cache.
+  // So does a tree configured with another generator (cmake refuses it).
+  const parse::CMakeCache earlier = parse::read_cmake_cache(build_dir).value_or(parse::CMakeCache{});
+  const auto home = earlier.value("CMAKE_HOME_DIRECTORY");
+  const auto generator = earlier.value("CMAKE_GENERATOR");
+  if ((home && fs::path(*home) != setup.seen_source) ||
+      (generator && !plan.generator.empty() && *generator != plan.generator)) {
+    fs::remove(build_dir / "CMakeCache.txt", ignored);
+    fs::remove_all(build_dir / "CMakeFiles", ignored);
   }
+  std::vector<std::string> configure = {plan.cmake.string(), "-S", setup.seen_source.string(), "-B",
+                                        setup.seen_build.string()};
+  if (!plan.generator.empty()) configure.insert(configure.end(), {"-G", plan.generator});
+  if (request.initial_cache)
+    configure.insert(configure.end(), {"-C", util::absolute_clean(*request.initial_cache).string()});
+  // The user's make program, named by an initial cache, is not Ninja's.
+  if (!plan.ninja.empty()) configure.push_back("-DCMAKE_MAKE_PROGRAM=" + plan.ninja.string());
+  configure.push_back("-DCMAKE_EXPORT_COMPILE_COMMANDS=ON");
+  configure.push_back("-DHYDRA_SCORE_NESTED=ON");
+  configure.insert(configure.end(), compiler_cache.configure_arguments.begin(),
+                   compiler_cache.configure_arguments.end());
+  configure.insert(configure.end(), request.cmake_arguments.begin(), request.cmake_arguments.end());
+  configure.insert(configure.end(), test_launch.begin(), test_launch.end());  // after the user's: kept
+  StepPolicy policy = tree_step_policy(plan, "configure", setup.writable, setup.sandbox_tmp, setup.readable);
+  for (const auto& [name, value] : compiler_cache.environment) policy.environment[name] = value;
+  policy.environment["CLICOLOR_FORCE"] = "0";
+  util::ProcessRequest process = sandbox.request(policy, configure);
+  process.output_file = staging.directory / "configure.log";
+  process.timeout = std::chrono::duration<double>(timeout);
+  const util::ProcessResult result = util::run_process(process);
+  staging.add("configure.log", "configure_log");
+  staging.step(step_record("configure", configure, result, timeout, policy));
   if (result.started && result.exit_code == 0 && !result.timed_out) {
-    argv = {plan.cmake.string(), "--build", seen_build.string(), "--parallel", std::to_string(plan.jobs)};
-    if (!request.build_config.empty()) argv.insert(argv.end(), {"--config", request.build_config});
-    if (plan.keep_going) {
-      // The native tool's keep-going flag (Ninja: -k 0; Make: -k).
-      const std::string generator = configured.value_or_empty("CMAKE_GENERATOR");
-      if (util::starts_with(generator, "Ninja")) argv.insert(argv.end(), {"--", "-k", "0"});
-      else if (generator.find("Makefiles") != std::string::npos) argv.insert(argv.end(), {"--", "-k"});
+    // Read now: the build steps that follow run the tree's code, which
+    // may write anything in the build tree.
+    setup.configured = parse::read_cmake_cache(build_dir).value_or(parse::CMakeCache{});
+    model::BuildTargets targets = read_build_targets(build_dir, request.build_config);
+    add_build_commands(targets, build_dir, compiler_cache.used ? compiler_cache.program.string() : std::string());
+    staging.write("build-targets.json", parse::to_json(targets).dump(1) + "\n", "build_targets");
+    // Every command the build will run (Ninja), custom commands included:
+    // lint finds the units a custom command compiles there (lint_step.cpp).
+    const std::vector<std::string> commands = build_command_lines(build_dir);
+    if (!commands.empty()) {
+      std::string text;
+      for (const auto& line : commands) text += line + "\n";
+      staging.write("build-commands.txt", text, "build_commands");
     }
-    StepPolicy policy = tree_step_policy(plan, "build", writable, sandbox_tmp, readable);
-    for (const auto& [name, value] : compiler_cache.environment) policy.environment[name] = value;
-    util::ProcessRequest process = sandbox.request(policy, argv);
-    process.output_file = build_log;
-    const double spent = std::chrono::duration<double>(Clock::now() - started).count();
-    process.timeout = std::chrono::duration<double>(std::max(1.0, timeout - spent));
-    process.on_line = [&](std::string_view line) {
-      if (!line.empty() && line.front() == '[') progress.detail(std::string(line.substr(0, line.find(']') + 1)));
-    };
-    result = util::run_process(process);
-    StepRecord record = step_record("build", argv, result, timeout, policy);
-    CompilerCacheStats stats;
-    if (compiler_cache.used && fs::is_regular_file(compiler_cache.stats_log))
-      stats = parse_stats_log(util::read_file(compiler_cache.stats_log));
-    json cache_record = to_json(compiler_cache, stats);
-    if (compiler_cache.used) publish_shared_compiler_cache(plan, compiler_cache, shared_record, cache_record);
-    record.extra["compile_cache"] = cache_record;
-    staging.manifest["caches"]["compiler"] = cache_record;
-    staging.step(record);
-    if (compiler_cache.used)
-      progress.detail(std::to_string(stats.hits) + "/" + std::to_string(stats.hits + stats.misses) +
-                      " compilations from ccache");
   }
-  if (!fs::exists(build_log)) util::write_file_atomic(build_log, "");
-  staging.add("build.log", "build_log");
+  return result;
+}
 
+/// Builds the configured tree in what is left of `timeout` since `started`,
+/// recording what the compiler cache did.
+util::ProcessResult build_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox,
+                               Staging& staging, Progress& progress, BuildSetup& setup, double timeout,
+                               Clock::time_point started, const fs::path& build_log) {
+  CompilerCache& compiler_cache = setup.compiler_cache;
+  std::vector<std::string> argv = {plan.cmake.string(), "--build", setup.seen_build.string(), "--parallel",
+                                   std::to_string(plan.jobs)};
+  if (!request.build_config.empty()) argv.insert(argv.end(), {"--config", request.build_config});
+  if (plan.keep_going) {
+    // The native tool's keep-going flag (Ninja: -k 0; Make: -k).
+    const std::string generator = setup.configured.value_or_empty("CMAKE_GENERATOR");
+    if (util::starts_with(generator, "Ninja")) argv.insert(argv.end(), {"--", "-k", "0"});
+    else if (generator.find("Makefiles") != std::string::npos) argv.insert(argv.end(), {"--", "-k"});
+  }
+  StepPolicy policy = tree_step_policy(plan, "build", setup.writable, setup.sandbox_tmp, setup.readable);
+  for (const auto& [name, value] : compiler_cache.environment) policy.environment[name] = value;
+  util::ProcessRequest process = sandbox.request(policy, argv);
+  process.output_file = build_log;
+  const double spent = std::chrono::duration<double>(Clock::now() - started).count();
+  process.timeout = std::chrono::duration<double>(std::max(1.0, timeout - spent));
+  process.on_line = [&](std::string_view line) {
+    if (!line.empty() && line.front() == '[') progress.detail(std::string(line.substr(0, line.find(']') + 1)));
+  };
+  const util::ProcessResult result = util::run_process(process);
+  StepRecord record = step_record("build", argv, result, timeout, policy);
+  CompilerCacheStats stats;
+  if (compiler_cache.used && fs::is_regular_file(compiler_cache.stats_log))
+    stats = parse_stats_log(util::read_file(compiler_cache.stats_log));
+  json cache_record = to_json(compiler_cache, stats);
+  if (compiler_cache.used) publish_shared_compiler_cache(plan, compiler_cache, setup.shared_record, cache_record);
+  record.extra["compile_cache"] = cache_record;
+  staging.manifest["caches"]["compiler"] = cache_record;
+  staging.step(record);
+  if (compiler_cache.used)
+    progress.detail(std::to_string(stats.hits) + "/" + std::to_string(stats.hits + stats.misses) +
+                    " compilations from ccache");
+  return result;
+}
+
+/// The build's record in the manifest and its line of progress (with the end
+/// of its log, or of configure's, when it failed).
+BuildResult finish_build(const util::ProcessResult& result, Staging& staging, Progress& progress, double timeout,
+                         Clock::time_point started, const fs::path& build_log) {
   BuildResult build;
   build.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   build.passed = result.started && result.exit_code == 0 && !result.timed_out;
@@ -190,6 +182,51 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     std::cerr << tail_lines(log, 15);
   }
   return build;
+}
+
+}  // namespace
+
+BuildResult run_build(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                      Progress& progress) {
+  // `build_dir` and `plan.source` are HydraScore's side of the trees; the
+  // steps see them where the plan's tree mounts show them (plan.seen).
+  BuildSetup setup;
+  setup.build_dir = plan.build_dir;
+  const fs::path& build_dir = setup.build_dir;
+  setup.seen_build = plan.seen(build_dir);
+  setup.seen_source = plan.seen(plan.source);
+  const fs::path build_log = staging.directory / "build.log";
+  fs::create_directories(build_dir);
+  // The sandbox's TMPDIR: inside the (writable) build tree, emptied per capture.
+  setup.sandbox_tmp = build_dir / ".hydra-tmp";
+  prepare_step_folders(setup.sandbox_tmp);
+  const auto started = Clock::now();
+  const double timeout = plan.budget.seconds(plan.config.build_timeout_seconds);
+  progress.start("build");
+  // The compiler cache (compiler_cache.hpp): its launcher is a configure
+  // setting; its directory is writable in the sandbox only for a baseline.
+  setup.compiler_cache = prepare_compiler_cache(plan, request, build_dir);
+  CompilerCache& compiler_cache = setup.compiler_cache;
+  // The source tree is read-only: only the build tree (and the cache) is written.
+  setup.writable = {build_dir};
+  // What configure reads besides the build tree: the source tree, the user's
+  // cache entries (beside the run directories, which are hidden).
+  setup.readable = {plan.source};
+  if (request.initial_cache) setup.readable.push_back(util::absolute_clean(*request.initial_cache));
+  if (compiler_cache.used) {
+    fs::create_directories(compiler_cache.directory);
+    if (compiler_cache.read_only) fs::create_directories(build_dir / ".hydra-ccache-tmp");
+    (compiler_cache.read_only ? setup.readable : setup.writable).push_back(compiler_cache.directory);
+    std::error_code ignored;
+    fs::remove(compiler_cache.stats_log, ignored);
+    setup.shared_record = prepare_shared_compiler_cache(plan, compiler_cache, setup.readable);
+  }
+  util::ProcessResult result = configure_tree(plan, request, sandbox, staging, setup, timeout);
+  if (result.started && result.exit_code == 0 && !result.timed_out)
+    result = build_tree(plan, request, sandbox, staging, progress, setup, timeout, started, build_log);
+  if (!fs::exists(build_log)) util::write_file_atomic(build_log, "");
+  staging.add("build.log", "build_log");
+  return finish_build(result, staging, progress, timeout, started, build_log);
 }
 
 }  // namespace hydra::capture

@@ -6,12 +6,12 @@
 #include <iostream>
 #include <set>
 
-#include <hydra/capture/built_files.hpp>
-#include <hydra/capture/codemodel.hpp>
-#include <hydra/capture/network_use.hpp>
+#include <hydra/capture/cmake/built_files.hpp>
+#include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/sandbox/network_use.hpp>
 #include <hydra/capture/run_summary.hpp>
 #include <hydra/capture/steps.hpp>
-#include <hydra/capture/tree_snapshot.hpp>
+#include <hydra/capture/trees/tree_snapshot.hpp>
 #include <hydra/error.hpp>
 #include <hydra/parse/diff_lines.hpp>
 #include <hydra/pipeline/run_dir.hpp>

@@ -1,7 +1,7 @@
 // The change step: the diff against the base commit, and the judge's grade
 // of it when the judge dimension is on (sealed with the run, so scoring stays
 // a pure function of stored artifacts).
-#include <hydra/capture/steps.hpp>
+#include <hydra/capture/change_step.hpp>
 
 #include <hydra/eval/judge.hpp>
 #include <hydra/util/files.hpp>

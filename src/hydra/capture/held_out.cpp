@@ -1,4 +1,4 @@
-// The held-out runs (steps.hpp, run_held_out; docs/threat-model.md): the code
+// The held-out runs (held_out.hpp, run_held_out; docs/threat-model.md): the code
 // under test never judges itself.
 //
 //  - held-out/: the base commit with the change's code files (everything but
@@ -12,14 +12,15 @@
 //    and touches code.
 // Both trees live under the capture's build tree (.hydra/), are git worktrees
 // at the base commit, and are rebuilt incrementally by later captures.
-#include <hydra/capture/steps.hpp>
+#include <hydra/capture/held_out.hpp>
 #include <hydra/capture/held_out_trees.hpp>
 
 #include <set>
 
-#include <hydra/capture/case_reports.hpp>
-#include <hydra/capture/test_attempts.hpp>
-#include <hydra/capture/test_files.hpp>
+#include <hydra/capture/runners/case_reports.hpp>
+#include <hydra/capture/runners/test_attempts.hpp>
+#include <hydra/capture/cmake/test_files.hpp>
+#include <hydra/capture/change_step.hpp>
 #include <hydra/error.hpp>
 #include <hydra/guard/test_recipes.hpp>
 #include <hydra/parse/ctest_json.hpp>

@@ -1,13 +1,16 @@
 // The held-out runs' trees (held_out_trees.hpp).
 #include <hydra/capture/held_out_trees.hpp>
-#include <hydra/capture/witness.hpp>
+#include <hydra/capture/runners/witness.hpp>
 
 #include <set>
 
 #include <pugixml.hpp>
 
-#include <hydra/capture/test_attempts.hpp>
-#include <hydra/capture/tree_snapshot.hpp>
+#include <hydra/capture/runners/test_attempts.hpp>
+#include <hydra/capture/trees/tree_snapshot.hpp>
+#include <hydra/capture/build_step.hpp>
+#include <hydra/capture/profile_steps.hpp>
+#include <hydra/capture/test_step.hpp>
 #include <hydra/error.hpp>
 #include <hydra/parse/diff_lines.hpp>
 #include <hydra/pipeline/artifacts.hpp>

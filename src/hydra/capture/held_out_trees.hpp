@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <hydra/capture/steps.hpp>
+#include <hydra/capture/core/staging.hpp>
 
 namespace hydra::capture {
 

@@ -1,12 +1,14 @@
 // The lint step: clang-tidy over the translation units of the source tree,
 // one process per unit, in parallel, under one deadline.
-#include <hydra/capture/steps.hpp>
-#include <hydra/capture/codemodel.hpp>
-#include <hydra/capture/lint_build_commands.hpp>
-#include <hydra/capture/lint_cache.hpp>
-#include <hydra/capture/lint_completeness.hpp>
-#include <hydra/capture/lint_database.hpp>
-#include <hydra/capture/lint_view.hpp>
+#include <hydra/capture/lint_step.hpp>
+#include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/lint/build_commands.hpp>
+#include <hydra/capture/lint/cache.hpp>
+#include <hydra/capture/lint/completeness.hpp>
+#include <hydra/capture/lint/database.hpp>
+#include <hydra/capture/lint/view.hpp>
+#include <hydra/capture/change_step.hpp>
+#include <hydra/capture/core/tree_step_policy.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -56,12 +58,11 @@ std::set<fs::path> built_files(const std::vector<fs::path>& units, const std::ve
   return files;
 }
 
-}  // namespace
-
-LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, bool build_passed,
-                    Staging& staging, Progress& progress) {
-  LintResult lint;
-  const fs::path database = plan.build_dir / "compile_commands.json";
+/// Whether the lint step cannot start at all: not requested, no clang-tidy,
+/// or a build that failed before compile_commands.json existed. Records why
+/// in `lint` and the manifest.
+bool lint_unavailable(const CaptureRequest& request, bool build_passed, const fs::path& database, LintResult& lint,
+                      Staging& staging) {
   // Not requested or no clang-tidy: nothing the tree did, so lint is inactive
   // for the whole ranking (docs/formulas.md); a failed build is the tree's doing.
   bool outside_tree = true;
@@ -73,14 +74,15 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
     lint.inactive_reason = "the build failed before compile_commands.json existed";
     outside_tree = false;
   }
-  if (!lint.inactive_reason.empty()) {
-    staging.manifest["lint_inactive_reason"] = lint.inactive_reason;
-    if (outside_tree) staging.manifest["lint_unavailable_outside_tree"] = true;
-    return lint;
-  }
+  if (lint.inactive_reason.empty()) return false;
+  staging.manifest["lint_inactive_reason"] = lint.inactive_reason;
+  if (outside_tree) staging.manifest["lint_unavailable_outside_tree"] = true;
+  return true;
+}
 
-  const fs::path clang_tidy = *request.clang_tidy;
-  progress.start("lint");
+/// compile_commands.json of the build tree; an empty value and the reason in
+/// `lint` when it is missing or cannot be parsed.
+json read_compile_commands(const fs::path& database, LintResult& lint) {
   json commands;
   if (!fs::is_regular_file(database)) {
     lint.inactive_reason = "no compile_commands.json in the build tree (set CMAKE_EXPORT_COMPILE_COMMANDS)";
@@ -91,13 +93,18 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
       lint.inactive_reason = database.string() + ": cannot be parsed: " + error.what();
     }
   }
-  if (!lint.inactive_reason.empty()) {
-    staging.manifest["lint_inactive_reason"] = lint.inactive_reason;
-    progress.finish("skipped");
-    staging.manifest["tools"]["clang-tidy"] = tool_version(clang_tidy.string());
-    return lint;
-  }
-  // The units and their commands (lint_database.hpp): the build's targets
+  return commands;
+}
+
+/// The units to lint and what clang-tidy sees of them (lint/database.hpp,
+/// lint/view.hpp).
+struct LintUnits {
+  LintDatabase commands;
+  LintView view;
+};
+
+LintUnits lint_units_of(const Plan& plan, const CaptureRequest& request, const json& commands, Staging& staging) {
+  // The units and their commands (lint/database.hpp): the build's targets
   // as configure left them (build_step.cpp), with compile_commands.json.
   model::BuildTargets targets;
   try {
@@ -108,58 +115,71 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   // And the units the build's own commands compiled (a custom command
   // calling the compiler directly).
   const std::vector<CompileCommand> compiled = build_log_units(staging.directory, targets, plan.build_dir);
-  const LintDatabase lint_commands = lint_database(commands, targets, plan.source, plan.build_dir, plan.excluded,
-                                                   plan.config.lint.exclude, compiled);
+  LintDatabase lint_commands = lint_database(commands, targets, plan.source, plan.build_dir, plan.excluded,
+                                             plan.config.lint.exclude, compiled);
   const std::vector<fs::path>& units = lint_commands.units;
-  // What clang-tidy sees and which findings count (lint_view.hpp).
-  const LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view",
-                                          lint_commands, built_files(units, compiled, plan.build_dir));
-  lint.translation_units = units.size();
-  const double timeout_seconds = plan.budget.seconds(plan.config.lint_timeout_seconds);
-  const std::string tidy_version = tool_version(clang_tidy.string());
+  // What clang-tidy sees and which findings count (lint/view.hpp).
+  LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view",
+                                    lint_commands, built_files(units, compiled, plan.build_dir));
+  return {std::move(lint_commands), std::move(view)};
+}
 
-  // The lint cache (lint_cache.hpp): keyed over what each unit reads, as
-  // the database clang-tidy uses lists it.
+/// The lint cache of a step and what its keys are made of. Filled in place
+/// (the key context points at the cache and the digests).
+struct LintCacheUse {
   std::optional<LintCache> cache;
   LintKeyContext key_context;
   FileDigests digests;
   std::map<fs::path, CompileCommand> unit_commands;
-  if (plan.cache_dir && plan.config.cache.lint) {
-    cache.emplace(*plan.cache_dir / "lint", plan.config.cache.lint_max_megabytes * 1024 * 1024);
-    try {
-      unit_commands = compile_commands_by_file(json::parse(util::read_file(view.database_dir / "compile_commands.json")));
-    } catch (const json::exception&) {
-      unit_commands.clear();
-    }
-    key_context.tidy = clang_tidy.string() + "\n" + tidy_version;
-    // The options besides scratch paths (which the settings digest covers by content).
-    key_context.settings = view.settings_digest + " --quiet";
-    key_context.roots = PathRoots({plan.source, plan.build_dir});
-    key_context.project = {plan.source, plan.build_dir};
-    key_context.overlaid = view.overlaid;
-    key_context.listing = tree_listing(plan.source, plan.excluded);
-    key_context.cache = &*cache;
-    cache->share_through(plan.shared_cache.get());
-    key_context.digests = &digests;
+};
+
+/// The lint cache (lint/cache.hpp): keyed over what each unit reads, as
+/// the database clang-tidy uses lists it. Nothing when the caches are off.
+void open_lint_cache(const Plan& plan, const LintView& view, const fs::path& clang_tidy, const std::string& tidy_version,
+                     LintCacheUse& use) {
+  if (!(plan.cache_dir && plan.config.cache.lint)) return;
+  use.cache.emplace(*plan.cache_dir / "lint", plan.config.cache.lint_max_megabytes * 1024 * 1024);
+  try {
+    use.unit_commands = compile_commands_by_file(json::parse(util::read_file(view.database_dir / "compile_commands.json")));
+  } catch (const json::exception&) {
+    use.unit_commands.clear();
   }
+  LintKeyContext& key_context = use.key_context;
+  key_context.tidy = clang_tidy.string() + "\n" + tidy_version;
+  // The options besides scratch paths (which the settings digest covers by content).
+  key_context.settings = view.settings_digest + " --quiet";
+  key_context.roots = PathRoots({plan.source, plan.build_dir});
+  key_context.project = {plan.source, plan.build_dir};
+  key_context.overlaid = view.overlaid;
+  key_context.listing = tree_listing(plan.source, plan.excluded);
+  key_context.cache = &*use.cache;
+  use.cache->share_through(plan.shared_cache.get());
+  key_context.digests = &use.digests;
+}
 
-  // clang-tidy and the units' own compilers (preprocessing for the cache
-  // key) read the trees and write nothing of them.
-  const fs::path temporary = plan.build_dir / ".hydra-tmp";
-  // The trees, and the .clang-tidy lint uses (the baseline's, in its hidden run directory).
-  std::vector<fs::path> lint_readable = {plan.source, plan.build_dir};
-  if (plan.tidy_config) lint_readable.push_back(*plan.tidy_config);
-  const StepPolicy policy = tree_step_policy(plan, "lint", {temporary, home_folder_of(temporary)}, temporary, lint_readable);
-  key_context.prepare = [&](const std::vector<std::string>& argv) { return sandbox.request(policy, argv); };
-
-  std::vector<util::ProcessResult> results(units.size());
+/// What the parallel clang-tidy runs did.
+struct LintCounts {
   std::atomic<std::size_t> done{0}, cached{0}, linted{0}, uncacheable{0};
   std::atomic<bool> timed_out{false};
+};
+
+/// Runs clang-tidy over `units` (or takes its answer from the cache), `plan.jobs`
+/// at a time, under one budget of `timeout_seconds`; one result per unit.
+std::vector<util::ProcessResult> lint_units(const Plan& plan, const Sandbox& sandbox, const StepPolicy& policy,
+                                            const LintView& view, const std::vector<fs::path>& units,
+                                            const fs::path& clang_tidy, double timeout_seconds, LintCacheUse& use,
+                                            LintCounts& counts, Progress& progress) {
+  std::optional<LintCache>& cache = use.cache;
+  LintKeyContext& key_context = use.key_context;
+  const std::map<fs::path, CompileCommand>& unit_commands = use.unit_commands;
+  std::vector<util::ProcessResult> results(units.size());
+  std::atomic<std::size_t>&done = counts.done, &cached = counts.cached, &linted = counts.linted,
+                          &uncacheable = counts.uncacheable;
+  std::atomic<bool>& timed_out = counts.timed_out;
   // One budget for the whole step, counted on the processor time the
   // machine could give (load_clock.hpp).
   util::LoadClock budget_clock;
   const auto left = [&] { return std::chrono::duration<double>(timeout_seconds - budget_clock.counted()); };
-  const auto started = Clock::now();
   const auto show = [&] {
     progress.detail(std::to_string(done) + "/" + std::to_string(units.size()) + " files (" + std::to_string(cached) +
                     " from cache)");
@@ -213,50 +233,115 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
     ++done;
     show();
   });
-  const std::size_t trimmed = cache ? cache->trim() : 0;
+  return results;
+}
 
-  std::string log;
+/// The log of every unit's findings in scope, and what the runs said.
+struct LintLog {
+  std::string text;
   int failed_units = 0;
   std::size_t outside_scope = 0;
-  std::vector<std::string> incomplete;  // units clang-tidy did not finish (lint_completeness.hpp)
+  std::vector<std::string> incomplete;  // units clang-tidy did not finish (lint/completeness.hpp)
+};
+
+LintLog lint_log(const std::vector<util::ProcessResult>& results, const std::vector<fs::path>& units,
+                 const fs::path& source, const LintView& view) {
+  LintLog collected;
+  std::string& log = collected.text;
   for (std::size_t index = 0; index < results.size(); ++index) {
     const util::ProcessResult& result = results[index];
-    const std::string relative = units[index].lexically_relative(plan.source).generic_string();
-    if (std::string why = clang_tidy_stopped_early(result, relative); !why.empty()) incomplete.push_back(std::move(why));
+    const std::string relative = units[index].lexically_relative(source).generic_string();
+    if (std::string why = clang_tidy_stopped_early(result, relative); !why.empty())
+      collected.incomplete.push_back(std::move(why));
     std::size_t dropped = 0;
     const std::string output = filter_lint_log(result.output, view.scope, &dropped);
-    outside_scope += dropped;
+    collected.outside_scope += dropped;
     log += output;
     if (!output.empty() && output.back() != '\n') log += '\n';
-    if (result.started && result.exit_code != 0) ++failed_units;
+    if (result.started && result.exit_code != 0) ++collected.failed_units;
   }
-  if (!incomplete.empty() && !timed_out) staging.manifest["lint_incomplete"] = incomplete;
+  return collected;
+}
+
+/// The manifest's record of the lint cache ("caches"."lint").
+json lint_cache_record(const Plan& plan, const std::optional<LintCache>& cache, const LintCounts& counts,
+                       std::size_t trimmed) {
+  json cache_record = {{"used", cache.has_value()}};
+  if (cache) {
+    cache_record["directory"] = cache->directory().string();
+    cache_record["hits"] = counts.cached.load();
+    cache_record["misses"] = counts.linted.load() - std::min(counts.linted.load(), counts.uncacheable.load());
+    cache_record["uncacheable"] = counts.uncacheable.load();
+    cache_record["entries_trimmed"] = trimmed;
+    cache_record["max_megabytes"] = plan.config.cache.lint_max_megabytes;
+  } else {
+    cache_record["reason"] = plan.cache_dir ? "[cache] lint = false" : "caches are off (--no-cache or [cache] enabled = false)";
+  }
+  return cache_record;
+}
+
+}  // namespace
+
+LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, bool build_passed,
+                    Staging& staging, Progress& progress) {
+  LintResult lint;
+  const fs::path database = plan.build_dir / "compile_commands.json";
+  if (lint_unavailable(request, build_passed, database, lint, staging)) return lint;
+
+  const fs::path clang_tidy = *request.clang_tidy;
+  progress.start("lint");
+  const json commands = read_compile_commands(database, lint);
+  if (!lint.inactive_reason.empty()) {
+    staging.manifest["lint_inactive_reason"] = lint.inactive_reason;
+    progress.finish("skipped");
+    staging.manifest["tools"]["clang-tidy"] = tool_version(clang_tidy.string());
+    return lint;
+  }
+  const LintUnits scope = lint_units_of(plan, request, commands, staging);
+  const std::vector<fs::path>& units = scope.commands.units;
+  const LintView& view = scope.view;
+  lint.translation_units = units.size();
+  const double timeout_seconds = plan.budget.seconds(plan.config.lint_timeout_seconds);
+  const std::string tidy_version = tool_version(clang_tidy.string());
+
+  LintCacheUse cache_use;
+  open_lint_cache(plan, view, clang_tidy, tidy_version, cache_use);
+  const std::optional<LintCache>& cache = cache_use.cache;
+
+  // clang-tidy and the units' own compilers (preprocessing for the cache
+  // key) read the trees and write nothing of them.
+  const fs::path temporary = plan.build_dir / ".hydra-tmp";
+  // The trees, and the .clang-tidy lint uses (the baseline's, in its hidden run directory).
+  std::vector<fs::path> lint_readable = {plan.source, plan.build_dir};
+  if (plan.tidy_config) lint_readable.push_back(*plan.tidy_config);
+  const StepPolicy policy = tree_step_policy(plan, "lint", {temporary, home_folder_of(temporary)}, temporary, lint_readable);
+  cache_use.key_context.prepare = [&](const std::vector<std::string>& argv) { return sandbox.request(policy, argv); };
+
+  LintCounts counts;
+  const auto started = Clock::now();
+  const std::vector<util::ProcessResult> results =
+      lint_units(plan, sandbox, policy, view, units, clang_tidy, timeout_seconds, cache_use, counts, progress);
+  const std::size_t trimmed = cache_use.cache ? cache_use.cache->trim() : 0;
+  const bool timed_out = counts.timed_out;
+
+  const LintLog log = lint_log(results, units, plan.source, view);
+  if (!log.incomplete.empty() && !timed_out) staging.manifest["lint_incomplete"] = log.incomplete;
   json view_record = view.to_json();
-  view_record["findings_outside_scope"] = outside_scope;
+  view_record["findings_outside_scope"] = log.outside_scope;
   staging.manifest["lint_view"] = std::move(view_record);
   util::ProcessResult summary;
   summary.started = true;
-  summary.exit_code = failed_units == 0 ? 0 : 1;
+  summary.exit_code = log.failed_units == 0 ? 0 : 1;
   summary.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   summary.timed_out = timed_out;
   StepRecord record = step_record(
       "lint", {clang_tidy.string(), "-p", view.database_dir.string(), "<" + std::to_string(units.size()) + " translation units>"},
       summary, timeout_seconds);
   record.extra = {{"translation_units", units.size()},
-                  {"units_with_errors", failed_units},
-                  {"units_linted", linted.load()},
-                  {"units_from_cache", cached.load()}};
-  json cache_record = {{"used", cache.has_value()}};
-  if (cache) {
-    cache_record["directory"] = cache->directory().string();
-    cache_record["hits"] = cached.load();
-    cache_record["misses"] = linted.load() - std::min(linted.load(), uncacheable.load());
-    cache_record["uncacheable"] = uncacheable.load();
-    cache_record["entries_trimmed"] = trimmed;
-    cache_record["max_megabytes"] = plan.config.cache.lint_max_megabytes;
-  } else {
-    cache_record["reason"] = plan.cache_dir ? "[cache] lint = false" : "caches are off (--no-cache or [cache] enabled = false)";
-  }
+                  {"units_with_errors", log.failed_units},
+                  {"units_linted", counts.linted.load()},
+                  {"units_from_cache", counts.cached.load()}};
+  const json cache_record = lint_cache_record(plan, cache, counts, trimmed);
   record.extra["cache"] = cache_record;
   record.extra["policy"] = policy.to_json();
   staging.manifest["caches"]["lint"] = cache_record;
@@ -265,13 +350,13 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   lint.complete = !timed_out;
   if (lint.complete) {
     fs::create_directories(staging.directory / "lint");
-    staging.write("lint/0.log", log, "lint_log");
-    progress.finish("done: " + std::to_string(linted.load()) + " linted, " + std::to_string(cached.load()) +
+    staging.write("lint/0.log", log.text, "lint_log");
+    progress.finish("done: " + std::to_string(counts.linted.load()) + " linted, " + std::to_string(counts.cached.load()) +
                     " from cache");
   } else {
     lint.inactive_reason = "lint timed out after " + std::to_string(int(timeout_seconds)) + " s";
     staging.manifest["lint_inactive_reason"] = lint.inactive_reason;
-    staging.write("lint-partial.log", log, "lint_partial_log");
+    staging.write("lint-partial.log", log.text, "lint_partial_log");
     staging.incomplete("lint", lint.inactive_reason);
     progress.finish("TIMED OUT");
   }

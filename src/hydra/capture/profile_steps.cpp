@@ -2,12 +2,13 @@
 // the build tree, then the profile's lint, build and test commands run in the
 // copy under the sandbox and the step timeouts; their machine-readable
 // results become the run's artifacts (docs/config.md, "Profiles").
-#include <hydra/capture/network_use.hpp>
-#include <hydra/capture/steps.hpp>
-#include <hydra/capture/profile_commands.hpp>
-#include <hydra/capture/runner_helpers.hpp>
-#include <hydra/capture/test_attempts.hpp>
-#include <hydra/capture/tree_copy.hpp>
+#include <hydra/capture/sandbox/network_use.hpp>
+#include <hydra/capture/profile_steps.hpp>
+#include <hydra/capture/runners/profile_commands.hpp>
+#include <hydra/capture/runners/runner_helpers.hpp>
+#include <hydra/capture/runners/test_attempts.hpp>
+#include <hydra/capture/trees/tree_copy.hpp>
+#include <hydra/capture/core/tree_step_policy.hpp>
 
 #include <set>
 
@@ -194,17 +195,9 @@ bool has_step(const std::string& step, const std::string& command, const Plan& p
 bool had_build(const model::RunManifest& manifest) { return manifest.build.has_value(); }
 bool had_lint(const model::RunManifest& manifest) { return !manifest.lint_inactive_reason.has_value(); }
 
-/// The steps in the copy of `plan.source`; lint only when `with_lint`.
-/// Returns whether the build passed (true when there is no build step).
-bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
-                 Progress& progress, bool with_lint) {
-  const config::Profile& steps = plan.config.steps;
-  const std::string& profile = plan.config.profile;
-  staging.manifest["profile"] = profile;
-  staging.manifest["capture"]["profile"] = profile;
-
-  // The copy the commands run in: the project's files, node_modules linked
-  // from the tree captured (or, for a worktree, from the user's tree).
+/// The copy the commands run in: the project's files, node_modules linked
+/// from the tree captured (or, for a worktree, from the user's tree).
+fs::path copy_profile_tree(const Plan& plan, const CaptureRequest& request, Staging& staging, Progress& progress) {
   const fs::path tree = plan.build_dir / "tree";
   fs::path dependencies = plan.source / "node_modules";
   std::error_code error;
@@ -217,6 +210,150 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   // Tools print paths in the copy: findings are made relative to it.
   staging.manifest["source_roots"] = json::array({tree.string()});
   prepare_step_folders(plan.build_dir / ".hydra-tmp");
+  return tree;
+}
+
+/// Packages the tree does not have would come from the network, which its
+/// steps do not have: said plainly before npm fails on it (thrown for a
+/// baseline, one of a candidate's `unclear` problems).
+void check_packages_offline(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox,
+                            const fs::path& tree, std::vector<std::string>& unclear) {
+  std::error_code error;
+  if (plan.config.profile == "js-node" && !plan.config.sandbox.network && sandbox.confined() &&
+      fs::is_regular_file(tree / "package.json") && !fs::exists(tree / "node_modules", error)) {
+    const auto packages = declared_packages(util::read_file(tree / "package.json"));
+    if (!packages.empty()) {
+      std::string named;
+      for (std::size_t index = 0; index < packages.size() && index < 5; ++index)
+        named += (index ? ", " : "") + packages[index];
+      if (packages.size() > 5) named += ", ...";
+      const std::string message = network_needed_message(
+          "package.json", std::to_string(packages.size()) + " package(s) (" + named +
+                              ") and no node_modules to take them from; run `npm ci` in the tree first");
+      if (!request.baseline_run) throw StepFailed(message);
+      unclear.push_back(message);
+    }
+  }
+}
+
+/// The lint step, writing `lint_output` (lint/0.<extension>); a lint that
+/// fails leaves the lint dimension inactive, saying why.
+void run_profile_lint(ProfileRunner& runner, const Plan& plan, Staging& staging, Progress& progress,
+                      const StepCommand& lint, const fs::path& lint_output, const std::string& lint_extension) {
+  const double timeout = plan.budget.seconds(plan.config.lint_timeout_seconds);
+  const bool to_stdout = lint.source == ResultSource::stdout_;
+  const fs::path log = to_stdout ? lint_output : staging.directory / "lint.log";
+  const StepRun linted = runner.run("lint", lint, timeout, log, to_stdout, progress);
+  if (to_stdout && !linted.stderr_text.empty()) staging.write("lint-stderr.log", linted.stderr_text, "lint_stderr");
+  if (!to_stdout) staging.add("lint.log", "lint_console");
+  std::string failure;
+  std::size_t findings = 0;
+  if (linted.result.timed_out) {
+    failure = "lint timed out after " + std::to_string(int(timeout)) + " s";
+  } else if (!linted.result.started) {
+    failure = "the lint command could not start: " + linted.result.error;
+  } else if (!fs::is_regular_file(lint_output)) {
+    failure = "the lint command wrote no results (exit code " + std::to_string(linted.result.exit_code) + ")";
+  } else {
+    try {
+      findings = pipeline::parse_lint_artifact(lint.role, lint_output).findings.size();
+      if (linted.result.exit_code != 0 && findings == 0)
+        failure = "the lint command failed (exit code " + std::to_string(linted.result.exit_code) +
+                  ") and reported no finding: " +
+                  first_line(linted.stderr_text.empty() ? util::read_file(log) : linted.stderr_text);
+    } catch (const InputError& bad) {
+      failure = std::string("the lint command's output does not parse: ") + bad.what();
+    }
+  }
+  if (failure.empty()) {
+    staging.add("lint/0." + lint_extension, lint.role);
+    progress.finish(std::to_string(findings) + " findings");
+  } else {
+    // Kept for review, not read: the lint dimension is inactive, and a run
+    // whose lint result is unknown is never mergeable.
+    if (fs::is_regular_file(lint_output)) {
+      fs::rename(lint_output, staging.directory / ("lint-failed." + lint_extension));
+      staging.add("lint-failed." + lint_extension, "lint_failed");
+    }
+    staging.manifest["lint_inactive_reason"] = failure;
+    if (!linted.result.timed_out) staging.problem("lint: " + failure);
+    progress.finish(linted.result.timed_out ? "TIMED OUT" : "FAILED");
+  }
+}
+
+/// The build step; returns whether it passed.
+bool run_profile_build(ProfileRunner& runner, const Plan& plan, Staging& staging, Progress& progress,
+                       const StepCommand& build) {
+  const double timeout = plan.budget.seconds(plan.config.build_timeout_seconds);
+  const StepRun built = runner.run("build", build, timeout, staging.directory / "build.log", false, progress);
+  staging.add("build.log", "build_log");
+  const auto& result = built.result;
+  const bool build_passed = result.started && result.exit_code == 0 && !result.timed_out;
+  staging.manifest["build"] = {{"exit_code", result.started ? result.exit_code : 127},
+                               {"seconds", result.seconds},
+                               {"timed_out", result.timed_out}};
+  if (result.timed_out) staging.incomplete("build", "build timed out after " + std::to_string(int(timeout)) + " s");
+  progress.finish(build_passed ? "passed" : (result.timed_out ? "TIMED OUT" : "FAILED"));
+  return build_passed;
+}
+
+/// The test step, its results (`junit` when the command writes a file) and
+/// their agreement with its exit status, then reruns and repeats.
+void run_profile_test(ProfileRunner& runner, const Plan& plan, const CaptureRequest& request,
+                      const ProfileContext& context, Staging& staging, Progress& progress, const StepCommand& test,
+                      const fs::path& junit) {
+  std::error_code error;
+  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
+  const StepRun tested = runner.run("test", test, timeout, staging.directory / "test.log", false, progress);
+  const auto& result = tested.result;
+  const fs::path results = test.source == ResultSource::file ? junit : staging.directory / "test.log";
+  staging.add("test.log", test.source == ResultSource::file ? "test_log" : test.role);
+  if (result.timed_out) {
+    staging.incomplete("test", "test step timed out after " + std::to_string(int(timeout)) + " s; process group killed");
+    if (test.source == ResultSource::file) fs::remove(junit, error);  // partial results under-count failures
+    progress.finish("TIMED OUT");
+    return;
+  }
+  if (!fs::is_regular_file(results)) {
+    staging.problem("the test command wrote no JUnit file (exit code " + std::to_string(result.exit_code) + ")");
+    progress.finish("FAILED");
+    return;
+  }
+  if (test.source == ResultSource::file) staging.add("junit/0.xml", test.role);
+  // The runner's exit status and its results must agree: results the tests'
+  // own code rewrote, or a runner that failed outside any test, are not believed.
+  try {
+    const pipeline::TestArtifact parsed = pipeline::parse_test_artifact(test.role, results);
+    std::size_t failing = 0;
+    for (const auto& one : parsed.tests)
+      if (one.status == model::TestStatus::failed || one.status == model::TestStatus::error) ++failing;
+    if (result.exit_code == 0 && failing > 0)
+      staging.problem("the test command exited 0, but its results list " + std::to_string(failing) +
+                      " failing tests");
+    else if (result.exit_code != 0 && failing == 0)
+      staging.problem("the test command failed (exit code " + std::to_string(result.exit_code) +
+                      "), but its results list no failing test");
+    progress.finish(std::to_string(parsed.tests.size() - failing) + "/" + std::to_string(parsed.tests.size()) +
+                    " passed");
+  } catch (const InputError&) {
+    progress.finish("results do not parse");  // the publish step marks the artifact unparsable
+  }
+  // Reruns of failing tests, repeats of a baseline's suite.
+  run_profile_attempts(plan, request, context, plan.config.steps.test, test, staging, progress,
+                       [&](const StepCommand& command, const fs::path& log, double budget, const std::string& step) {
+                         return runner.run(step, command, budget, log, false, progress).result;
+                       });
+}
+
+/// The steps in the copy of `plan.source`; lint only when `with_lint`.
+/// Returns whether the build passed (true when there is no build step).
+bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                 Progress& progress, bool with_lint) {
+  const config::Profile& steps = plan.config.steps;
+  const std::string& profile = plan.config.profile;
+  staging.manifest["profile"] = profile;
+  staging.manifest["capture"]["profile"] = profile;
+  const fs::path tree = copy_profile_tree(plan, request, staging, progress);
 
   ProfileContext context;
   context.profile = profile;
@@ -244,24 +381,7 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
       unclear.push_back(error.what());
     }
   }
-
-  // Packages the tree does not have would come from the network, which its
-  // steps do not have: said plainly before npm fails on it.
-  if (profile == "js-node" && !plan.config.sandbox.network && sandbox.confined() &&
-      fs::is_regular_file(tree / "package.json") && !fs::exists(tree / "node_modules", error)) {
-    const auto packages = declared_packages(util::read_file(tree / "package.json"));
-    if (!packages.empty()) {
-      std::string named;
-      for (std::size_t index = 0; index < packages.size() && index < 5; ++index)
-        named += (index ? ", " : "") + packages[index];
-      if (packages.size() > 5) named += ", ...";
-      const std::string message = network_needed_message(
-          "package.json", std::to_string(packages.size()) + " package(s) (" + named +
-                              ") and no node_modules to take them from; run `npm ci` in the tree first");
-      if (!request.baseline_run) throw StepFailed(message);
-      unclear.push_back(message);
-    }
-  }
+  check_packages_offline(plan, request, sandbox, tree, unclear);
 
   // Every command is resolved and its tool found before anything runs.
   const fs::path junit = staging.directory / "junit" / "0.xml";
@@ -302,106 +422,18 @@ bool run_in_copy(const Plan& plan, const CaptureRequest& request, const Sandbox&
   } else if (!lint) {
     staging.manifest["lint_inactive_reason"] = lint_wanted ? "the lint command could not be resolved" : no_lint_reason;
   } else {
-    const double timeout = plan.budget.seconds(plan.config.lint_timeout_seconds);
-    const bool to_stdout = lint->source == ResultSource::stdout_;
-    const fs::path log = to_stdout ? lint_output : staging.directory / "lint.log";
-    const StepRun linted = runner.run("lint", *lint, timeout, log, to_stdout, progress);
-    if (to_stdout && !linted.stderr_text.empty()) staging.write("lint-stderr.log", linted.stderr_text, "lint_stderr");
-    if (!to_stdout) staging.add("lint.log", "lint_console");
-    std::string failure;
-    std::size_t findings = 0;
-    if (linted.result.timed_out) {
-      failure = "lint timed out after " + std::to_string(int(timeout)) + " s";
-    } else if (!linted.result.started) {
-      failure = "the lint command could not start: " + linted.result.error;
-    } else if (!fs::is_regular_file(lint_output)) {
-      failure = "the lint command wrote no results (exit code " + std::to_string(linted.result.exit_code) + ")";
-    } else {
-      try {
-        findings = pipeline::parse_lint_artifact(lint->role, lint_output).findings.size();
-        if (linted.result.exit_code != 0 && findings == 0)
-          failure = "the lint command failed (exit code " + std::to_string(linted.result.exit_code) +
-                    ") and reported no finding: " +
-                    first_line(linted.stderr_text.empty() ? util::read_file(log) : linted.stderr_text);
-      } catch (const InputError& bad) {
-        failure = std::string("the lint command's output does not parse: ") + bad.what();
-      }
-    }
-    if (failure.empty()) {
-      staging.add("lint/0." + lint_extension, lint->role);
-      progress.finish(std::to_string(findings) + " findings");
-    } else {
-      // Kept for review, not read: the lint dimension is inactive, and a run
-      // whose lint result is unknown is never mergeable.
-      if (fs::is_regular_file(lint_output)) {
-        fs::rename(lint_output, staging.directory / ("lint-failed." + lint_extension));
-        staging.add("lint-failed." + lint_extension, "lint_failed");
-      }
-      staging.manifest["lint_inactive_reason"] = failure;
-      if (!linted.result.timed_out) staging.problem("lint: " + failure);
-      progress.finish(linted.result.timed_out ? "TIMED OUT" : "FAILED");
-    }
+    run_profile_lint(runner, plan, staging, progress, *lint, lint_output, lint_extension);
   }
 
-  bool build_passed = true;
   if (!build) {
     staging.manifest["build_inactive_reason"] = no_build_reason;
-  } else {
-    const double timeout = plan.budget.seconds(plan.config.build_timeout_seconds);
-    const StepRun built = runner.run("build", *build, timeout, staging.directory / "build.log", false, progress);
-    staging.add("build.log", "build_log");
-    const auto& result = built.result;
-    build_passed = result.started && result.exit_code == 0 && !result.timed_out;
-    staging.manifest["build"] = {{"exit_code", result.started ? result.exit_code : 127},
-                                 {"seconds", result.seconds},
-                                 {"timed_out", result.timed_out}};
-    if (result.timed_out) staging.incomplete("build", "build timed out after " + std::to_string(int(timeout)) + " s");
-    progress.finish(build_passed ? "passed" : (result.timed_out ? "TIMED OUT" : "FAILED"));
+  } else if (!run_profile_build(runner, plan, staging, progress, *build)) {
+    return false;
   }
-  if (!build_passed) return false;
 
   staging.manifest["tests_expected"] = true;
   if (!test) return true;  // the problem says why: zero tests ran
-  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
-  const StepRun tested = runner.run("test", *test, timeout, staging.directory / "test.log", false, progress);
-  const auto& result = tested.result;
-  const fs::path results = test->source == ResultSource::file ? junit : staging.directory / "test.log";
-  staging.add("test.log", test->source == ResultSource::file ? "test_log" : test->role);
-  if (result.timed_out) {
-    staging.incomplete("test", "test step timed out after " + std::to_string(int(timeout)) + " s; process group killed");
-    if (test->source == ResultSource::file) fs::remove(junit, error);  // partial results under-count failures
-    progress.finish("TIMED OUT");
-    return true;
-  }
-  if (!fs::is_regular_file(results)) {
-    staging.problem("the test command wrote no JUnit file (exit code " + std::to_string(result.exit_code) + ")");
-    progress.finish("FAILED");
-    return true;
-  }
-  if (test->source == ResultSource::file) staging.add("junit/0.xml", test->role);
-  // The runner's exit status and its results must agree: results the tests'
-  // own code rewrote, or a runner that failed outside any test, are not believed.
-  try {
-    const pipeline::TestArtifact parsed = pipeline::parse_test_artifact(test->role, results);
-    std::size_t failing = 0;
-    for (const auto& one : parsed.tests)
-      if (one.status == model::TestStatus::failed || one.status == model::TestStatus::error) ++failing;
-    if (result.exit_code == 0 && failing > 0)
-      staging.problem("the test command exited 0, but its results list " + std::to_string(failing) +
-                      " failing tests");
-    else if (result.exit_code != 0 && failing == 0)
-      staging.problem("the test command failed (exit code " + std::to_string(result.exit_code) +
-                      "), but its results list no failing test");
-    progress.finish(std::to_string(parsed.tests.size() - failing) + "/" + std::to_string(parsed.tests.size()) +
-                    " passed");
-  } catch (const InputError&) {
-    progress.finish("results do not parse");  // the publish step marks the artifact unparsable
-  }
-  // Reruns of failing tests, repeats of a baseline's suite.
-  run_profile_attempts(plan, request, context, steps.test, *test, staging, progress,
-                       [&](const StepCommand& command, const fs::path& log, double budget, const std::string& step) {
-                         return runner.run(step, command, budget, log, false, progress).result;
-                       });
+  run_profile_test(runner, plan, request, context, staging, progress, *test, junit);
   return true;
 }
 

@@ -1,6 +1,6 @@
 // The publish step: tool versions, artifacts the tools left malformed,
 // parsed summaries, then seal and rename into place.
-#include <hydra/capture/steps.hpp>
+#include <hydra/capture/publish_step.hpp>
 
 #include <hydra/error.hpp>
 #include <hydra/parse/compiler_id.hpp>

@@ -1,6 +1,7 @@
 // Baseline recapture: a baseline whose sealed evidence was written after it
 // was sealed (possible only where the sandbox is not in force) is captured
 // again from what it recorded, instead of blocking every later score.
+#include <hydra/capture/recapture.hpp>
 #include <hydra/capture/capture.hpp>
 #include <hydra/capture/steps.hpp>
 

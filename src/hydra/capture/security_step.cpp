@@ -1,7 +1,8 @@
 // The security step: `[scoring.gates] security_command`, run in the tree
 // being captured, under the sandbox (the source tree read-only, like every
 // step that runs the tree's code; the build tree writable).
-#include <hydra/capture/steps.hpp>
+#include <hydra/capture/security_step.hpp>
+#include <hydra/capture/core/tree_step_policy.hpp>
 
 namespace hydra::capture {
 

@@ -1,15 +1,16 @@
 // The test step: list the tests, run them with JUnit output, and believe the
 // JUnit file only where ctest's own console verdicts agree with it.
-#include <hydra/capture/steps.hpp>
-#include <hydra/capture/attempt_state.hpp>
-#include <hydra/capture/test_attempts.hpp>
-#include <hydra/capture/test_files.hpp>
-#include <hydra/capture/case_reports.hpp>
-#include <hydra/capture/codemodel.hpp>
-#include <hydra/capture/object_references.hpp>
-#include <hydra/capture/test_frameworks.hpp>
-#include <hydra/capture/listed_tests.hpp>
-#include <hydra/capture/witness.hpp>
+#include <hydra/capture/test_step.hpp>
+#include <hydra/capture/runners/attempt_state.hpp>
+#include <hydra/capture/runners/test_attempts.hpp>
+#include <hydra/capture/cmake/test_files.hpp>
+#include <hydra/capture/runners/case_reports.hpp>
+#include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/cmake/object_references.hpp>
+#include <hydra/capture/runners/test_frameworks.hpp>
+#include <hydra/capture/runners/listed_tests.hpp>
+#include <hydra/capture/runners/witness.hpp>
+#include <hydra/capture/core/tree_step_policy.hpp>
 
 #include <cctype>
 #include <map>
@@ -95,17 +96,15 @@ std::optional<std::string> ctest_progress(std::string_view line) {
          std::string(line.substr(total_start, i - total_start)) + " tests";
 }
 
-}  // namespace
-
-TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
-                     Progress& progress) {
-  TestResult result;
-  staging.manifest["tests_expected"] = true;
-  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
+/// Lists the tree's tests under the sandbox (ctest --show-only=json-v1) and
+/// records what the listing tells: which files hold the tests, shadowing
+/// headers, what the objects reference and which programs write their
+/// framework's report. Returns the listed tests (listed_tests.hpp); unset
+/// when the listing failed (a problem of the run): ctest then reads the tree.
+std::optional<std::string> list_tests(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox,
+                                      Staging& staging) {
   const fs::path build_dir = plan.build_dir;
   const fs::path seen_build = plan.seen(build_dir);  // where the steps see it
-  fs::create_directories(staging.directory / "junit");
-
   // ctest reads the tree's CTestTestfile.cmake files, which are CMake code
   // of the tree: listed under the sandbox like every step that runs it.
   std::vector<std::string> list_argv = {plan.ctest.string(), "--test-dir", seen_build.string(), "--show-only=json-v1"};
@@ -119,8 +118,6 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   list.keep_output_bytes = std::size_t(1) << 30;
   list.timeout = std::chrono::seconds(120);
   const auto listed = util::run_process(list);
-  // The tests that run are the ones listed (listed_tests.hpp); unset when
-  // the listing failed (a problem of the run): ctest then reads the tree.
   std::optional<std::string> listed_tests;
   if (listed.started && listed.exit_code == 0) {
     staging.write("ctest.json", listed.output, "ctest_json");
@@ -164,6 +161,24 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     const std::string said = listed.error_output + listed.error;
     staging.problem("ctest --show-only=json-v1 failed: " + said.substr(0, said.find('\n')));
   }
+
+  return listed_tests;
+}
+
+}  // namespace
+
+TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                     Progress& progress) {
+  TestResult result;
+  staging.manifest["tests_expected"] = true;
+  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
+  const fs::path build_dir = plan.build_dir;
+  const fs::path seen_build = plan.seen(build_dir);  // where the steps see it
+  fs::create_directories(staging.directory / "junit");
+
+  // The tests that run are the ones listed (listed_tests.hpp); unset when
+  // the listing failed (a problem of the run): ctest then reads the tree.
+  const std::optional<std::string> listed_tests = list_tests(plan, request, sandbox, staging);
 
   // One ctest run of the tests (`selection`: which ones; every test when
   // empty): the first below, and the later attempts of test_attempts.hpp.

@@ -2,7 +2,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include <hydra/capture/apply.hpp>
+#include <hydra/apply/apply.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>
@@ -38,7 +38,7 @@ void register_apply(CLI::App& app, int& exit_code) {
   command->add_flag("--confirm", options->confirm, "Write the change (default: a dry run; HYDRA_APPLY_CONFIRM=1 too)");
   command->add_flag("--force", options->force, "Apply a candidate that is not mergeable");
   command->callback([options, &exit_code] {
-    capture::ApplyRequest request;
+    apply::ApplyRequest request;
     request.score_file = options->score;
     request.agent = options->agent;
     if (request.agent.empty())
@@ -46,7 +46,7 @@ void register_apply(CLI::App& app, int& exit_code) {
     request.source = options->source;
     request.confirm = options->confirm || environment_says_yes("HYDRA_APPLY_CONFIRM");
     request.force = options->force;
-    const capture::ApplyResult result = capture::apply_candidate(request);
+    const apply::ApplyResult result = apply::apply_candidate(request);
     std::cout << (result.applied ? "Applied" : "Would apply") << " agent \"" << result.agent << "\" (rank "
               << result.rank << ", " << (result.mergeable ? "mergeable" : "NOT mergeable, forced") << ") from "
               << result.run.string() << "\nto " << result.work_tree.string() << " at "

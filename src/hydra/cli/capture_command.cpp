@@ -1,18 +1,15 @@
 // hydra-score capture: build, test and lint a source tree into a run directory.
-#include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <iostream>
-#include <thread>
 
 #include <hydra/capture/capture.hpp>
-#include <hydra/capture/test_frameworks.hpp>
+#include <hydra/capture/capture_jobs.hpp>
+#include <hydra/capture/runners/test_frameworks.hpp>
 #include <hydra/capture/parallel_captures.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
-#include <hydra/util/git.hpp>
 #include <hydra/util/process.hpp>
 
 namespace hydra::cli {
@@ -31,7 +28,7 @@ void add_build_tree_options(CLI::App& command, capture::BuildTreeOptions& option
   command.add_flag("--no-cache{false}", options.cache,
                    "No lint cache and no compiler cache (ccache) for this capture, whatever hydra.toml's [cache] says");
   // This program is the test launcher of the trees it captures (its hidden
-  // test-launcher subcommand; capture/test_launcher.hpp).
+  // test-launcher subcommand; capture/runners/test_launcher.hpp).
   std::error_code error;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
   if (!error) options.test_launcher = {self.string(), capture::kLauncherSubcommand};
@@ -43,21 +40,6 @@ std::optional<std::filesystem::path> clang_tidy_program() {
   return util::find_program("clang-tidy");
 }
 
-namespace {
-
-/// An agent name made from a ref's short name: every character other than
-/// letters, digits, '.', '_' and '-' becomes '-' (agent/clean-fix ->
-/// agent-clean-fix), so it is a file name and a CMake-safe run name.
-std::string agent_name_of_ref(const std::string& ref) {
-  std::string name = ref;
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '-';
-  while (!name.empty() && name.front() == '.') name.erase(name.begin());
-  return name.empty() ? "ref" : name;
-}
-
-}  // namespace
-
 void register_capture(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
       "capture",
@@ -65,13 +47,9 @@ void register_capture(CLI::App& app, int& exit_code) {
       "Repeat --source/--out (and --agent, --build-dir) to capture several candidates, in parallel up to --jobs.\n"
       "Or give --ref REF (repeatable, globs allowed): each matching branch, tag or commit of the repository\n"
       "at --source is captured from a temporary git worktree into OUT/<agent>, the user's tree untouched.");
-  struct Options {
-    std::vector<std::string> sources, outs, agents, build_dirs, refs;
-    std::vector<double> agent_seconds;
-    std::string config, baseline_run, base_ref, checkout, metrics, metrics_dir, task, list;
-    capture::BuildTreeOptions tree;
-    bool reuse = false, quiet = false, no_sandbox = false, require_sandbox = false, if_changed = false,
-         refuse_cmake_changes = false, no_lint = false;
+  // The capture's options (capture/capture_jobs.hpp), and where to list the run directories.
+  struct Options : capture::CaptureJobOptions {
+    std::string list;
   };
   auto options = std::make_shared<Options>();
   command->add_option("--source", options->sources,
@@ -114,123 +92,18 @@ void register_capture(CLI::App& app, int& exit_code) {
   command->add_flag("--require-sandbox", options->require_sandbox,
                     "Refuse (exit 8) where the tree's code cannot run under bubblewrap, as [sandbox] require = true");
   command->callback([options, &exit_code] {
-    const bool by_ref = !options->refs.empty();
-    if (by_ref) {
-      if (options->outs.size() != 1) throw UsageError("with --ref, give --out once: the directory receiving OUT/<agent>");
-      if (options->sources.size() > 1) throw UsageError("with --ref, give --source at most once: the repository");
-      if (!options->agents.empty() || !options->build_dirs.empty() || !options->agent_seconds.empty() ||
-          !options->checkout.empty() || !options->metrics.empty())
-        throw UsageError("with --ref, agents are named after their refs: --agent, --build-dir, --agent-seconds, "
-                         "--metrics and --checkout do not apply (use --metrics-dir)");
-      if (options->sources.empty()) options->sources.push_back(".");
-    } else if (options->sources.empty()) {
-      throw UsageError("give --source (with --out), or --ref");
-    }
-    if (!options->metrics_dir.empty() && !std::filesystem::is_directory(options->metrics_dir))
-      throw UsageError("--metrics-dir " + options->metrics_dir + " is not a directory");
-
-    // What to capture: one request per --source, or per ref.
-    struct Target {
-      std::string source, out, agent, build_dir, checkout, ref;
-      std::optional<double> seconds;
-    };
-    std::vector<Target> targets;
-    if (by_ref) {
-      const std::filesystem::path repository = options->sources[0];
-      const std::filesystem::path root = options->outs[0];
-      for (const auto& ref : util::resolve_refs(repository, options->refs)) {
-        const std::string agent = agent_name_of_ref(ref.name);
-        if (agent == "baseline" || agent == "trees" || agent == "worktrees")
-          throw UsageError("ref " + ref.name + " would be agent \"" + agent + "\", a name HydraScore reserves");
-        for (const auto& other : targets)
-          if (other.agent == agent)
-            throw UsageError("refs " + other.ref + " and " + ref.name + " both make the agent name \"" + agent + "\"");
-        targets.push_back({repository.string(), (root / agent).string(), agent, (root / "trees" / agent).string(),
-                           ref.commit, ref.name, std::nullopt});
-      }
-    } else {
-      const std::size_t count = options->sources.size();
-      auto per_source = [&](const auto& values, const char* name) {
-        if (!values.empty() && values.size() != count)
-          throw UsageError(std::string("give ") + name + " once per --source (" + std::to_string(count) +
-                           " times) or not at all");
-      };
-      if (options->outs.size() != count) throw UsageError("give --out once per --source");
-      per_source(options->agents, "--agent");
-      per_source(options->build_dirs, "--build-dir");
-      per_source(options->agent_seconds, "--agent-seconds");
-      for (std::size_t i = 0; i < count; ++i) {
-        Target target;
-        target.source = options->sources[i];
-        target.out = options->outs[i];
-        target.agent = options->agents.empty() ? std::filesystem::path(options->outs[i]).filename().string()
-                                               : options->agents[i];
-        target.build_dir = options->build_dirs.empty() ? options->outs[i] + ".build" : options->build_dirs[i];
-        target.checkout = options->checkout;
-        if (!options->agent_seconds.empty()) target.seconds = options->agent_seconds[i];
-        targets.push_back(std::move(target));
-      }
-    }
-
+    options->clang_tidy = clang_tidy_program();
+    options->step_runner = util::current_executable();
+    const auto planned = capture::plan_capture_jobs(*options);
+    const auto& targets = planned.captures;
     const std::size_t count = targets.size();
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned jobs = options->tree.jobs > 0 ? options->tree.jobs : cores;
-    const unsigned parallel = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(std::max<std::size_t>(count, 1))));
     std::vector<capture::CaptureRequest> requests;
-    for (const auto& target : targets) {
-      capture::CaptureRequest request;
-      static_cast<capture::BuildTreeOptions&>(request) = options->tree;
-      request.source = target.source;
-      request.out = target.out;
-      request.agent = target.agent;
-      request.build_dir = target.build_dir;
-      request.agent_seconds = target.seconds;
-      if (!options->config.empty()) request.config = options->config;
-      if (!options->baseline_run.empty()) request.baseline_run = options->baseline_run;
-      request.base_ref = options->base_ref;
-      // A ref's change is against the baseline run's commit, else --base-ref,
-      // else the repository's HEAD (never the ref itself: that would be no change).
-      if (by_ref && request.base_ref.empty() && !request.baseline_run) request.base_ref = "HEAD";
-      request.checkout = target.checkout;
-      request.temporary_worktree = by_ref;
-      request.only_if_changed = options->if_changed;
-      request.refuse_cmake_changes = options->refuse_cmake_changes && !by_ref;
-      if (!options->metrics.empty()) request.metrics = options->metrics;
-      if (!options->metrics_dir.empty() && options->metrics.empty()) {
-        const auto file = std::filesystem::path(options->metrics_dir) / (target.agent + ".json");
-        if (std::filesystem::is_regular_file(file)) request.metrics = file;
-      }
-      request.task = options->task;
-      request.reuse = options->reuse;
-      request.progress = !options->quiet;
-      request.sandbox = !options->no_sandbox;
-      request.require_sandbox = options->require_sandbox;
-      request.clang_tidy = clang_tidy_program();
-      request.lint = !options->no_lint;
-      request.step_runner = util::current_executable();
-      requests.push_back(std::move(request));
-    }
-    // No capture's code reads the trees of the captures beside it.
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto& own = targets[i];
-      for (std::size_t j = 0; j < count; ++j) {
-        if (j == i) continue;
-        std::vector<std::string> theirs = {targets[j].out, targets[j].build_dir};
-        if (!by_ref) theirs.push_back(targets[j].source);  // with --ref they share the repository
-        for (const auto& path : theirs) {
-          const auto tree = util::absolute_clean(path);
-          bool holds_own = false;
-          for (const auto& mine : {own.source, own.out, own.build_dir})
-            holds_own = holds_own || util::is_within(util::absolute_clean(mine), tree);
-          if (!holds_own) requests[i].hidden_trees.push_back(tree);
-        }
-      }
-    }
+    for (const auto& target : targets) requests.push_back(target.request);
     // Every target is attempted; one that cannot be captured (its worktree
     // cannot be made, a step cannot start) is reported, never skipped
     // silently. Each gets its share of the jobs; one whose step ran out of
     // time beside the others is captured again alone (parallel_captures.hpp).
-    const auto results = capture::capture_in_parallel(std::move(requests), jobs, parallel);
+    const auto results = capture::capture_in_parallel(std::move(requests), planned.jobs, planned.parallel);
     std::string listed;
     std::optional<Failure> first_failure;
     std::size_t failed = 0;

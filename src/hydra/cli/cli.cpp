@@ -4,8 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include <hydra/capture/test_frameworks.hpp>
-#include <hydra/capture/test_launcher.hpp>
+#include <hydra/capture/runners/test_frameworks.hpp>
+#include <hydra/capture/runners/test_launcher.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>

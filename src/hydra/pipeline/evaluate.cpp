@@ -60,7 +60,7 @@ std::set<std::string> compiled_changed_files(const fs::path& candidate_dir) {
   return files;
 }
 
-/// manifest.json's `object_references` of `run` (capture/object_references.hpp);
+/// manifest.json's `object_references` of `run` (capture/cmake/object_references.hpp);
 /// nullopt when the run recorded none or could not read its objects.
 std::optional<guard::ObjectReferences> recorded_object_references(const fs::path& run) {
   std::error_code error;

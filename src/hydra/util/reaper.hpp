@@ -6,7 +6,7 @@
 // such a process holds open (ctest) goes on, and a step ends when the
 // programs it started have ended, not at its timeout. When the command ends,
 // everything left is killed. hydra-score runs it as its hidden `run-step`
-// subcommand, inside the sandbox (capture/sandbox.hpp) or without one.
+// subcommand, inside the sandbox (capture/sandbox/sandbox.hpp) or without one.
 #pragma once
 
 #include <string>

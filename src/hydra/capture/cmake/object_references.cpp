@@ -1,0 +1,240 @@
+#include <hydra/capture/cmake/object_references.hpp>
+
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/error.hpp>
+#include <hydra/parse/test_files.hpp>
+#include <hydra/util/git.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/process.hpp>
+#include <hydra/util/text.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_object(std::string_view path) {
+  return util::ends_with(path, ".o") || util::ends_with(path, ".obj");
+}
+
+bool is_source(const fs::path& path) {
+  static const std::set<std::string> extensions = {".c",  ".cc", ".cpp", ".cxx", ".c++", ".C",   ".m",
+                                                   ".mm", ".s",  ".S",   ".sx",  ".cu",  ".ixx", ".cppm"};
+  return extensions.count(path.extension().string()) > 0;
+}
+
+/// "<object>: #deps N, ..." then indented paths: object -> its first source.
+std::map<std::string, std::string> object_sources(const std::string& deps) {
+  std::map<std::string, std::string> sources;
+  std::string object;
+  for (const std::string_view line : util::split(deps, '\n')) {
+    if (line.empty()) continue;
+    if (line[0] != ' ') {
+      const std::size_t colon = line.find(": #deps");
+      object = colon == std::string_view::npos ? std::string() : std::string(line.substr(0, colon));
+      continue;
+    }
+    if (object.empty() || sources.count(object)) continue;
+    const std::size_t first = line.find_first_not_of(' ');
+    const std::string dep(line.substr(first));
+    if (is_source(dep)) sources.emplace(object, dep);
+  }
+  return sources;
+}
+
+/// Runs `argv` + `files`, in batches; each output line "<file>: <rest>" -> rest.
+std::map<std::string, std::vector<std::string>> per_file(const std::vector<std::string>& argv,
+                                                         const std::vector<std::string>& files, bool& failed) {
+  std::map<std::string, std::vector<std::string>> lines;
+  const std::set<std::string> known(files.begin(), files.end());
+  constexpr std::size_t batch = 128;
+  for (std::size_t from = 0; from < files.size(); from += batch) {
+    util::ProcessRequest request;
+    request.argv = argv;
+    request.argv.insert(request.argv.end(), files.begin() + long(from),
+                        files.begin() + long(std::min(files.size(), from + batch)));
+    request.separate_stderr = true;
+    request.keep_output_bytes = std::size_t(1) << 30;
+    request.timeout = std::chrono::seconds(300);
+    const auto ran = util::run_process(request);
+    if (!ran.started || ran.exit_code != 0) failed = true;
+    for (const std::string_view line : util::split(ran.output, '\n')) {
+      // The file name is the longest known prefix followed by ": ".
+      for (std::size_t at = line.find(": "); at != std::string_view::npos; at = line.find(": ", at + 1)) {
+        const std::string file(line.substr(0, at));
+        if (!known.count(file)) continue;
+        lines[file].emplace_back(line.substr(at + 2));
+        break;
+      }
+    }
+  }
+  return lines;
+}
+
+/// One line of `nm -P -C` ("<name> <type> [<value> [<size>]]") -> name
+/// (cut before its parameters: "f(int)" -> "f") and type.
+std::optional<std::pair<std::string, char>> nm_symbol(const std::string& line) {
+  std::vector<std::string> tokens;
+  for (const std::string_view token : util::split(line, ' '))
+    if (!token.empty()) tokens.emplace_back(token);
+  const auto hex = [](const std::string& token) {
+    return token.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+  };
+  const auto letter = [](const std::string& token) {
+    return token.size() == 1 && std::isalpha(static_cast<unsigned char>(token[0]));
+  };
+  // The type is followed by up to two hexadecimal numbers (value, size).
+  for (int numbers = 2; numbers >= 0; --numbers) {
+    if (tokens.size() < std::size_t(numbers) + 2) continue;
+    const std::size_t at = tokens.size() - 1 - std::size_t(numbers);
+    bool fits = letter(tokens[at]);
+    for (std::size_t index = at + 1; index < tokens.size(); ++index) fits = fits && hex(tokens[index]);
+    if (!fits) continue;
+    std::string name;
+    for (std::size_t index = 0; index < at; ++index) name += (index ? " " : "") + tokens[index];
+    const std::size_t open = name.find('(');
+    if (open != std::string::npos && open > 0) name.erase(open);
+    return std::make_pair(name, tokens[at][0]);
+  }
+  return std::nullopt;
+}
+
+bool is_undefined(char type) { return type == 'U' || type == 'w' || type == 'v'; }
+
+/// A test framework's own namespace: code that is no test has no business there.
+bool framework_symbol(const std::string& name) {
+  for (const char* prefix : {"testing::", "Catch::", "doctest::", "boost::unit_test::"})
+    if (util::starts_with(name, prefix)) return true;
+  return false;
+}
+
+}  // namespace
+
+ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& seen_build, const fs::path& seen_top,
+                                  const std::function<bool(const std::string& source)>& judged) {
+  ObjectScan scan;
+  const std::optional<std::string> deps = ninja_tool(build_dir, {"deps"});
+  const std::optional<std::string> outputs = ninja_tool(build_dir, {"targets", "all"});
+  if (!deps || !outputs) {
+    scan.problem = "not a Ninja build tree, or ninja cannot list its objects";
+    return scan;
+  }
+  const auto nm = util::find_program("nm");
+  const auto strings = util::find_program("strings");
+  if (!nm || !strings) {
+    scan.problem = "binutils (nm, strings) not installed";
+    return scan;
+  }
+  // A path as the build saw it -> the key of the source it names.
+  const auto key = [&](const std::string& seen) {
+    fs::path path = fs::path(seen).is_relative() ? seen_build / seen : fs::path(seen);
+    path = path.lexically_normal();
+    if (util::is_within(path, seen_build)) return "<build>/" + path.lexically_relative(seen_build).generic_string();
+    if (util::is_within(path, seen_top)) return path.lexically_relative(seen_top).generic_string();
+    return path.generic_string();
+  };
+  // The object files on HydraScore's side, with their sources' keys.
+  std::map<std::string, std::string> objects;
+  std::map<std::string, std::string> test_objects;  // read for what only they define
+  const auto add = [&](const std::string& object, const std::string& source) {
+    const fs::path seen = fs::path(object).is_relative() ? seen_build / object : fs::path(object);
+    if (!util::is_within(seen.lexically_normal(), seen_build)) return;
+    const fs::path file = build_dir / seen.lexically_normal().lexically_relative(seen_build);
+    std::error_code error;
+    if (!fs::is_regular_file(file, error)) return;
+    if (judged(source)) objects.emplace(file.string(), source);
+    else test_objects.emplace(file.string(), source);
+  };
+  for (const auto& [object, source] : object_sources(*deps)) add(object, key(source));
+  for (const std::string_view line : util::split(*outputs, '\n')) {
+    const std::size_t colon = line.rfind(": ");
+    if (colon == std::string_view::npos || !is_object(line.substr(0, colon))) continue;
+    const std::string object(line.substr(0, colon));
+    const fs::path file = build_dir / object;
+    if (!objects.count(file.string()) && !test_objects.count(file.string())) add(object, key(object));
+  }
+  std::vector<std::string> files;
+  for (const auto& [file, source] : objects) files.push_back(file);
+  bool failed = false;
+  auto symbols = per_file({nm->string(), "-P", "-C", "-A"}, files, failed);
+  auto texts = per_file({strings->string(), "-d", "-f", "-n", "4"}, files, failed);
+  // Symbols only test objects define: the harness (a tally of failed
+  // checks, a helper). Code that is no test referring to one, or to a test
+  // framework's namespace, reaches into what judges it.
+  std::vector<std::string> test_files;
+  for (const auto& [file, source] : test_objects) test_files.push_back(file);
+  std::set<std::string> test_defined;
+  for (const auto& [file, lines] :
+       per_file({nm->string(), "-g", "--defined-only", "-P", "-C", "-A"}, test_files, failed))
+    for (const auto& line : lines)
+      if (const auto symbol = nm_symbol(line)) test_defined.insert(symbol->first);
+  for (const auto& [file, lines] : symbols)
+    for (const auto& line : lines)
+      if (const auto symbol = nm_symbol(line); symbol && !is_undefined(symbol->second))
+        test_defined.erase(symbol->first);
+  for (const auto& [file, source] : objects) {
+    std::vector<std::string> names;
+    std::set<std::string> harness;
+    for (std::string line : symbols[file]) {
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      if (util::ends_with(line, " U")) names.push_back(line.substr(0, line.size() - 2));
+      if (const auto symbol = nm_symbol(line))
+        if (test_defined.count(symbol->first) || framework_symbol(symbol->first)) harness.insert(symbol->first);
+    }
+    // The tree's own paths (__FILE__ in an assertion's message) name where
+    // it was built, not what the code looks for.
+    std::vector<std::string> own = texts[file];
+    for (std::string& text : own)
+      for (const std::string& root : {seen_build.string(), seen_top.string()})
+        for (std::size_t at = text.find(root); !root.empty() && at != std::string::npos; at = text.find(root, at))
+          text.replace(at, root.size(), "<tree>");
+    auto found = guard::catalogue_references(names, own);
+    found.insert(harness.begin(), harness.end());
+    if (!found.empty()) scan.references[source].insert(found.begin(), found.end());
+  }
+  scan.objects = objects.size();
+  if (failed && files.size() > 0 && symbols.empty())
+    scan.problem = "nm could not read the objects of " + build_dir.string();
+  return scan;
+}
+
+void record_object_references(const Plan& plan, const CaptureRequest& request, const TestFiles& own_files,
+                              Staging& staging) {
+  const auto& settings = plan.config.anti_gaming;
+  std::vector<std::string> globs = settings.test_file_globs;
+  globs.insert(globs.end(), settings.test_paths.begin(), settings.test_paths.end());
+  TestFiles baseline_files;
+  const bool against_baseline =
+      request.baseline_run && fs::is_regular_file(*request.baseline_run / "test-files.json");
+  if (against_baseline) {
+    try {
+      baseline_files = parse::parse_test_files_file(*request.baseline_run / "test-files.json");
+    } catch (const InputError& error) {
+      staging.problem(std::string("object references: ") + error.what());
+    }
+  }
+  const auto judged = [&](const std::string& source) {
+    if (against_baseline) return !is_test_file_of_change(source, baseline_files, own_files, globs);
+    return !is_test_file(source, own_files.files, globs);
+  };
+  const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
+  const ObjectScan scan = scan_object_references(plan.build_dir, plan.seen(plan.build_dir), plan.seen(top), judged);
+  nlohmann::json record = nlohmann::json::object();
+  if (!scan.problem.empty()) {
+    record["problem"] = scan.problem;
+  } else {
+    record["objects"] = scan.objects;
+    nlohmann::json sources = nlohmann::json::object();
+    for (const auto& [source, references] : scan.references) sources[source] = references;
+    record["sources"] = std::move(sources);
+  }
+  staging.manifest["object_references"] = std::move(record);
+}
+
+}  // namespace hydra::capture

@@ -1,0 +1,47 @@
+// What the objects of a built tree reference of process control and
+// self-inspection (guard/process_references.hpp's catalogue), read from the
+// files the build produced, not from the sources: each object's undefined
+// symbols (binutils `nm`) and the strings of its data sections (binutils
+// `strings -d`). The objects are those Ninja's logs name: every object with
+// dependency information (the codemodel's, keyed by the source the deps log
+// names first) and every other `.o`/`.obj` a build statement produces (a
+// custom command's, keyed by its own path). Runs outside the sandbox after the
+// build, reading files only. manifest.json's `object_references`.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include <hydra/capture/core/staging.hpp>
+#include <hydra/capture/cmake/test_files.hpp>
+#include <hydra/guard/process_references.hpp>
+
+namespace hydra::capture {
+
+struct ObjectScan {
+  /// Source (relative to the work tree's top level; "<build>/..." for a file
+  /// of the build tree; absolute elsewhere) -> the catalogue references of
+  /// its objects; sources without any are left out.
+  guard::ObjectReferences references;
+  std::size_t objects = 0;  ///< how many objects were read
+  std::string problem;      ///< why nothing could be read (not Ninja, no nm); empty when read
+};
+
+/// Scans the objects of the Ninja build tree `build_dir` (HydraScore's side),
+/// whose steps saw it at `seen_build` and the work tree's top level at
+/// `seen_top`; only the objects whose source `judged` accepts (code, not
+/// tests) are read.
+ObjectScan scan_object_references(const std::filesystem::path& build_dir, const std::filesystem::path& seen_build,
+                                  const std::filesystem::path& seen_top,
+                                  const std::function<bool(const std::string& source)>& judged);
+
+/// Scans the built tree of `plan` and records manifest.json's
+/// `object_references` ({"objects": N, "sources": {source: [reference, ...]}},
+/// or {"problem": why}). Test files are left out: the baseline's
+/// classification decides where `request` names a baseline run
+/// (is_test_file_of_change), else `own_files` and the configured globs.
+void record_object_references(const Plan& plan, const CaptureRequest& request, const TestFiles& own_files,
+                              Staging& staging);
+
+}  // namespace hydra::capture
