@@ -123,8 +123,9 @@ inline void make_repository_from(const fs::path& folder, const fs::path& destina
 }
 
 /// Commits what `make` does to main as the branch cand/<name>, then checks out main again.
-inline void commit_candidate(const fs::path& repository, const std::string& name, const std::function<void()>& make) {
-  git(repository, {"checkout", "--quiet", "-B", "cand/" + name, "main"});
+inline void commit_candidate(const fs::path& repository, const std::string& name, const std::function<void()>& make,
+                             const std::string& prefix = "cand/") {
+  git(repository, {"checkout", "--quiet", "-B", prefix + name, "main"});
   make();
   git(repository, {"add", "--all"});
   git(repository, {"commit", "--quiet", "--allow-empty", "-m", name});

@@ -41,7 +41,7 @@ std::string console_verdict(const std::string& log, const std::string& test) {
 
 /// The branches cand/<name> of the attacks on listed tests, the compiler
 /// cache and HydraScore's folders, and their honest twin.
-void commit_candidates(const fs::path& source, const fs::path& hidden) {
+void commit_candidates(const fs::path& source) {
   const auto candidate = [&](const std::string& name, const std::function<void()>& make) {
     commit_candidate(source, name, make);
   };
@@ -80,10 +80,19 @@ void commit_candidates(const fs::path& source, const fs::path& hidden) {
               "set_tests_properties(count.link PROPERTIES LABELS unit WORKING_DIRECTORY ${CMAKE_BINARY_DIR})\n\n"
               "textstats_add_test_suite(frequency)\n");
   });
-  // 4. The fix read from files outside the tree, which no diff holds (a
-  //    folder the sandbox shows, as it shows the clone's `.git`): a unit of
-  //    the change that is a symbolic link there, a CMake file include()d by
-  //    its absolute path, a header from an include directory there.
+}
+
+/// The branches outside/<name>: the fix read from files outside the tree,
+/// which no diff holds (in use: the clone's `.git`, or a folder beside the
+/// repository the sandbox shows): a unit of the change that is a symbolic
+/// link there, a CMake file include()d by its absolute path, a header from
+/// an include directory there. Captured without the sandbox, which hides
+/// this test's temporary folder from the steps: what the build read is
+/// recorded whatever confines it.
+void commit_outside_candidates(const fs::path& source, const fs::path& hidden) {
+  const auto candidate = [&](const std::string& name, const std::function<void()>& make) {
+    commit_candidate(source, name, make, "outside/");
+  };
   candidate("link-out", [&] {
     edit_file(source / "src/count.cpp", kCountLines, "");
     fs::create_symlink(hidden / "hidden_count.cpp", source / "src/count_lines.cpp");
@@ -133,12 +142,7 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
   const fs::path source = temp.path() / "project";
   const fs::path out = temp.path() / "out";
   make_example_repository(source);
-  // Outside /tmp, which the sandbox replaces with a folder of its own.
-  const fs::path hidden = kTool.parent_path() / ("e2e-hidden-" + temp.path().filename().string());
-  struct Remove {
-    fs::path path;
-    ~Remove() { fs::remove_all(path); }
-  } remove_hidden{hidden};
+  const fs::path hidden = temp.path() / "hidden";
   fs::create_directories(hidden);
   {
     const auto captured =
@@ -146,12 +150,20 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
   }
-  commit_candidates(source, hidden);
+  commit_candidates(source);
+  commit_outside_candidates(source, hidden);
 
   {
     const auto captured = run_long(capture_command(source, out,
                                                    {"--ref", "cand/*", "--baseline-run", (out / "main").string(),
                                                     "--generator", "Ninja", "--jobs", "2", "--quiet"}));
+    INFO(captured.output);
+    REQUIRE(captured.exit_code == 0);
+  }
+  {
+    const auto captured = run_long(capture_command(source, out,
+                                                   {"--ref", "outside/*", "--baseline-run", (out / "main").string(),
+                                                    "--no-sandbox", "--jobs", "2", "--quiet"}));
     INFO(captured.output);
     REQUIRE(captured.exit_code == 0);
   }
@@ -177,8 +189,8 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
   std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "main").string(), "--json",
                                    (temp.path() / "score.json").string(), "--markdown",
                                    (temp.path() / "score.md").string(), "--quiet"};
-  for (const std::string name : {"cand-fix", "cand-will-fail", "cand-cstdio", "cand-dot-hydra", "cand-link-out",
-                                 "cand-abs-include", "cand-abs-header", "wt-fix", "wt-hidden"})
+  for (const std::string name : {"cand-fix", "cand-will-fail", "cand-cstdio", "cand-dot-hydra", "outside-link-out",
+                                 "outside-abs-include", "outside-abs-header", "wt-fix", "wt-hidden"})
     argv.insert(argv.end(), {"--candidate", (out / name).string()});
   {
     const auto scored = run(argv);
@@ -238,18 +250,20 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
   CHECK(read_json(out / "main/manifest.json").at("build_inputs_outside_trees") == nlohmann::json::array());
   CHECK(read_json(out / "cand-fix/manifest.json").at("build_inputs_outside_trees") == nlohmann::json::array());
   for (const auto& [name, file] : std::vector<std::pair<std::string, std::string>>{
-           {"cand-abs-include", "options.cmake"}, {"cand-abs-header", "inc/count_impl.hpp"}}) {
+           {"outside-abs-include", "options.cmake"}, {"outside-abs-header", "inc/count_impl.hpp"}}) {
     const auto manifest = read_json(out / name / "manifest.json");
     INFO(name << ": " << manifest.dump(1));
     CHECK(manifest.at("build_inputs_outside_trees") == nlohmann::json::array({(hidden / file).string()}));
+    CHECK(manifest.at("problems").dump().find("outside the source and build trees that the baseline's build did not") !=
+          std::string::npos);
     CHECK(ranking_of(contract, name).at("mergeable") == false);
   }
   {
-    const auto manifest = read_json(out / "cand-link-out/manifest.json");
+    const auto manifest = read_json(out / "outside-link-out/manifest.json");
     INFO(manifest.dump(1));
     CHECK(manifest.at("problems").dump().find("src/count_lines.cpp -> " + (hidden / "hidden_count.cpp").string()) !=
           std::string::npos);
-    CHECK(ranking_of(contract, "cand-link-out").at("mergeable") == false);
+    CHECK(ranking_of(contract, "outside-link-out").at("mergeable") == false);
   }
 
   // 5: the honest working-tree fix is mergeable; the fix held in files that
@@ -262,9 +276,9 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
   {
     const auto manifest = read_json(out / "wt-fix/manifest.json");
     CHECK_FALSE(manifest.contains("built_outside_change"));
-    const auto hidden = read_json(out / "wt-hidden/manifest.json");
-    INFO(hidden.dump(1));
-    CHECK(hidden.value("built_outside_change", nlohmann::json::array()) ==
+    const auto hidden_run = read_json(out / "wt-hidden/manifest.json");
+    INFO(hidden_run.dump(1));
+    CHECK(hidden_run.value("built_outside_change", nlohmann::json::array()) ==
           nlohmann::json::array({"build/count_lines_body.inc", "src/count_lines.inc",
                                  "vendor/parts/count_lines_head.inc"}));
     CHECK(ranking_of(contract, "wt-hidden").at("mergeable") == false);
