@@ -2,6 +2,8 @@
 #include <hydra/capture/capture.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <cstdlib>
 #include <iostream>
 #include <set>
@@ -126,7 +128,17 @@ void report_built_outside_change(const Plan& plan, const CaptureRequest& request
   if (!new_outside.empty())
     staging.problem("the build read files outside the source and build trees that the baseline's build did not "
                     "(no diff holds them): " + listed(new_outside));
-  const auto links = links_out_of_tree(files, tree.root);
+  // Links the change adds or edits (the diff names them); a link the base
+  // commit already holds is the project's own. A name git would quote in
+  // the diff is always looked at.
+  std::set<std::string> changed;
+  for (const auto& file : files) {
+    const bool plain = std::all_of(file.begin(), file.end(), [](unsigned char c) {
+      return std::isalnum(c) || std::strchr("._/+-@", c) != nullptr;
+    });
+    if (!plain || !plan.change || plan.change->find(" b/" + file + "\n") != std::string::npos) changed.insert(file);
+  }
+  const auto links = links_out_of_tree(changed, tree.root);
   if (!links.empty())
     staging.problem("files of the change are symbolic links out of the tree (what they name is in no diff): " +
                     listed(links));
