@@ -1,4 +1,4 @@
-// The state test attempts start from (capture/attempt_state.hpp).
+// The state test attempts start from (capture/runners/attempt_state.hpp).
 #include <catch2/catch.hpp>
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// Files built but not in the change (capture/built_files.hpp).
+// Files built but not in the change (capture/cmake/built_files.hpp).
 #include <catch2/catch.hpp>
 
 #include <hydra/capture/cmake/built_files.hpp>

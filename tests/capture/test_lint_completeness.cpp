@@ -1,4 +1,4 @@
-// Whether clang-tidy finished a translation unit (capture/lint_completeness.hpp):
+// Whether clang-tidy finished a translation unit (capture/lint/completeness.hpp):
 // a crash, or a failure it did not report, leaves the lint log incomplete.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// The listed tests' CTestTestfile.cmake (capture/listed_tests.hpp).
+// The listed tests' CTestTestfile.cmake (capture/runners/listed_tests.hpp).
 #include <catch2/catch.hpp>
 
 #include <hydra/capture/runners/listed_tests.hpp>

@@ -1,4 +1,4 @@
-// Tests for telling a step that needed the network (capture/network_use.hpp):
+// Tests for telling a step that needed the network (capture/sandbox/network_use.hpp):
 // the lines tools print without one, recorded from real runs in a network
 // namespace of their own (bwrap --unshare-net), and the packages a
 // package.json declares.

@@ -1,4 +1,4 @@
-// The object scan (capture/object_references.hpp) over a small Ninja build
+// The object scan (capture/cmake/object_references.hpp) over a small Ninja build
 // tree compiled here: code that is no test reaching into the test harness.
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // Tests for the commands the js-node, rust and python profiles run
-// (capture/profile_commands.hpp) and the tree copy they run in.
+// (capture/runners/profile_commands.hpp) and the tree copy they run in.
 #include <catch2/catch.hpp>
 
 #include <hydra/capture/runners/profile_commands.hpp>

@@ -1,4 +1,4 @@
-// How each test runner reruns its failing tests (capture/rerun_commands.hpp):
+// How each test runner reruns its failing tests (capture/runners/rerun_commands.hpp):
 // ctest's console read from the recorded runs of
 // tests/fixtures/attempts/record.sh, and the commands each profile runs.
 #include <catch2/catch.hpp>

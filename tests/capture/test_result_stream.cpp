@@ -1,4 +1,4 @@
-// The launcher's result stream (capture/result_stream.hpp): GoogleTest's
+// The launcher's result stream (capture/runners/result_stream.hpp): GoogleTest's
 // streamed verdicts against what the program leaves behind.
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-// Tests for step policies and the sandbox (capture/step_policy.hpp,
-// capture/sandbox.hpp): the environment allowlist, what is hidden and what
+// Tests for step policies and the sandbox (capture/sandbox/step_policy.hpp,
+// capture/sandbox/sandbox.hpp): the environment allowlist, what is hidden and what
 // stays readable, the bubblewrap command line, and (where bubblewrap works)
 // what a sandboxed command can and cannot reach. The end-to-end probes of a
 // candidate's build and tests are in tests/e2e/test_sandbox_probes.cpp.

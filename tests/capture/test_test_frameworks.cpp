@@ -1,6 +1,6 @@
 // Test programs of known frameworks: recognition, the report options the
 // launcher adds, the hook that puts the launcher in front of every test and the plan
-// (capture/test_frameworks.hpp, test_launch_hook.hpp, test_launcher.hpp).
+// (capture/runners/test_frameworks.hpp, test_launch_hook.hpp, test_launcher.hpp).
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
-// The verdict witness and the judged run (capture/witness.hpp,
-// capture/child_run.hpp, capture/judged_run.hpp): small C programs compiled
+// The verdict witness and the judged run (capture/runners/witness.hpp,
+// capture/runners/child_run.hpp, capture/runners/judged_run.hpp): small C programs compiled
 // here, run through the witness HydraScore builds beside its executable and
 // through `hydra-score test-launcher` as a capture's ctest runs it.
 #include <catch2/catch.hpp>

@@ -47,7 +47,7 @@ std::set<std::string> catalogue_references(const std::vector<std::string>& symbo
 
 /// The category of a reference catalogue_references returned; "test harness"
 /// for one no entry names (a symbol only test objects define, or of a test
-/// framework's namespace: capture/object_references.hpp).
+/// framework's namespace: capture/cmake/object_references.hpp).
 std::string reference_category(const std::string& reference);
 
 /// Catalogue references per object, keyed by the source file it was compiled

@@ -1,5 +1,5 @@
 // build-targets.json: how a capture's build tree builds its targets (the
-// CMake File API codemodel read right after configure, capture/codemodel.cpp;
+// CMake File API codemodel read right after configure, capture/cmake/codemodel.cpp;
 // docs/run-directory.md). Read by the held-out comparison of test programs
 // and by the lint step.
 #pragma once

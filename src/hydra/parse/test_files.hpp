@@ -1,5 +1,5 @@
 // test-files.json: which files hold each test of a capture (written by
-// capture/test_files.cpp, read by the held-out runs and by scoring;
+// capture/cmake/test_files.cpp, read by the held-out runs and by scoring;
 // docs/run-directory.md).
 #pragma once
 
