@@ -1,8 +1,6 @@
 // The state test attempts start from (attempt_state.hpp).
 #include <hydra/capture/runners/attempt_state.hpp>
 
-#include <sys/stat.h>
-
 #include <algorithm>
 
 #include <hydra/util/files.hpp>
@@ -11,16 +9,6 @@ namespace hydra::capture {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool stamp_of(const fs::path& path, FileStamp& stamp) {
-  struct stat status {};
-  if (::lstat(path.c_str(), &status) != 0) return false;
-  stamp.size = static_cast<std::uintmax_t>(status.st_size);
-  stamp.modified_ns = static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1000000000 + status.st_mtim.tv_nsec;
-  stamp.changed_ns = 0;  // not compared (attempt_state.hpp)
-  stamp.inode = static_cast<std::uint64_t>(status.st_ino);
-  return true;
-}
 
 /// Every file and folder under `root` (relative), the `excluded` folders left out.
 BuildTreeState walk(const fs::path& root, const std::vector<fs::path>& excluded) {
@@ -42,7 +30,9 @@ BuildTreeState walk(const fs::path& root, const std::vector<fs::path>& excluded)
       continue;
     }
     FileStamp stamp;
-    if (stamp_of(path, stamp)) state.files.emplace(name, stamp);
+    if (!stamp_of(path, stamp)) continue;
+    stamp.changed_ns = 0;  // not compared (attempt_state.hpp)
+    state.files.emplace(name, stamp);
   }
   return state;
 }

@@ -11,9 +11,6 @@
 namespace hydra::capture {
 namespace fs = std::filesystem;
 
-namespace {
-
-/// The stamp of `path` (a symbolic link as itself); false when it is gone.
 bool stamp_of(const fs::path& path, FileStamp& stamp) {
   struct stat status {};
   if (::lstat(path.c_str(), &status) != 0) return false;
@@ -23,8 +20,6 @@ bool stamp_of(const fs::path& path, FileStamp& stamp) {
   stamp.inode = static_cast<std::uint64_t>(status.st_ino);
   return true;
 }
-
-}  // namespace
 
 TreeSnapshot snapshot_tree(const fs::path& source, bool in_git, const std::vector<fs::path>& excluded) {
   TreeSnapshot snapshot;

@@ -30,6 +30,9 @@ struct FileStamp {
   bool operator!=(const FileStamp& other) const { return !(*this == other); }
 };
 
+/// The stamp of `path` (a symbolic link as itself); false when it is gone.
+bool stamp_of(const std::filesystem::path& path, FileStamp& stamp);
+
 /// The files of a tree (relative path -> stamp).
 struct TreeSnapshot {
   std::filesystem::path root;  ///< absolute: the work tree's top level, or the tree outside git
