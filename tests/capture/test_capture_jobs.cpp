@@ -202,7 +202,8 @@ TEST_CASE("the tool and the CMake module refuse the same agent names", "[capture
   // runs in script mode on the same names as the tool's. The module is
   // included in a scope of its own, as add_subdirectory and FetchContent do.
   const std::vector<std::string> names = {"baseline", "trees",    "worktrees", "current", "agent-fix", "v1.2_rc",
-                                          "Baseline", "baseline2", "a/b",      "a b",     "a;b",       "ünï"};
+                                          "Baseline", "baseline2", "a/b",      "a b",     "a;b",       "ünï",
+                                          ".",        "..",        ".hidden",   "-",       "v.",        "_x"};
   hydra::util::TempDir temp("hydra-agent-names");
   std::string script = "block()\ninclude(\"" HYDRA_SOURCE_DIR "/cmake/HydraScore.cmake\")\nendblock()\n";
   for (const auto& name : names)
@@ -220,7 +221,10 @@ TEST_CASE("the tool and the CMake module refuse the same agent names", "[capture
     CHECK(result.output.find(name + "=" + problem + "\n") != std::string::npos);
     refused += problem.empty() ? 0 : 1;
   }
-  CHECK(refused == 7);  // the three reserved names and four with other characters
+  // The three reserved names, four with other characters, and three that
+  // start with a dot ("." and ".." name the output folder and its parent).
+  CHECK(refused == 10);
+  CHECK(agent_name_problem("..").find("does not match") != std::string::npos);
   CHECK(agent_name_problem("worktrees") == "a name HydraScore reserves");
   CHECK(agent_name_problem("current").empty());
 }

@@ -89,11 +89,3 @@ TEST_CASE("the allowlist silences a reference, exactly or by a prefix ending in 
   CHECK(fresh[0].reference == "/proc/1/comm");
   CHECK(guard::new_references({}, candidate, {"atexi"}).size() == 3);
 }
-
-TEST_CASE("object_references of a manifest must be an object of arrays of strings", "[guard]") {
-  const auto read = guard::object_references_from_json(nlohmann::json::parse(R"({"src/a.cpp": ["atexit"]})"), "m.json");
-  CHECK(read.at("src/a.cpp") == Set{"atexit"});
-  CHECK_THROWS_AS(guard::object_references_from_json(nlohmann::json::parse(R"({"src/a.cpp": "atexit"})"), "m.json"),
-                  hydra::InputError);
-  CHECK_THROWS_AS(guard::object_references_from_json(nlohmann::json::parse("[1]"), "m.json"), hydra::InputError);
-}

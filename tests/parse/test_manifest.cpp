@@ -2,7 +2,10 @@
 // input error naming the file and the key's JSON pointer.
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include <hydra/error.hpp>
 #include <hydra/parse/manifest.hpp>
@@ -93,4 +96,27 @@ TEST_CASE("parse_manifest: a key of the wrong type names its pointer", "[parse]"
   CHECK(error_of(json{{"retried_alone", {{"reason", 2}}}}).find("\"/retried_alone/reason\": expected a string") !=
         std::string::npos);
   CHECK(error_of(json::array()).find("a run manifest is a JSON object") != std::string::npos);
+}
+
+TEST_CASE("parse_manifest: the records the anti-gaming checks read, typed", "[parse]") {
+  const json document = json::parse(R"({
+    "shadowing_headers": [{"header": "src/cstdio", "shadows": "cstdio"}],
+    "lint_view": {"compiled_changed_files": ["src/fee_notes.md"], "units": 3},
+    "object_references": {"sources": {"src/a.cpp": ["atexit", "/proc/1/comm"]}}
+  })");
+  const auto manifest = parse_manifest(document, "manifest.json");
+  CHECK(manifest.shadowing_headers == std::map<std::string, std::string>{{"src/cstdio", "cstdio"}});
+  CHECK(manifest.compiled_changed_files == std::vector<std::string>{"src/fee_notes.md"});
+  REQUIRE(manifest.object_references);
+  CHECK(manifest.object_references->at("src/a.cpp") == std::set<std::string>{"/proc/1/comm", "atexit"});
+  // A run whose objects could not be read records why, and nothing is judged.
+  CHECK_FALSE(parse_manifest(json{{"object_references", {{"problem", "no nm"}}}}, "m.json").object_references);
+  CHECK(error_of(json{{"object_references", {{"sources", {{"src/a.cpp", "atexit"}}}}}})
+            .find("\"/object_references/sources/src/a.cpp\": expected an array") != std::string::npos);
+  CHECK(error_of(json{{"object_references", {1}}}).find("\"/object_references\": expected an object") !=
+        std::string::npos);
+  CHECK(error_of(json{{"shadowing_headers", {{{"header", 1}}}}}).find("\"/shadowing_headers/0/header\"") !=
+        std::string::npos);
+  CHECK(error_of(json{{"lint_view", {{"compiled_changed_files", {2}}}}})
+            .find("\"/lint_view/compiled_changed_files/0\": expected a string") != std::string::npos);
 }

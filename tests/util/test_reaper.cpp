@@ -83,8 +83,14 @@ TEST_CASE("the reaper kills a process its parent left behind, so a reader of its
     request.timeout = std::chrono::seconds(3);
     const auto result = hydra::util::run_process(request);
     CHECK(result.timed_out);
-    const pid_t pid = number_in(orphan);
-    if (pid > 0) ::kill(pid, SIGKILL);  // out of the step's process group: left to this test
+    // Out of the step's process group, the orphan is left to this test; on
+    // a busy machine it may not have written its number yet.
+    pid_t pid = number_in(orphan);
+    for (int attempt = 0; pid <= 0 && attempt < 100; ++attempt) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      pid = number_in(orphan);
+    }
+    if (pid > 0) ::kill(pid, SIGKILL);
   }
 }
 

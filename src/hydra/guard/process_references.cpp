@@ -4,7 +4,6 @@
 #include <cctype>
 #include <tuple>
 
-#include <hydra/error.hpp>
 #include <hydra/util/text.hpp>
 
 namespace hydra::guard {
@@ -248,22 +247,6 @@ std::vector<NewReference> new_references(const ObjectReferences& baseline, const
     return std::tie(left.source, left.reference) < std::tie(right.source, right.reference);
   });
   return fresh;
-}
-
-ObjectReferences object_references_from_json(const nlohmann::json& value, const std::string& source_name) {
-  if (!value.is_object()) throw InputError(source_name, "object_references must be an object of arrays of strings");
-  ObjectReferences references;
-  for (const auto& [source, list] : value.items()) {
-    if (!list.is_array())
-      throw InputError(source_name, "object_references[\"" + source + "\"] must be an array of strings");
-    auto& into = references[source];
-    for (const auto& reference : list) {
-      if (!reference.is_string())
-        throw InputError(source_name, "object_references[\"" + source + "\"] must be an array of strings");
-      into.insert(reference.get<std::string>());
-    }
-  }
-  return references;
 }
 
 }  // namespace hydra::guard

@@ -16,8 +16,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace hydra::guard {
 
 /// How an entry of the catalogue is matched.
@@ -68,9 +66,5 @@ struct NewReference {
 /// in '*' and a prefix of it). Sorted by source, then reference.
 std::vector<NewReference> new_references(const ObjectReferences& baseline, const ObjectReferences& candidate,
                                          const std::vector<std::string>& allowed);
-
-/// manifest.json's `object_references` ({source: [reference, ...]}) as data;
-/// throws hydra::InputError naming `source_name` for a wrong shape.
-ObjectReferences object_references_from_json(const nlohmann::json& value, const std::string& source_name);
 
 }  // namespace hydra::guard

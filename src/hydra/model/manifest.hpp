@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,16 @@ struct RunManifest {
   /// the files its configure read) outside the source tree, the build tree
   /// and the system's folders, absolute (built_files.hpp).
   std::vector<std::string> build_inputs_outside_trees;
+  /// "shadowing_headers": a header of the tree -> the system or standard
+  /// header it shadows (recorded by the test step).
+  std::map<std::string, std::string> shadowing_headers;
+  /// "lint_view"/"compiled_changed_files": the changed files the build
+  /// compiled or included, whatever their names (recorded by the lint step).
+  std::vector<std::string> compiled_changed_files;
+  /// "object_references"/"sources": source -> what its object references of
+  /// process control and self-inspection; nullopt when the run recorded none
+  /// or could not read its objects ({"problem": ...}).
+  std::optional<std::map<std::string, std::set<std::string>>> object_references;
   std::vector<UnparsableArtifact> unparsable_artifacts;
   std::optional<ManifestCache> compiler_cache;  ///< "caches"/"compiler"
   std::optional<ManifestCache> lint_cache;      ///< "caches"/"lint"

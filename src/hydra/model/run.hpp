@@ -95,6 +95,16 @@ struct Run {
   std::map<std::string, std::set<std::string>> test_files;
   /// The capture's held-out runs (mode "none" when there are none).
   HeldOut held_out;
+  /// The run's headers that shadow a system or standard header -> the
+  /// header they shadow (manifest.json's `shadowing_headers`).
+  std::map<std::string, std::string> shadowing_headers;
+  /// The changed files its build compiled or included, whatever their
+  /// names (manifest.json's `lint_view.compiled_changed_files`).
+  std::vector<std::string> compiled_changed_files;
+  /// Source -> what its object references of process control and
+  /// self-inspection (manifest.json's `object_references`); nullopt when
+  /// the run recorded none or could not read its objects.
+  std::optional<std::map<std::string, std::set<std::string>>> object_references;
 
   /// nullopt: lint did not run; `lint_inactive_reason` says why.
   std::optional<std::vector<LintFinding>> lint;

@@ -104,6 +104,36 @@ class Fields {
   const std::string& source_;
 };
 
+/// What the capture's steps recorded for the anti-gaming checks:
+/// "shadowing_headers", "lint_view"/"compiled_changed_files" and
+/// "object_references"/"sources".
+void read_evidence_records(const Fields& top, model::RunManifest& manifest) {
+  if (const json* list = top.array("shadowing_headers")) {
+    for (std::size_t index = 0; index < list->size(); ++index) {
+      const Fields fields = top.element("shadowing_headers", index, (*list)[index]);
+      std::string header;
+      std::string shadows;
+      fields.text("header", header);
+      fields.text("shadows", shadows);
+      manifest.shadowing_headers.emplace(std::move(header), std::move(shadows));
+    }
+  }
+  if (const json* view = top.object("lint_view"))
+    top.in("lint_view", *view).texts("compiled_changed_files", manifest.compiled_changed_files);
+  if (const json* record = top.object("object_references")) {
+    const Fields fields = top.in("object_references", *record);
+    const json* sources = fields.object("sources");
+    if (!sources) return;  // {"problem": ...}: the objects could not be read
+    auto& references = manifest.object_references.emplace();
+    const Fields by_source = fields.in("sources", *sources);
+    for (const auto& item : sources->items()) {
+      std::vector<std::string> listed;
+      by_source.texts(item.key().c_str(), listed);
+      references[item.key()].insert(listed.begin(), listed.end());
+    }
+  }
+}
+
 }  // namespace
 
 model::RunManifest parse_manifest(const json& document, const std::string& source_name) {
@@ -174,6 +204,7 @@ model::RunManifest parse_manifest(const json& document, const std::string& sourc
   }
   top.texts("problems", manifest.problems);
   top.texts("build_inputs_outside_trees", manifest.build_inputs_outside_trees);
+  read_evidence_records(top, manifest);
   if (const json* list = top.array("unparsable_artifacts")) {
     for (std::size_t index = 0; index < list->size(); ++index) {
       const Fields fields = top.element("unparsable_artifacts", index, (*list)[index]);

@@ -21,66 +21,21 @@ using nlohmann::json;
 
 namespace {
 
-/// Runs the anti-gaming detectors on a candidate's change against the
-/// baseline (docs/threat-model.md) and records what scoring needs.
-/// The shadowing headers (manifest.json's `shadowing_headers`, recorded by
-/// the test step) of `candidate_dir` that the baseline's run does not list:
-/// header -> the system header it shadows.
-std::map<std::string, std::string> new_shadowing_headers(const fs::path& baseline_dir, const fs::path& candidate_dir) {
-  const auto listed = [](const fs::path& run) {
-    std::map<std::string, std::string> headers;
-    std::error_code error;
-    if (!fs::is_regular_file(run / "manifest.json", error)) return headers;
-    const json manifest = json::parse(util::read_file(run / "manifest.json"), nullptr, false);
-    if (!manifest.is_object() || !manifest.contains("shadowing_headers") || !manifest["shadowing_headers"].is_array())
-      return headers;
-    for (const auto& entry : manifest["shadowing_headers"])
-      if (entry.is_object() && entry.value("header", json()).is_string() && entry.value("shadows", json()).is_string())
-        headers.emplace(entry["header"].get<std::string>(), entry["shadows"].get<std::string>());
-    return headers;
-  };
-  std::map<std::string, std::string> fresh = listed(candidate_dir);
-  for (const auto& [header, shadows] : listed(baseline_dir)) fresh.erase(header);
+/// The shadowing headers of `candidate` that the baseline's run does not
+/// list: header -> the system header it shadows.
+std::map<std::string, std::string> new_shadowing_headers(const model::Run& baseline, const model::Run& candidate) {
+  std::map<std::string, std::string> fresh = candidate.shadowing_headers;
+  for (const auto& [header, shadows] : baseline.shadowing_headers) fresh.erase(header);
   return fresh;
-}
-
-/// The changed files (diff paths) the candidate's build compiled or
-/// included, whatever their names (manifest.json's
-/// `lint_view.compiled_changed_files`, recorded by the lint step).
-std::set<std::string> compiled_changed_files(const fs::path& candidate_dir) {
-  std::set<std::string> files;
-  std::error_code error;
-  if (!fs::is_regular_file(candidate_dir / "manifest.json", error)) return files;
-  const json manifest = json::parse(util::read_file(candidate_dir / "manifest.json"), nullptr, false);
-  if (!manifest.is_object() || !manifest.contains("lint_view") || !manifest["lint_view"].is_object()) return files;
-  const json& listed = manifest["lint_view"].value("compiled_changed_files", json::array());
-  if (!listed.is_array()) return files;
-  for (const auto& file : listed)
-    if (file.is_string()) files.insert(file.get<std::string>());
-  return files;
-}
-
-/// manifest.json's `object_references` of `run` (capture/cmake/object_references.hpp);
-/// nullopt when the run recorded none or could not read its objects.
-std::optional<guard::ObjectReferences> recorded_object_references(const fs::path& run) {
-  std::error_code error;
-  const fs::path file = run / "manifest.json";
-  if (!fs::is_regular_file(file, error)) return std::nullopt;
-  const json manifest = json::parse(util::read_file(file), nullptr, false);
-  if (!manifest.is_object() || !manifest.contains("object_references")) return std::nullopt;
-  const json& record = manifest["object_references"];
-  if (!record.is_object()) throw InputError(file.string(), "object_references must be an object");
-  if (!record.contains("sources")) return std::nullopt;  // {"problem": ...}
-  return guard::object_references_from_json(record["sources"], file.string());
 }
 
 /// What the candidate's code newly references of process control and
 /// self-inspection (guard/process_references.hpp), as evidence; each is a
 /// gate reason.
-json judge_process_references(const config::Config& config, const fs::path& baseline_dir,
-                              const fs::path& candidate_dir, std::vector<std::string>& reasons) {
-  const auto baseline = recorded_object_references(baseline_dir);
-  const auto candidate = recorded_object_references(candidate_dir);
+json judge_process_references(const config::Config& config, const model::Run& baseline_run,
+                              const model::Run& candidate_run, std::vector<std::string>& reasons) {
+  const auto& baseline = baseline_run.object_references;
+  const auto& candidate = candidate_run.object_references;
   json evidence = {{"judged", baseline && candidate}, {"new", json::array()}};
   if (!baseline || !candidate) return evidence;
   for (const auto& found : guard::new_references(*baseline, *candidate, config.anti_gaming.allowed_references)) {
@@ -99,12 +54,10 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   if (!fs::is_regular_file(diff_file)) return tampering;
   const parse::DiffLines diff = parse::parse_diff_lines(util::read_file(diff_file), diff_file.string());
   guard::TreeRoots roots;
-  const model::RunManifest baseline_manifest = read_run_manifest(baseline.path);
-  const model::RunManifest candidate_manifest = read_run_manifest(candidate_dir);
-  roots.baseline_source = baseline_manifest.source_root;
-  roots.candidate_source = candidate_manifest.source_root;
-  roots.baseline_build = baseline_manifest.build_dir;
-  roots.candidate_build = candidate_manifest.build_dir;
+  roots.baseline_source = baseline.source_root;
+  roots.candidate_source = candidate.source_root;
+  roots.baseline_build = baseline.build_root;
+  roots.candidate_build = candidate.build_root;
   // Test definitions and results are compared only when ctest listed the
   // candidate's tests: a build that failed before ctest ran has dropped
   // nothing on purpose (the build and tests dimensions already score it).
@@ -117,14 +70,15 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
       candidate_listed && candidate.tests ? &*candidate.tests : nullptr, roots);
   // A file the build compiled or included is code whatever its name (a
   // fragment named like a document).
-  if (const auto compiled = compiled_changed_files(candidate_dir); !compiled.empty())
-    report.suppressions_added = guard::find_added_suppressions(diff, compiled);
+  if (!candidate.compiled_changed_files.empty())
+    report.suppressions_added = guard::find_added_suppressions(
+        diff, std::set<std::string>(candidate.compiled_changed_files.begin(), candidate.compiled_changed_files.end()));
   // The runs that judge the tests built and ran them as the reference defines them.
   for (auto& change : guard::find_recipe_changes(baseline, candidate)) report.tests_tampered.push_back(std::move(change));
   // A header of the candidate's tree that shadows a system or standard header
   // the baseline's tree did not shadow: its sources, the baseline's tests
   // among them, no longer build as the baseline built them.
-  for (const auto& [header, shadows] : new_shadowing_headers(baseline.path, candidate_dir))
+  for (const auto& [header, shadows] : new_shadowing_headers(baseline, candidate))
     report.tests_tampered.push_back({header, guard::TamperKind::build_changed,
                                      "header " + header + " of the change shadows the system header " + shadows +
                                          " for every source that includes it"});
@@ -150,7 +104,7 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   // Process control and self-inspection the change's code newly reaches for.
   // Recorded only where both runs recorded their objects' references.
   std::vector<std::string> references;
-  json judged = judge_process_references(config, baseline.path, candidate_dir, references);
+  json judged = judge_process_references(config, baseline, candidate, references);
   if (judged["judged"] == true) tampering.evidence["process_references"] = std::move(judged);
   if (config.anti_gaming.fail_gate_on_tampering)
     tampering.gate_reasons.insert(tampering.gate_reasons.end(), references.begin(), references.end());

@@ -157,10 +157,15 @@ std::optional<std::string> read_sealed_artifact(const fs::path& run_dir, const m
 }
 
 model::RunManifest verify_seal(const fs::path& run_dir) {
-  const fs::path manifest_file = run_dir / kManifest;
   // Typed: a forged manifest (anyone can compute a seal) with an artifact of
   // the wrong shape is an input error, not an internal one.
-  const model::RunManifest manifest = parse::parse_manifest(read_sealed_manifest(run_dir), manifest_file.string());
+  model::RunManifest manifest = parse::parse_manifest(read_sealed_manifest(run_dir), (run_dir / kManifest).string());
+  verify_sealed_artifacts(run_dir, manifest);
+  return manifest;
+}
+
+void verify_sealed_artifacts(const fs::path& run_dir, const model::RunManifest& manifest) {
+  const fs::path manifest_file = run_dir / kManifest;
   std::set<std::string> listed;
   for (const auto& artifact : manifest.artifacts) {
     const std::string& relative = artifact.path;
@@ -176,7 +181,6 @@ model::RunManifest verify_seal(const fs::path& run_dir) {
     if (!listed.count(relative))
       throw Tampered(entry.path().string() + ": file is not listed in the sealed manifest");
   }
-  return manifest;
 }
 
 std::optional<bool> ran_sandboxed(const model::RunManifest& manifest) {

@@ -80,6 +80,10 @@ nlohmann::json read_manifest(const std::filesystem::path& run_dir);
 /// typed. Throws hydra::Tampered naming the file.
 model::RunManifest verify_seal(const std::filesystem::path& run_dir);
 
+/// verify_seal's check of the artifacts, for a manifest already read and
+/// checked with read_sealed_manifest. Throws hydra::Tampered naming the file.
+void verify_sealed_artifacts(const std::filesystem::path& run_dir, const model::RunManifest& manifest);
+
 /// Reads a run directory's manifest, every key typed (parse::parse_manifest).
 /// Throws hydra::InputError if missing, malformed, or a key has the wrong type.
 model::RunManifest read_run_manifest(const std::filesystem::path& run_dir);
@@ -111,6 +115,10 @@ model::Run load(const std::filesystem::path& run_dir, const config::Config& conf
 /// `include_compiler_warnings` adds compiler warnings from build.log to lint.
 model::Run parse_artifacts(const std::filesystem::path& run_dir, const nlohmann::json& manifest,
                            const nlohmann::json& roles_override, bool include_compiler_warnings = true);
+/// parse_artifacts of a manifest already typed (parse::parse_manifest of `manifest`).
+model::Run parse_artifacts(const std::filesystem::path& run_dir, const nlohmann::json& manifest,
+                           const model::RunManifest& typed, const nlohmann::json& roles_override,
+                           bool include_compiler_warnings = true);
 
 /// Digests every file of `staged` into `manifest` (key "artifacts"; roles from
 /// `manifest["artifact_roles"]`, which is removed), seals it, writes

@@ -375,6 +375,9 @@ model::Run run_of_manifest(const fs::path& run_dir, const json& manifest, const 
         run.incomplete_steps.emplace_back(step["step"].get<std::string>(), step["reason"].get<std::string>());
   run.source_root = typed.source_root;
   run.build_root = typed.build_dir;
+  run.shadowing_headers = typed.shadowing_headers;
+  run.compiled_changed_files = typed.compiled_changed_files;
+  run.object_references = typed.object_references;
   read_build(run, typed);
   return run;
 }
@@ -395,7 +398,12 @@ std::vector<Artifact> artifacts_to_read(const json& roles_override, const model:
 
 model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const json& roles_override,
                            bool include_compiler_warnings) {
-  const model::RunManifest typed = parse::parse_manifest(manifest, (run_dir / kManifest).string());
+  return parse_artifacts(run_dir, manifest, parse::parse_manifest(manifest, (run_dir / kManifest).string()),
+                         roles_override, include_compiler_warnings);
+}
+
+model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const model::RunManifest& typed,
+                           const json& roles_override, bool include_compiler_warnings) {
   model::Run run = run_of_manifest(run_dir, manifest, typed);
   const std::vector<Artifact> artifacts = artifacts_to_read(roles_override, typed);
   std::set<std::string> unparsable;
@@ -413,9 +421,12 @@ model::Run parse_artifacts(const fs::path& run_dir, const json& manifest, const 
 }
 
 model::Run load(const fs::path& run_dir, const config::Config& config) {
-  verify_seal(run_dir);
-  const json manifest = read_manifest(run_dir);
-  model::Run run = parse_artifacts(run_dir, manifest, json::object(), config.lint.compiler_warnings);
+  // The manifest is read and parsed once: its seal, its artifacts' digests
+  // and the run all come from the same bytes.
+  const json manifest = read_sealed_manifest(run_dir);
+  const model::RunManifest typed = parse::parse_manifest(manifest, (run_dir / kManifest).string());
+  verify_sealed_artifacts(run_dir, typed);
+  model::Run run = parse_artifacts(run_dir, manifest, typed, json::object(), config.lint.compiler_warnings);
   select_test_level(run, config.tests.granularity);
   run.digest = util::sha256_file(run_dir / kManifest);
   return run;

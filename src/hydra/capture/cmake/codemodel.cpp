@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -214,11 +215,31 @@ namespace {
 
 /// The ninja program of the Ninja build tree `build_dir` (its cache's
 /// CMAKE_MAKE_PROGRAM); nullopt for a tree of another generator or none.
+/// The cache is read once per configure of the tree: the answer is kept
+/// while CMakeCache.txt keeps its modification time and size.
 std::optional<std::string> ninja_of(const fs::path& build_dir) {
+  struct Known {
+    fs::file_time_type modified;
+    std::uintmax_t size = 0;
+    std::optional<std::string> ninja;
+  };
+  static std::mutex mutex;
+  static std::map<fs::path, Known> known;
+  std::error_code error;
+  const fs::path file = build_dir / "CMakeCache.txt";
+  const auto modified = fs::last_write_time(file, error);
+  const auto size = error ? 0 : fs::file_size(file, error);
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!error)
+    if (const auto found = known.find(build_dir);
+        found != known.end() && found->second.modified == modified && found->second.size == size)
+      return found->second.ninja;
+  std::optional<std::string> ninja;
   const std::optional<parse::CMakeCache> cache = parse::read_cmake_cache(build_dir);
-  if (!cache || cache->value_or_empty("CMAKE_GENERATOR") != "Ninja") return std::nullopt;
-  std::string ninja = cache->value_or_empty("CMAKE_MAKE_PROGRAM");
-  if (ninja.empty()) return std::nullopt;
+  if (cache && cache->value_or_empty("CMAKE_GENERATOR") == "Ninja" &&
+      !cache->value_or_empty("CMAKE_MAKE_PROGRAM").empty())
+    ninja = cache->value_or_empty("CMAKE_MAKE_PROGRAM");
+  if (!error) known[build_dir] = {modified, size, ninja};
   return ninja;
 }
 
