@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include <hydra/error.hpp>
+#include <hydra/parse/json_error.hpp>
 #include <hydra/parse/manifest.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/sha256.hpp>
@@ -108,13 +109,7 @@ json read_manifest(const fs::path& run_dir) {
   if (!fs::exists(file, ec))
     throw InputError(file.string(), "missing: " + run_dir.string() + " is not a HydraScore run directory");
   const std::string text = util::read_file(file);
-  json manifest;
-  try {
-    manifest = json::parse(text);
-  } catch (const json::parse_error& error) {
-    const auto at = util::position_of(text, error.byte > 0 ? error.byte - 1 : 0);
-    throw InputError(file.string(), std::string("malformed JSON: ") + error.what(), at.line, at.column);
-  }
+  json manifest = parse::parse_json_document(text, file.string());
   if (!manifest.is_object() || manifest.value("schema", std::string()) != kSchema)
     throw InputError(file.string(), std::string("not a run manifest (expected \"schema\": \"") + kSchema + "\")");
   if (!manifest.contains("artifacts") || !manifest["artifacts"].is_array())

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <hydra/error.hpp>
+#include <hydra/parse/json_error.hpp>
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/pipeline/signals.hpp>
 #include <hydra/util/files.hpp>
@@ -65,13 +66,7 @@ ReplayResult replay(const fs::path& run_or_score) {
     return result;
   }
   const std::string stored = util::read_file(run_or_score);
-  json contract;
-  try {
-    contract = json::parse(stored);
-  } catch (const json::parse_error& error) {
-    const auto at = util::position_of(stored, error.byte > 0 ? error.byte - 1 : 0);
-    throw InputError(run_or_score.string(), std::string("malformed JSON: ") + error.what(), at.line, at.column);
-  }
+  json contract = parse::parse_json_document(stored, run_or_score.string());
   if (!contract.is_object() || !contract.contains("inputs") || !contract["inputs"].is_object())
     throw InputError(run_or_score.string(), "not a hydra-score score file (no \"inputs\")");
   const json& inputs = contract["inputs"];
