@@ -7,6 +7,7 @@
 #include <hydra/error.hpp>
 #include <hydra/guard/guard.hpp>
 #include <hydra/guard/held_out.hpp>
+#include <hydra/guard/launcher_differential.hpp>
 #include <hydra/guard/process_references.hpp>
 #include <hydra/guard/test_levels.hpp>
 #include <hydra/guard/test_recipes.hpp>
@@ -74,20 +75,82 @@ std::optional<guard::ObjectReferences> recorded_object_references(const fs::path
   return guard::object_references_from_json(record["sources"], file.string());
 }
 
+json read_manifest_json(const fs::path& run) {
+  std::error_code error;
+  if (!fs::is_regular_file(run / "manifest.json", error)) return json::object();
+  return json::parse(util::read_file(run / "manifest.json"), nullptr, false);
+}
+
+/// The `test_sources` of an `object_references` record; nullopt when none.
+std::optional<guard::ObjectReferences> test_sources_of(const json& record, const std::string& name) {
+  if (!record.is_object() || !record.contains("test_sources")) return std::nullopt;
+  return guard::object_references_from_json(record["test_sources"], name);
+}
+
+/// The baseline's test sources as compiled against the candidate's code
+/// (`where`: its held-out run, or its own run when the change touches no test
+/// file) and as the baseline compiled them (its own run, and its held-out run
+/// for the private tests); unset when either was not recorded.
+struct TestObjectReferences {
+  std::string where;
+  std::optional<guard::ObjectReferences> baseline, candidate;
+};
+TestObjectReferences test_object_references(const json& baseline, const json& candidate, const std::string& name) {
+  TestObjectReferences found;
+  const json none;
+  const auto at = [&](const json& manifest, const char* first, const char* second = nullptr) -> const json& {
+    if (!manifest.is_object() || !manifest.contains(first) || !manifest[first].is_object()) return none;
+    if (!second) return manifest[first];
+    const json& inner = manifest[first];
+    return inner.contains(second) && inner[second].is_object() ? inner[second] : none;
+  };
+  const json& held = at(candidate, "held_out");
+  const std::string mode = held.is_object() ? held.value("mode", std::string()) : std::string();
+  if (mode == "built") {
+    found.where = "held-out";
+    found.candidate = test_sources_of(at(at(candidate, "held_out", "run"), "object_references"), name);
+  } else if (mode == "candidate") {
+    found.where = "candidate";
+    found.candidate = test_sources_of(at(candidate, "object_references"), name);
+  }
+  found.baseline = test_sources_of(at(baseline, "object_references"), name);
+  if (found.baseline)
+    if (const auto privately = test_sources_of(at(at(baseline, "held_out", "run"), "object_references"), name))
+      found.baseline->insert(privately->begin(), privately->end());  // sources the baseline's own run lacks
+  return found;
+}
+
 /// What the candidate's code newly references of process control and
 /// self-inspection (guard/process_references.hpp), as evidence; each is a
-/// gate reason.
+/// gate reason. Also what its headers newly compile into the baseline's
+/// own test sources (`new_in_tests`): a source compared only with the
+/// baseline's object of the same test source.
 json judge_process_references(const config::Config& config, const fs::path& baseline_dir,
                               const fs::path& candidate_dir, std::vector<std::string>& reasons) {
   const auto baseline = recorded_object_references(baseline_dir);
   const auto candidate = recorded_object_references(candidate_dir);
   json evidence = {{"judged", baseline && candidate}, {"new", json::array()}};
-  if (!baseline || !candidate) return evidence;
-  for (const auto& found : guard::new_references(*baseline, *candidate, config.anti_gaming.allowed_references)) {
-    evidence["new"].push_back(
-        {{"source", found.source}, {"reference", found.reference}, {"category", found.category}});
-    reasons.push_back("code " + found.source + " newly references " + found.reference + " (" + found.category +
-                      "; allow it with [anti_gaming] allowed_references in the baseline's hydra.toml)");
+  const auto& allowed = config.anti_gaming.allowed_references;
+  const std::string allow = "; allow it with [anti_gaming] allowed_references in the baseline's hydra.toml)";
+  if (baseline && candidate)
+    for (const auto& found : guard::new_references(*baseline, *candidate, allowed)) {
+      evidence["new"].push_back(
+          {{"source", found.source}, {"reference", found.reference}, {"category", found.category}});
+      reasons.push_back("code " + found.source + " newly references " + found.reference + " (" + found.category + allow);
+    }
+  TestObjectReferences tests = test_object_references(read_manifest_json(baseline_dir), read_manifest_json(candidate_dir),
+                                                      (candidate_dir / "manifest.json").string());
+  evidence["tests_judged"] = tests.baseline && tests.candidate;
+  evidence["new_in_tests"] = json::array();
+  if (!tests.baseline || !tests.candidate) return evidence;
+  guard::ObjectReferences compared;  // the baseline's own test sources only
+  for (const auto& [source, references] : *tests.candidate)
+    if (tests.baseline->count(source)) compared.emplace(source, references);
+  for (const auto& found : guard::new_references(*tests.baseline, compared, allowed)) {
+    evidence["new_in_tests"].push_back({{"source", found.source}, {"reference", found.reference},
+                                        {"category", found.category}, {"run", tests.where}});
+    reasons.push_back("the baseline's test " + found.source + ", compiled against the change's code (" + tests.where +
+                      " run), newly references " + found.reference + " (" + found.category + allow);
   }
   return evidence;
 }
@@ -151,11 +214,30 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   // Recorded only where both runs recorded their objects' references.
   std::vector<std::string> references;
   json judged = judge_process_references(config, baseline.path, candidate_dir, references);
-  if (judged["judged"] == true) tampering.evidence["process_references"] = std::move(judged);
+  if (judged["judged"] == true || judged["tests_judged"] == true) tampering.evidence["process_references"] = std::move(judged);
   if (config.anti_gaming.fail_gate_on_tampering)
     tampering.gate_reasons.insert(tampering.gate_reasons.end(), references.begin(), references.end());
   if (!references.empty()) tampering.evidence["tampering"] = true;
   return tampering;
+}
+
+/// The launcher differential (guard/launcher_differential.hpp): a test that
+/// passed under the launcher and failed without it fails, is named in the
+/// evidence and fails the anti-gaming gate.
+void judge_plain_runs(const config::Config& config, const fs::path& candidate_dir, model::Run& candidate) {
+  bool judged = false;
+  const auto results = guard::plain_results(read_manifest_json(candidate_dir), judged);
+  if (!judged && results.empty()) return;
+  std::vector<model::TestCase> none;
+  guard::DifferentialJudgement found =
+      guard::judge_launcher_differential(results, judged, candidate.tests ? *candidate.tests : none);
+  candidate.tampering.evidence["launcher_differential"] = std::move(found.evidence);
+  if (found.differing.empty()) return;
+  candidate.tampering.evidence["tampering"] = true;
+  if (!config.anti_gaming.fail_gate_on_tampering) return;
+  for (const auto& test : found.differing)
+    candidate.tampering.gate_reasons.push_back("test " + test.test + " passed under HydraScore's test launcher but " +
+                                               test.plain + " when run without it (" + test.run + " run)");
 }
 
 }  // namespace
@@ -200,6 +282,8 @@ Evaluation evaluate(const ScoreRequest& request) {
     }
     // Each program at the baseline's level (guard/test_levels.hpp).
     if (candidate.tests && baseline_tests) candidate.tests = guard::align_levels(*baseline_tests, std::move(*candidate.tests));
+    // Tests that passed only under HydraScore's launcher fail.
+    judge_plain_runs(config, path, candidate);
     candidate.path = path.generic_string();
     if (auto [it, inserted] = agents.emplace(candidate.agent, candidate.path); !inserted)
       throw UsageError("two candidates are named \"" + candidate.agent + "\": " + it->second + " and " +
