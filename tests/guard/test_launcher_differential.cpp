@@ -42,7 +42,7 @@ TEST_CASE("plain results come from the candidate's own run and its held-out run"
   CHECK_FALSE(none);
 }
 
-TEST_CASE("a test that passed only under the launcher fails; one that failed under it keeps its failure", "[guard]") {
+TEST_CASE("a test that passed only under the launcher fails, one that failed under it keeps its failure", "[guard]") {
   std::vector<TestCase> tests = {make("", "plain_fails", TestStatus::passed),
                                  make("gtest_prog", "Case.One", TestStatus::passed),
                                  make("gtest_prog", "Case.Two", TestStatus::failed),
