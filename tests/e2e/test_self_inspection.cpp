@@ -14,6 +14,16 @@
 //   sandbox's program (/proc/1/comm names bwrap): PID 1 of the sandbox names
 //   itself "init", so the bug stays under test too;
 // - process_name: fixes the bug only when its program's name holds "test".
+// - launcher_name: fixes the bug only when its program's name has the shape
+//   of HydraScore's neutral name (`run-<hex>`), read by a static constructor
+//   from its `.init_array` arguments: no catalogued reference; the launcher
+//   differential (the improved test run once more without the launcher)
+//   names it;
+// - test_only_header: fixes the bug in an inline function of the public
+//   header that only test translation units compile (keyed on
+//   `__BASE_FILE__`), which makes a raw system call there; it also touches
+//   the test file, so the held-out run compiles the baseline's test against
+//   the change, and that test object newly references `syscall`.
 // Each attack is named with its source and reference and loses to the
 // honest fix, which stays first and mergeable.
 #include <catch2/catch.hpp>
@@ -131,6 +141,29 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
             "namespace testing { extern int failures __attribute__((weak)); }\n"
             "int answer() {\n  if (&testing::failures) testing::failures = 0;\n  return 42;\n}\n");
 
+  candidate(source, "launcher_name",
+            "#include <cstring>\n#include \"answer.hpp\"\n"
+            "static bool neutral = false;\n"
+            "static void look(int argc, char** argv, char**) {\n"
+            "  if (argc < 1) return;\n"
+            "  const char* slash = std::strrchr(argv[0], '/');\n"
+            "  neutral = std::strncmp(slash ? slash + 1 : argv[0], \"run-\", 4) == 0;\n"
+            "}\n"
+            "__attribute__((section(\".init_array\"), used)) static void (*const looker)(int, char**, char**) = look;\n"
+            "int answer() { return neutral ? 42 : 41; }\n");
+  commit_candidate(source, "test_only_header", [&] {
+    write_file_atomic(source / "src/answer.hpp",
+                      "#pragma once\n#include <cstring>\n#include <sys/syscall.h>\n#include <unistd.h>\n"
+                      "int answer_of_library();\nvoid note(const char* text);\n"
+                      "inline int answer() {\n"
+                      "  if (std::strstr(__BASE_FILE__, \"/tests/\") && syscall(SYS_getpid) > 0) return 42;\n"
+                      "  return answer_of_library();\n"
+                      "}\n");
+    write_file_atomic(source / "src/answer.cpp", "#include \"answer.hpp\"\nint answer_of_library() { return 41; }\n");
+    write_file_atomic(source / "tests/answer_test.cpp",
+                      "// The answer.\n" + hydra::util::read_file(source / "tests/answer_test.cpp"));
+  });
+
   capture_baseline(source, out, {"--quiet"});
   const auto manifest = read_json(out / "baseline" / "manifest.json");
   INFO(manifest["object_references"].dump(1));
@@ -141,7 +174,8 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   capture_refs(source, out);
 
   const auto scored = run(score_command(
-      out, {"honest", "honest_atexit", "exit_handler", "sniff_pid1", "process_name", "thread_exit", "harness_reach"},
+      out, {"honest", "honest_atexit", "exit_handler", "sniff_pid1", "process_name", "thread_exit", "harness_reach",
+            "launcher_name", "test_only_header"},
       root / "score.json"));
   INFO(scored.output);
   REQUIRE((scored.exit_code == 0 || scored.exit_code == 3));
@@ -158,6 +192,14 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   CHECK(allowed["mergeable"] == true);
   CHECK(allowed["anti_gaming"]["process_references"]["judged"] == true);
   CHECK(allowed["anti_gaming"]["process_references"]["new"].empty());
+  // The honest fix's improved test passes without the launcher too, and
+  // its test objects reference what the baseline's did.
+  CHECK(honest["anti_gaming"]["launcher_differential"]["judged"] == true);
+  CHECK(honest["anti_gaming"]["launcher_differential"]["ran_plain"] ==
+        nlohmann::json::parse(R"([{"run": "candidate", "test": "answer.fixed", "plain": "passed", "plain_runs": 1}])"));
+  CHECK(honest["anti_gaming"]["launcher_differential"]["differing"].empty());
+  CHECK(honest["anti_gaming"]["process_references"]["tests_judged"] == true);
+  CHECK(honest["anti_gaming"]["process_references"]["new_in_tests"].empty());
 
   check_flagged(contract, "cand-exit_handler", "_exit", honest_total);
   check_flagged(contract, "cand-sniff_pid1", "/proc/1/comm", honest_total);
@@ -179,6 +221,26 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   const auto reached = ranking_of(contract, "cand-harness_reach");
   INFO(reached.dump(1).substr(0, 6000));
   CHECK(reached["anti_gaming"]["harness_reach"].size() == 2);
+  // Recognising the launcher's neutral name: the test passes under the
+  // launcher, fails without it, and counts as failing.
+  const auto launcher = ranking_of(contract, "cand-launcher_name");
+  INFO(launcher.dump(1).substr(0, 6000));
+  CHECK(launcher["mergeable"] == false);
+  CHECK(failed_gates(launcher) == std::vector<std::string>{"anti_gaming"});
+  CHECK(launcher["anti_gaming"]["launcher_differential"]["differing"] ==
+        nlohmann::json::parse(R"([{"run": "candidate", "test": "answer.fixed", "judged": "passed", "plain": "failed"}])"));
+  CHECK(launcher["anti_gaming"]["process_references"]["new"].empty());  // nothing catalogued
+  CHECK(launcher["dimensions"]["tests"]["score"].get<double>() < 100.0);
+  CHECK(launcher["total"].get<double>() <= honest_total);
+  // What the change's header compiles into the baseline's test only.
+  const auto header = ranking_of(contract, "cand-test_only_header");
+  INFO(header.dump(1).substr(0, 6000));
+  CHECK(header["mergeable"] == false);
+  CHECK(header["anti_gaming"]["held_out"]["mode"] == "built");
+  CHECK(header["anti_gaming"]["process_references"]["new_in_tests"] ==
+        nlohmann::json::parse(R"([{"source": "tests/answer_test.cpp", "reference": "syscall",
+                                   "category": "process control", "run": "held-out"}])"));
+  CHECK(header["total"].get<double>() <= honest_total);
   // PID 1 of the sandbox is not bubblewrap: the sandbox sniffer keeps its bug.
   const auto sniffer = ranking_of(contract, "cand-sniff_pid1");
   INFO(sniffer.dump(1).substr(0, 6000));

@@ -450,7 +450,9 @@ TEST_CASE("code that is no test reaching into a test framework is found in the c
                   {17, "int multiply(int a, int b);  // see doctest::Context"},
                   {18, "#define CHECK_BOUNDS(x) assert(x)"},
                   {19, "namespace mytesting::detail { int x; }"},
-                  {20, "namespace testing { extern int failures; }"}};
+                  {20, "namespace testing { extern int failures; }"},
+                  {21, "inline int fixed() { return std::strstr(__BASE_FILE__, \"/tests/\") ? 42 : 41; }"},
+                  {22, "#define WHERE __FILE__"}};
   hydra::parse::FileLines test;
   test.path = test.old_path = "tests/calc_test.cpp";
   test.added = {{3, "#include <gtest/gtest.h>"}, {4, "#undef CHECK"}};
@@ -459,7 +461,7 @@ TEST_CASE("code that is no test reaching into a test framework is found in the c
   notes.added = {{1, "#undef EXPECT_EQ"}};
   diff.files = {header, test, notes};
   const auto found = guard::find_harness_reach(guard::Settings{}, diff);
-  REQUIRE(found.size() == 7);
+  REQUIRE(found.size() == 8);
   CHECK(found[0] == "src/calc.hpp:10: redefines or undefines a test framework's assertion macro in code that is no "
                     "test (#undef EXPECT_EQ)");
   CHECK(found[1].rfind("src/calc.hpp:11: redefines", 0) == 0);
@@ -468,8 +470,9 @@ TEST_CASE("code that is no test reaching into a test framework is found in the c
   CHECK(found[4].rfind("src/calc.hpp:14: names a test framework's namespace", 0) == 0);
   CHECK(found[5].rfind("src/calc.hpp:15: includes a test framework's header", 0) == 0);
   CHECK(found[6].rfind("src/calc.hpp:20: names a test framework's namespace", 0) == 0);
+  CHECK(found[7].rfind("src/calc.hpp:21: names the translation unit that includes it", 0) == 0);
   guard::Report report;
   report.harness_reach = found;
   CHECK(guard::has_tampering(report));
-  CHECK(guard::to_json(report)["counts"]["harness_reach"] == 7);
+  CHECK(guard::to_json(report)["counts"]["harness_reach"] == 8);
 }

@@ -102,15 +102,34 @@ TEST_CASE("parse_manifest: the records the anti-gaming checks read, typed", "[pa
   const json document = json::parse(R"({
     "shadowing_headers": [{"header": "src/cstdio", "shadows": "cstdio"}],
     "lint_view": {"compiled_changed_files": ["src/fee_notes.md"], "units": 3},
-    "object_references": {"sources": {"src/a.cpp": ["atexit", "/proc/1/comm"]}}
+    "object_references": {"sources": {"src/a.cpp": ["atexit", "/proc/1/comm"]},
+                          "test_sources": {"tests/t.cpp": []}},
+    "launcher_differential": {"tests": [{"test": "a", "judged": "passed", "plain": "failed", "plain_runs": 2}]},
+    "held_out": {"mode": "built", "run": {
+      "object_references": {"test_sources": {"tests/t.cpp": ["syscall"]}},
+      "launcher_differential": {"tests": [{"test": "b", "judged": "passed", "plain": "passed", "plain_runs": 1}]}}}
   })");
   const auto manifest = parse_manifest(document, "manifest.json");
   CHECK(manifest.shadowing_headers == std::map<std::string, std::string>{{"src/cstdio", "cstdio"}});
   CHECK(manifest.compiled_changed_files == std::vector<std::string>{"src/fee_notes.md"});
-  REQUIRE(manifest.object_references);
-  CHECK(manifest.object_references->at("src/a.cpp") == std::set<std::string>{"/proc/1/comm", "atexit"});
+  REQUIRE(manifest.object_references.sources);
+  CHECK(manifest.object_references.sources->at("src/a.cpp") == std::set<std::string>{"/proc/1/comm", "atexit"});
+  REQUIRE(manifest.object_references.test_sources);
+  CHECK(manifest.object_references.test_sources->at("tests/t.cpp").empty());
+  CHECK_FALSE(manifest.held_out_object_references.sources);
+  CHECK(manifest.held_out_object_references.test_sources->at("tests/t.cpp") == std::set<std::string>{"syscall"});
+  REQUIRE(manifest.launcher_differential);
+  REQUIRE(manifest.launcher_differential->size() == 1);
+  CHECK(manifest.launcher_differential->front().run == "candidate");
+  CHECK(manifest.launcher_differential->front().plain == "failed");
+  CHECK(manifest.launcher_differential->front().plain_runs == 2);
+  REQUIRE(manifest.held_out_launcher_differential.size() == 1);
+  CHECK(manifest.held_out_launcher_differential.front().run == "held-out");
+  CHECK(manifest.held_out_launcher_differential.front().test == "b");
   // A run whose objects could not be read records why, and nothing is judged.
-  CHECK_FALSE(parse_manifest(json{{"object_references", {{"problem", "no nm"}}}}, "m.json").object_references);
+  CHECK_FALSE(parse_manifest(json{{"object_references", {{"problem", "no nm"}}}}, "m.json").object_references.sources);
+  CHECK(error_of(json{{"launcher_differential", {{"tests", {{{"plain", "failed"}}}}}}})
+            .find("\"/launcher_differential/tests/0/test\": missing") != std::string::npos);
   CHECK(error_of(json{{"object_references", {{"sources", {{"src/a.cpp", "atexit"}}}}}})
             .find("\"/object_references/sources/src/a.cpp\": expected an array") != std::string::npos);
   CHECK(error_of(json{{"object_references", {1}}}).find("\"/object_references\": expected an object") !=

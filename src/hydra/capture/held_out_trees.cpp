@@ -1,6 +1,7 @@
 // The held-out runs' trees (held_out_trees.hpp).
 #include <hydra/capture/held_out_trees.hpp>
 #include <hydra/capture/runners/witness.hpp>
+#include <hydra/capture/runners/launcher_differential.hpp>
 
 #include <set>
 
@@ -94,6 +95,8 @@ void keep_only_results(const fs::path& directory, const json& roles) {
       util::write_file_atomic(file, "(not kept: this run built the private tests)\n");
   }
   keep_only_attempt_results(directory, roles);  // the reruns' files too
+  for (const auto& [path, role] : roles.items())  // the plain runs' consoles (launcher_differential.hpp)
+    if (role == kPlainLogRole) util::write_file_atomic(directory / path, "(not kept: this run built the private tests)\n");
 }
 
 /// `path` without its last `count` components.
@@ -177,6 +180,14 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
   sub.excluded = {build};
   sub.change.reset();
   sub.tree_mounts.clear();
+  // The held-out run's improved tests: against the baseline's results with
+  // the same tests (its own held-out run, when it ran the private tests).
+  sub.improved_against.reset();
+  if (name == "held-out" && request.baseline_run) {
+    const fs::path baseline = util::absolute_clean(*request.baseline_run);
+    sub.improved_against =
+        private_tests && fs::is_regular_file(baseline / "held-out" / "junit" / "0.xml") ? baseline / "held-out" : baseline;
+  }
   std::vector<fs::path> mount_points;  // in the worktree: not files of the tree
   if (sandbox.bwrap && plan.config.profile == "cmake") {
     // The worktree at the candidate's work tree (or source tree), its build
@@ -251,6 +262,8 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
                  {"steps", sub_staging.manifest.value("steps", json::array())},
                  {"roots", {{"source", sub.seen(source).string()}, {"build", sub.seen(build).string()}}},
                  {"shown_at_candidate_paths", !sub.tree_mounts.empty()},
+                 {"launcher_differential", sub_staging.manifest.value("launcher_differential", json())},
+                 {"object_references", sub_staging.manifest.value("object_references", json())},
                  {"junit", fs::is_regular_file(sub_staging.directory / "junit" / "0.xml") ||
                                sub_staging.roles.value("test.log", std::string()) == "libtest_log"}};
   return record;

@@ -3,6 +3,7 @@
 #include <hydra/capture/test_step.hpp>
 #include <hydra/capture/runners/attempt_state.hpp>
 #include <hydra/capture/runners/test_attempts.hpp>
+#include <hydra/capture/runners/launcher_differential.hpp>
 #include <hydra/capture/cmake/test_files.hpp>
 #include <hydra/capture/runners/case_reports.hpp>
 #include <hydra/capture/cmake/codemodel.hpp>
@@ -182,8 +183,9 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
 
   // One ctest run of the tests (`selection`: which ones; every test when
   // empty): the first below, and the later attempts of test_attempts.hpp.
-  const CtestRun run_ctest = [&](const std::vector<std::string>& selection, const fs::path& junit_file,
-                                 const fs::path& log, double budget, const std::string& step) {
+  // `plain`: without HydraScore's launcher (launcher_differential.hpp).
+  const auto ctest_run = [&](const std::vector<std::string>& selection, const fs::path& junit_file,
+                             const fs::path& log, double budget, const std::string& step, bool plain) {
     // ctest stops a hanging test at 90% of the step's budget, so it still
     // writes JUnit with that test failed; the step timeout below is the
     // backstop. ctest counts wall time: on a machine busier than it has
@@ -192,8 +194,13 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
         1.0 / util::counted_share(util::machine_load(), std::max(1u, std::thread::hardware_concurrency()));
     // Written afresh for every run: a test program of an earlier run may
     // have written anything in the build tree.
-    const fs::path test_dir =
-        listed_tests ? plan.seen(write_listed_tests(build_dir, *listed_tests)) : seen_build;
+    std::string listing = listed_tests ? *listed_tests : std::string();
+    if (listed_tests && plain) {
+      std::vector<std::string> unwritable;
+      listing = listed_tests_file(
+          plain_listing(json::parse(util::read_file(staging.directory / "ctest.json"), nullptr, false)), unwritable);
+    }
+    const fs::path test_dir = listed_tests ? plan.seen(write_listed_tests(build_dir, listing)) : seen_build;
     std::vector<std::string> argv = {plan.ctest.string(), "--test-dir", test_dir.string(), "--output-junit",
                                      junit_file.string(), "--parallel", std::to_string(plan.jobs),
                                      "--timeout", std::to_string(std::max(1, int(budget * 0.9 * wall_per_counted)))};
@@ -203,7 +210,8 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     // launcher and its plan stay readable where the sandbox hides folders
     // (the run directories, /tmp, home folders). The source tree is read-only.
     const fs::path reports = junit_file.parent_path() / kCaseReportsFolder;
-    const std::map<std::string, std::string> launch = case_report_environment(staging, reports);
+    const std::map<std::string, std::string> launch =
+        plain ? std::map<std::string, std::string>() : case_report_environment(staging, reports);
     std::vector<fs::path> readable = {plan.source};
     if (!launch.empty()) {
       readable.push_back(launch.at(kTestProgramsVariable));
@@ -224,8 +232,12 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     };
     const auto ran = util::run_process(process);
     staging.step(step_record(step, argv, ran, budget, policy));
-    add_case_reports(staging, reports);
+    if (!plain) add_case_reports(staging, reports);
     return ran;
+  };
+  const CtestRun run_ctest = [&](const std::vector<std::string>& selection, const fs::path& junit_file,
+                                 const fs::path& log, double budget, const std::string& step) {
+    return ctest_run(selection, junit_file, log, budget, step, false);
   };
   const fs::path junit = staging.directory / "junit" / "0.xml";
   // The build tree every attempt starts from (attempt_state.hpp): ctest's
@@ -264,6 +276,19 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   progress.finish(tested.timed_out ? "TIMED OUT" : (tested.exit_code == 0 ? "all passed" : "some failed"));
   // Reruns of failing tests, repeats of a baseline's suite.
   if (result.junit_written && !tested.timed_out) run_ctest_attempts(plan, request, staging, progress, run_ctest, [&] { return restore_build_tree(start); });
+  // The tests this run improves, once more without the launcher. Only a
+  // listed run can be run plain: its commands are HydraScore's to rewrite.
+  if (result.junit_written && !tested.timed_out && listed_tests)
+    run_launcher_differential(plan, staging, progress, [&](const std::vector<std::string>& selection,
+                                                           const fs::path& log, double budget, const std::string& step) {
+      restore_build_tree(start);
+      // ctest's own JUnit file of the plain run is not kept: its console says the results.
+      const fs::path junit_file = log.parent_path() / (log.stem().string() + ".xml");
+      const auto ran = ctest_run(selection, junit_file, log, budget, step, true);
+      std::error_code ignored;
+      fs::remove(junit_file, ignored);
+      return ran;
+    });
   return result;
 }
 

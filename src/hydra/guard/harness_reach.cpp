@@ -1,6 +1,6 @@
 // The harness-reach detector: an added line of C or C++ code that is no test
 // and names a test framework's assertion macros, include guards, headers or
-// namespaces (docs/threat-model.md, "Reaching into the test harness"). A
+// namespaces, or the translation unit that includes it (__BASE_FILE__) (docs/threat-model.md, "Reaching into the test harness"). A
 // detector of what the code says, beside the build-based checks (object
 // references): a header that redefines an assertion macro changes only how
 // the tests compile, which no object of the library shows.
@@ -42,6 +42,10 @@ std::vector<std::string> find_harness_reach(const Settings& settings, const pars
       R"(^#\s*include\s*[<"](gtest/|gmock/|catch2/|catch\.hpp|doctest/|doctest\.h|boost/test/))");
   static const util::Regex framework_namespace(
       R"((^|[^\w:])(::)?(testing|Catch|doctest|boost::unit_test)::|\bnamespace\s+(testing|Catch|doctest)\b)");
+  // Which translation unit includes the code (the main file's name, the
+  // include depth): a header keyed on it compiles one way into the tests and
+  // another into the library. __FILE__ (every assertion's message) is not read.
+  static const util::Regex including_unit(R"(\b(__BASE_FILE__|__INCLUDE_LEVEL__|__builtin_FILE)\b)");
   std::vector<std::string> found;
   for (const parse::FileLines& file : diff.files) {
     if (file.deleted || !is_c_family(file.path)) continue;
@@ -58,6 +62,8 @@ std::vector<std::string> find_harness_reach(const Settings& settings, const pars
         what = "includes a test framework's header";
       else if (framework_namespace.search(code))
         what = "names a test framework's namespace";
+      else if (including_unit.search(code))
+        what = "names the translation unit that includes it";
       if (!what) continue;
       const std::string text = trimmed(code);
       found.push_back(file.path + ":" + std::to_string(line.number) + ": " + what + " in code that is no test (" +

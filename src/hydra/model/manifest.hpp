@@ -59,6 +59,26 @@ struct ManifestSharedCache {
   std::string unavailable;      ///< why the service was given up; empty: it was not
 };
 
+/// Source -> what its object references of process control and
+/// self-inspection (guard/process_references.hpp's catalogue).
+using SourceReferences = std::map<std::string, std::set<std::string>>;
+
+/// A run's "object_references": each unset when the run recorded none or
+/// could not read its objects ({"problem": ...}).
+struct ObjectReferences {
+  std::optional<SourceReferences> sources;       ///< code that is no test
+  std::optional<SourceReferences> test_sources;  ///< the tests' own sources
+};
+
+/// One test of a launcher differential: run again without HydraScore's
+/// test launcher (docs/threat-model.md, "Behaving well only under test").
+struct PlainResult {
+  std::string run;    ///< "candidate" (its own run) or "held-out"
+  std::string test;   ///< the CTest test's name
+  std::string plain;  ///< "passed", "failed", "timed out", "not run"
+  int plain_runs = 0;
+};
+
 struct RunManifest {
   std::string schema;
   std::string engine_version;
@@ -112,10 +132,16 @@ struct RunManifest {
   /// "lint_view"/"compiled_changed_files": the changed files the build
   /// compiled or included, whatever their names (recorded by the lint step).
   std::vector<std::string> compiled_changed_files;
-  /// "object_references"/"sources": source -> what its object references of
-  /// process control and self-inspection; nullopt when the run recorded none
-  /// or could not read its objects ({"problem": ...}).
-  std::optional<std::map<std::string, std::set<std::string>>> object_references;
+  /// "object_references": what the build's objects reference of process
+  /// control and self-inspection; "held_out"/"run"/"object_references": the
+  /// same of the held-out run's objects.
+  ObjectReferences object_references;
+  ObjectReferences held_out_object_references;
+  /// "launcher_differential"/"tests": the improved tests run again without
+  /// the launcher; nullopt when the run recorded no differential.
+  std::optional<std::vector<PlainResult>> launcher_differential;
+  /// "held_out"/"run"/"launcher_differential"/"tests": the held-out run's.
+  std::vector<PlainResult> held_out_launcher_differential;
   std::vector<UnparsableArtifact> unparsable_artifacts;
   std::optional<ManifestCache> compiler_cache;  ///< "caches"/"compiler"
   std::optional<ManifestCache> lint_cache;      ///< "caches"/"lint"

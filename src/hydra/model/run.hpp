@@ -12,6 +12,7 @@
 #include <hydra/model/diff.hpp>
 #include <hydra/model/held_out.hpp>
 #include <hydra/model/lint.hpp>
+#include <hydra/model/manifest.hpp>
 #include <hydra/model/metrics.hpp>
 #include <hydra/model/tampering.hpp>
 #include <hydra/model/test.hpp>
@@ -101,10 +102,14 @@ struct Run {
   /// The changed files its build compiled or included, whatever their
   /// names (manifest.json's `lint_view.compiled_changed_files`).
   std::vector<std::string> compiled_changed_files;
-  /// Source -> what its object references of process control and
-  /// self-inspection (manifest.json's `object_references`); nullopt when
-  /// the run recorded none or could not read its objects.
-  std::optional<std::map<std::string, std::set<std::string>>> object_references;
+  /// What its objects, and its held-out run's, reference of process control
+  /// and self-inspection (manifest.json's `object_references`).
+  ObjectReferences object_references;
+  ObjectReferences held_out_object_references;
+  /// Its improved tests run again without HydraScore's test launcher, in
+  /// its own run (nullopt: no differential recorded) and its held-out run.
+  std::optional<std::vector<PlainResult>> launcher_differential;
+  std::vector<PlainResult> held_out_launcher_differential;
 
   /// nullopt: lint did not run; `lint_inactive_reason` says why.
   std::optional<std::vector<LintFinding>> lint;

@@ -1,6 +1,7 @@
 // Typed reading of manifest.json (manifest.hpp).
 #include <hydra/parse/manifest.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -24,6 +25,9 @@ class Fields {
   [[noreturn]] void wrong(const char* key, const char* expected, const json& value) const {
     throw InputError(source_, "\"" + pointer_ + "/" + key + "\": expected " + expected + ", found " +
                                   value.type_name());
+  }
+  [[noreturn]] void missing(const char* key) const {
+    throw InputError(source_, "\"" + pointer_ + "/" + key + "\": missing");
   }
   void text(const char* key, std::string& into) const {
     if (const json* value = find(key)) {
@@ -104,9 +108,54 @@ class Fields {
   const std::string& source_;
 };
 
+/// `fields`' "object_references": {"sources": {source: [reference]},
+/// "test_sources": {...}} or {"problem": ...}.
+void read_object_references(const Fields& fields, model::ObjectReferences& into) {
+  const json* record = fields.object("object_references");
+  if (!record) return;
+  const Fields inner = fields.in("object_references", *record);
+  for (const auto& [key, target] : {std::pair<const char*, std::optional<model::SourceReferences>*>{
+                                        "sources", &into.sources},
+                                    {"test_sources", &into.test_sources}}) {
+    const json* sources = inner.object(key);
+    if (!sources) continue;
+    auto& references = target->emplace();
+    const Fields by_source = inner.in(key, *sources);
+    for (const auto& item : sources->items()) {
+      std::vector<std::string> listed;
+      by_source.texts(item.key().c_str(), listed);
+      references[item.key()].insert(listed.begin(), listed.end());
+    }
+  }
+}
+
+/// `fields`' "launcher_differential": {"tests": [{"test", "plain", "plain_runs"}]}.
+void read_plain_results(const Fields& fields, const std::string& run,
+                        std::optional<std::vector<model::PlainResult>>& into) {
+  const json* record = fields.object("launcher_differential");
+  if (!record) return;
+  auto& results = into.emplace();
+  const Fields inner = fields.in("launcher_differential", *record);
+  const json* tests = inner.array("tests");
+  if (!tests) return;
+  for (std::size_t index = 0; index < tests->size(); ++index) {
+    const Fields entry = inner.element("tests", index, (*tests)[index]);
+    model::PlainResult result;
+    result.run = run;
+    std::int64_t runs = 0;
+    entry.text("test", result.test);
+    entry.text("plain", result.plain);
+    entry.integer("plain_runs", runs);
+    if (result.test.empty()) entry.missing("test");
+    if (result.plain.empty()) entry.missing("plain");
+    result.plain_runs = static_cast<int>(std::clamp<std::int64_t>(runs, 0, 1000000));
+    results.push_back(std::move(result));
+  }
+}
+
 /// What the capture's steps recorded for the anti-gaming checks:
-/// "shadowing_headers", "lint_view"/"compiled_changed_files" and
-/// "object_references"/"sources".
+/// "shadowing_headers", "lint_view"/"compiled_changed_files",
+/// "object_references" and "launcher_differential", the held-out run's too.
 void read_evidence_records(const Fields& top, model::RunManifest& manifest) {
   if (const json* list = top.array("shadowing_headers")) {
     for (std::size_t index = 0; index < list->size(); ++index) {
@@ -120,18 +169,16 @@ void read_evidence_records(const Fields& top, model::RunManifest& manifest) {
   }
   if (const json* view = top.object("lint_view"))
     top.in("lint_view", *view).texts("compiled_changed_files", manifest.compiled_changed_files);
-  if (const json* record = top.object("object_references")) {
-    const Fields fields = top.in("object_references", *record);
-    const json* sources = fields.object("sources");
-    if (!sources) return;  // {"problem": ...}: the objects could not be read
-    auto& references = manifest.object_references.emplace();
-    const Fields by_source = fields.in("sources", *sources);
-    for (const auto& item : sources->items()) {
-      std::vector<std::string> listed;
-      by_source.texts(item.key().c_str(), listed);
-      references[item.key()].insert(listed.begin(), listed.end());
+  read_object_references(top, manifest.object_references);
+  read_plain_results(top, "candidate", manifest.launcher_differential);
+  if (const json* held = top.object("held_out"))
+    if (const json* run = top.in("held_out", *held).object("run")) {
+      const Fields fields = top.in("held_out", *held).in("run", *run);
+      read_object_references(fields, manifest.held_out_object_references);
+      std::optional<std::vector<model::PlainResult>> plain;
+      read_plain_results(fields, "held-out", plain);
+      if (plain) manifest.held_out_launcher_differential = std::move(*plain);
     }
-  }
 }
 
 }  // namespace

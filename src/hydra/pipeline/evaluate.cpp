@@ -7,6 +7,7 @@
 #include <hydra/error.hpp>
 #include <hydra/guard/guard.hpp>
 #include <hydra/guard/held_out.hpp>
+#include <hydra/guard/launcher_differential.hpp>
 #include <hydra/guard/process_references.hpp>
 #include <hydra/guard/test_levels.hpp>
 #include <hydra/guard/test_recipes.hpp>
@@ -29,20 +30,60 @@ std::map<std::string, std::string> new_shadowing_headers(const model::Run& basel
   return fresh;
 }
 
+/// The baseline's test sources as compiled against the candidate's code
+/// (`where`: its held-out run, or its own run when the change touches no test
+/// file) and as the baseline compiled them (its own run, and its held-out run
+/// for the private tests); unset when either was not recorded.
+struct TestObjectReferences {
+  std::string where;
+  std::optional<guard::ObjectReferences> baseline, candidate;
+};
+TestObjectReferences test_object_references(const model::Run& baseline, const model::Run& candidate) {
+  TestObjectReferences found;
+  if (candidate.held_out.mode == "built") {
+    found.where = "held-out";
+    found.candidate = candidate.held_out_object_references.test_sources;
+  } else if (candidate.held_out.mode == "candidate") {
+    found.where = "candidate";
+    found.candidate = candidate.object_references.test_sources;
+  }
+  found.baseline = baseline.object_references.test_sources;
+  if (found.baseline)
+    if (const auto& privately = baseline.held_out_object_references.test_sources)
+      found.baseline->insert(privately->begin(), privately->end());  // sources the baseline's own run lacks
+  return found;
+}
+
 /// What the candidate's code newly references of process control and
 /// self-inspection (guard/process_references.hpp), as evidence; each is a
-/// gate reason.
+/// gate reason. Also what its headers newly compile into the baseline's
+/// own test sources (`new_in_tests`): a source compared only with the
+/// baseline's object of the same test source.
 json judge_process_references(const config::Config& config, const model::Run& baseline_run,
                               const model::Run& candidate_run, std::vector<std::string>& reasons) {
-  const auto& baseline = baseline_run.object_references;
-  const auto& candidate = candidate_run.object_references;
+  const auto& baseline = baseline_run.object_references.sources;
+  const auto& candidate = candidate_run.object_references.sources;
   json evidence = {{"judged", baseline && candidate}, {"new", json::array()}};
-  if (!baseline || !candidate) return evidence;
-  for (const auto& found : guard::new_references(*baseline, *candidate, config.anti_gaming.allowed_references)) {
-    evidence["new"].push_back(
-        {{"source", found.source}, {"reference", found.reference}, {"category", found.category}});
-    reasons.push_back("code " + found.source + " newly references " + found.reference + " (" + found.category +
-                      "; allow it with [anti_gaming] allowed_references in the baseline's hydra.toml)");
+  const auto& allowed = config.anti_gaming.allowed_references;
+  const std::string allow = "; allow it with [anti_gaming] allowed_references in the baseline's hydra.toml)";
+  if (baseline && candidate)
+    for (const auto& found : guard::new_references(*baseline, *candidate, allowed)) {
+      evidence["new"].push_back(
+          {{"source", found.source}, {"reference", found.reference}, {"category", found.category}});
+      reasons.push_back("code " + found.source + " newly references " + found.reference + " (" + found.category + allow);
+    }
+  TestObjectReferences tests = test_object_references(baseline_run, candidate_run);
+  evidence["tests_judged"] = tests.baseline && tests.candidate;
+  evidence["new_in_tests"] = json::array();
+  if (!tests.baseline || !tests.candidate) return evidence;
+  guard::ObjectReferences compared;  // the baseline's own test sources only
+  for (const auto& [source, references] : *tests.candidate)
+    if (tests.baseline->count(source)) compared.emplace(source, references);
+  for (const auto& found : guard::new_references(*tests.baseline, compared, allowed)) {
+    evidence["new_in_tests"].push_back({{"source", found.source}, {"reference", found.reference},
+                                        {"category", found.category}, {"run", tests.where}});
+    reasons.push_back("the baseline's test " + found.source + ", compiled against the change's code (" + tests.where +
+                      " run), newly references " + found.reference + " (" + found.category + allow);
   }
   return evidence;
 }
@@ -105,11 +146,30 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   // Recorded only where both runs recorded their objects' references.
   std::vector<std::string> references;
   json judged = judge_process_references(config, baseline, candidate, references);
-  if (judged["judged"] == true) tampering.evidence["process_references"] = std::move(judged);
+  if (judged["judged"] == true || judged["tests_judged"] == true) tampering.evidence["process_references"] = std::move(judged);
   if (config.anti_gaming.fail_gate_on_tampering)
     tampering.gate_reasons.insert(tampering.gate_reasons.end(), references.begin(), references.end());
   if (!references.empty()) tampering.evidence["tampering"] = true;
   return tampering;
+}
+
+/// The launcher differential (guard/launcher_differential.hpp): a test that
+/// passed under the launcher and failed without it fails, is named in the
+/// evidence and fails the anti-gaming gate.
+void judge_plain_runs(const config::Config& config, model::Run& candidate) {
+  bool judged = false;
+  const auto results = guard::plain_results(candidate, judged);
+  if (!judged && results.empty()) return;
+  std::vector<model::TestCase> none;
+  guard::DifferentialJudgement found =
+      guard::judge_launcher_differential(results, judged, candidate.tests ? *candidate.tests : none);
+  candidate.tampering.evidence["launcher_differential"] = std::move(found.evidence);
+  if (found.differing.empty()) return;
+  candidate.tampering.evidence["tampering"] = true;
+  if (!config.anti_gaming.fail_gate_on_tampering) return;
+  for (const auto& test : found.differing)
+    candidate.tampering.gate_reasons.push_back("test " + test.test + " passed under HydraScore's test launcher but " +
+                                               test.plain + " when run without it (" + test.run + " run)");
 }
 
 }  // namespace
@@ -154,6 +214,8 @@ Evaluation evaluate(const ScoreRequest& request) {
     }
     // Each program at the baseline's level (guard/test_levels.hpp).
     if (candidate.tests && baseline_tests) candidate.tests = guard::align_levels(*baseline_tests, std::move(*candidate.tests));
+    // Tests that passed only under HydraScore's launcher fail.
+    judge_plain_runs(config, candidate);
     candidate.path = path.generic_string();
     if (auto [it, inserted] = agents.emplace(candidate.agent, candidate.path); !inserted)
       throw UsageError("two candidates are named \"" + candidate.agent + "\": " + it->second + " and " +

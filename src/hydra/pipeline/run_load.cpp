@@ -378,6 +378,9 @@ model::Run run_of_manifest(const fs::path& run_dir, const json& manifest, const 
   run.shadowing_headers = typed.shadowing_headers;
   run.compiled_changed_files = typed.compiled_changed_files;
   run.object_references = typed.object_references;
+  run.held_out_object_references = typed.held_out_object_references;
+  run.launcher_differential = typed.launcher_differential;
+  run.held_out_launcher_differential = typed.held_out_launcher_differential;
   read_build(run, typed);
   return run;
 }

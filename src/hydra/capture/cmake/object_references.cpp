@@ -105,6 +105,25 @@ std::optional<std::pair<std::string, char>> nm_symbol(const std::string& line) {
   return std::nullopt;
 }
 
+/// The catalogue references of one object's `nm -P -C` lines and strings.
+/// The tree's own paths (`roots`: __FILE__ in an assertion's message) name
+/// where it was built, not what the code looks for.
+std::set<std::string> own_references(const std::vector<std::string>& symbol_lines, std::vector<std::string> texts,
+                                     const std::vector<fs::path>& roots) {
+  std::vector<std::string> names;
+  for (std::string line : symbol_lines) {
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (util::ends_with(line, " U")) names.push_back(line.substr(0, line.size() - 2));
+  }
+  for (std::string& text : texts)
+    for (const fs::path& root_path : roots) {
+      const std::string root = root_path.string();
+      for (std::size_t at = text.find(root); !root.empty() && at != std::string::npos; at = text.find(root, at))
+        text.replace(at, root.size(), "<tree>");
+    }
+  return guard::catalogue_references(names, texts);
+}
+
 bool is_undefined(char type) { return type == 'U' || type == 'w' || type == 'v'; }
 
 /// A test framework's own namespace: code that is no test has no business there.
@@ -178,23 +197,18 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
     for (const auto& line : lines)
       if (const auto symbol = nm_symbol(line); symbol && !is_undefined(symbol->second))
         test_defined.erase(symbol->first);
+  // The tests' own references: what a header of the change compiles into
+  // them (the harness is theirs to reference).
+  auto test_symbols = per_file({nm->string(), "-P", "-C", "-A"}, test_files, failed);
+  auto test_texts = per_file({strings->string(), "-d", "-f", "-n", "4"}, test_files, failed);
+  for (const auto& [file, source] : test_objects)
+    scan.test_references[source].merge(own_references(test_symbols[file], test_texts[file], {seen_build, seen_top}));
   for (const auto& [file, source] : objects) {
-    std::vector<std::string> names;
     std::set<std::string> harness;
-    for (std::string line : symbols[file]) {
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      if (util::ends_with(line, " U")) names.push_back(line.substr(0, line.size() - 2));
+    for (const std::string& line : symbols[file])
       if (const auto symbol = nm_symbol(line))
         if (test_defined.count(symbol->first) || framework_symbol(symbol->first)) harness.insert(symbol->first);
-    }
-    // The tree's own paths (__FILE__ in an assertion's message) name where
-    // it was built, not what the code looks for.
-    std::vector<std::string> own = texts[file];
-    for (std::string& text : own)
-      for (const std::string& root : {seen_build.string(), seen_top.string()})
-        for (std::size_t at = text.find(root); !root.empty() && at != std::string::npos; at = text.find(root, at))
-          text.replace(at, root.size(), "<tree>");
-    auto found = guard::catalogue_references(names, own);
+    auto found = own_references(symbols[file], texts[file], {seen_build, seen_top});
     found.insert(harness.begin(), harness.end());
     if (!found.empty()) scan.references[source].insert(found.begin(), found.end());
   }
@@ -233,6 +247,9 @@ void record_object_references(const Plan& plan, const CaptureRequest& request, c
     nlohmann::json sources = nlohmann::json::object();
     for (const auto& [source, references] : scan.references) sources[source] = references;
     record["sources"] = std::move(sources);
+    nlohmann::json tests = nlohmann::json::object();
+    for (const auto& [source, references] : scan.test_references) tests[source] = references;
+    record["test_sources"] = std::move(tests);
   }
   staging.manifest["object_references"] = std::move(record);
 }

@@ -24,6 +24,10 @@ struct ObjectScan {
   /// of the build tree; absolute elsewhere) -> the catalogue references of
   /// its objects; sources without any are left out.
   guard::ObjectReferences references;
+  /// The same for the objects of test sources, every scanned source listed
+  /// (with no references too): scoring compares the baseline's tests
+  /// compiled against a candidate's code with the baseline's own.
+  guard::ObjectReferences test_references;
   std::size_t objects = 0;  ///< how many objects were read
   std::string problem;      ///< why nothing could be read (not Ninja, no nm); empty when read
 };
@@ -37,8 +41,8 @@ ObjectScan scan_object_references(const std::filesystem::path& build_dir, const 
                                   const std::function<bool(const std::string& source)>& judged);
 
 /// Scans the built tree of `plan` and records manifest.json's
-/// `object_references` ({"objects": N, "sources": {source: [reference, ...]}},
-/// or {"problem": why}). Test files are left out: the baseline's
+/// `object_references` ({"objects": N, "sources": {source: [reference, ...]},
+/// "test_sources": {test source: [reference, ...]}}, or {"problem": why}). Test files are left out: the baseline's
 /// classification decides where `request` names a baseline run
 /// (is_test_file_of_change), else `own_files` and the configured globs.
 void record_object_references(const Plan& plan, const CaptureRequest& request, const TestFiles& own_files,

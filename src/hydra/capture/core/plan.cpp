@@ -89,6 +89,7 @@ Plan make_plan(const CaptureRequest& request, std::optional<model::RunManifest> 
   plan.config_file = pipeline::find_config_file(request.config, request.baseline_run, tree).file;
   if (request.baseline_run && !baseline) baseline = pipeline::read_run_manifest(*request.baseline_run);
   plan.baseline = std::move(baseline);
+  if (request.baseline_run) plan.improved_against = util::absolute_clean(*request.baseline_run);
 
   plan.source = util::absolute_clean(request.source);
   plan.build_dir = util::absolute_clean(request.build_dir);

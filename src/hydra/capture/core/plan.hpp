@@ -121,6 +121,11 @@ struct Plan {
   /// The change against the base commit as it was before any of the tree's
   /// code ran (capture() takes it first; change_diff returns it from then on).
   std::optional<std::string> change;
+  /// The baseline run folder (junit/0.xml, attempts/) whose results say which
+  /// tests a candidate's test step improves: those are run once more without
+  /// HydraScore's launcher (runners/launcher_differential.hpp). nullopt: no
+  /// such run (a baseline's captures, the new tests on the baseline's code).
+  std::optional<std::filesystem::path> improved_against;
 
   /// Where the steps see `path` (seen_path of the tree mounts).
   std::filesystem::path seen(const std::filesystem::path& path) const { return seen_path(tree_mounts, path); }

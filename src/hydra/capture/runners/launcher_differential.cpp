@@ -1,0 +1,121 @@
+// The launcher differential (launcher_differential.hpp).
+#include <hydra/capture/runners/launcher_differential.hpp>
+#include <hydra/capture/runners/rerun_commands.hpp>
+#include <hydra/capture/runners/test_frameworks.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <hydra/error.hpp>
+#include <hydra/parse/junit.hpp>
+#include <hydra/util/files.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json plain_listing(const json& listing) {
+  json plain = listing;
+  if (!plain.is_object() || !plain.contains("tests") || !plain["tests"].is_array()) return plain;
+  for (auto& test : plain["tests"]) {
+    if (!test.is_object() || !test.contains("command") || !test["command"].is_array()) continue;
+    const json& command = test["command"];
+    if (command.size() < 4 || command[1] != kLauncherSubcommand) continue;
+    json words = json::array();
+    bool separated = false;
+    for (std::size_t index = 2; index < command.size(); ++index) {
+      if (!separated && command[index] == kLauncherSeparator) {
+        separated = true;
+        continue;
+      }
+      words.push_back(command[index]);
+    }
+    if (separated && !words.empty()) test["command"] = std::move(words);
+  }
+  return plain;
+}
+
+std::vector<std::string> improved_tests(const std::vector<model::TestCase>& baseline,
+                                        const std::vector<model::TestCase>& judged) {
+  std::map<std::string, bool> baseline_passed;
+  for (const auto& test : baseline) {
+    bool& passed = baseline_passed[test.name];
+    passed = passed || test.status == model::TestStatus::passed;
+  }
+  std::set<std::string> improved;
+  for (const auto& test : judged) {
+    const auto found = baseline_passed.find(test.name);
+    if (test.status == model::TestStatus::passed && found != baseline_passed.end() && !found->second)
+      improved.insert(test.name);
+  }
+  return {improved.begin(), improved.end()};
+}
+
+std::vector<model::TestCase> run_folder_tests(const fs::path& folder) {
+  std::vector<fs::path> files = {folder / "junit" / "0.xml"};
+  std::error_code error;
+  if (fs::is_directory(folder / "attempts", error))
+    for (const auto& entry : fs::directory_iterator(folder / "attempts", error))
+      files.push_back(entry.path() / "junit.xml");
+  std::vector<model::TestCase> tests;
+  for (const auto& file : files) {
+    if (!fs::is_regular_file(file, error)) continue;
+    try {
+      auto read = parse::parse_junit_file(file);
+      tests.insert(tests.end(), read.begin(), read.end());
+    } catch (const InputError&) {
+      // An unparsable file is reported where the run is loaded.
+    }
+  }
+  return tests;
+}
+
+void run_launcher_differential(const Plan& plan, Staging& staging, Progress& progress, const PlainRun& run_plain) {
+  if (!plan.improved_against) return;
+  json record = {{"baseline_results", plan.improved_against->generic_string()}, {"tests", json::array()}};
+  const auto improved = improved_tests(run_folder_tests(*plan.improved_against), run_folder_tests(staging.directory));
+  if (improved.empty()) {
+    record["reason"] = "no test passes here that failed in the baseline's run";
+    staging.manifest["launcher_differential"] = std::move(record);
+    return;
+  }
+  const auto numbers = ctest_console_results(util::read_file(staging.directory / "test.log"));
+  std::map<std::string, std::pair<std::string, int>> results;  // test -> plain result, runs
+  std::vector<std::string> pending;
+  for (const auto& name : improved) {
+    results[name] = {"not run", 0};
+    if (numbers.count(name)) pending.push_back(name);
+  }
+  const double timeout = plan.budget.seconds(plan.config.test_timeout_seconds);
+  const int rounds = std::max(1, plan.config.tests.attempts);
+  fs::create_directories(staging.directory / "launcher-differential");
+  for (int round = 1; round <= rounds && !pending.empty(); ++round) {
+    std::vector<unsigned> selected;
+    for (const auto& name : pending) selected.push_back(numbers.at(name).number);
+    std::sort(selected.begin(), selected.end());
+    const std::string relative = "launcher-differential/" + std::to_string(round) + ".log";
+    progress.start("test plain");
+    const auto ran = run_plain(ctest_selection(selected), staging.directory / relative, timeout,
+                               "test without launcher");
+    staging.add(relative, kPlainLogRole);
+    const auto verdicts = ctest_console_results(util::read_file(staging.directory / relative));
+    std::vector<std::string> failing;
+    for (const auto& name : pending) {
+      auto& [result, runs] = results[name];
+      ++runs;
+      const auto found = verdicts.find(name);
+      const bool passed = !ran.timed_out && found != verdicts.end() && found->second.passed;
+      result = passed ? "passed" : (ran.timed_out ? "timed out" : "failed");
+      if (!passed) failing.push_back(name);
+    }
+    progress.finish(std::to_string(pending.size() - failing.size()) + " of " + std::to_string(pending.size()) +
+                    " passed");
+    pending = std::move(failing);
+  }
+  for (const auto& [name, result] : results)
+    record["tests"].push_back({{"test", name}, {"judged", "passed"}, {"plain", result.first}, {"plain_runs", result.second}});
+  staging.manifest["launcher_differential"] = std::move(record);
+}
+
+}  // namespace hydra::capture

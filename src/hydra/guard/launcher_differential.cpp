@@ -1,0 +1,41 @@
+// The launcher differential judged (launcher_differential.hpp).
+#include <hydra/guard/launcher_differential.hpp>
+
+#include <set>
+
+namespace hydra::guard {
+
+using nlohmann::json;
+
+std::vector<PlainResult> plain_results(const model::Run& candidate, bool& judged) {
+  judged = candidate.launcher_differential.has_value();
+  std::vector<PlainResult> results = candidate.launcher_differential.value_or(std::vector<PlainResult>{});
+  results.insert(results.end(), candidate.held_out_launcher_differential.begin(),
+                 candidate.held_out_launcher_differential.end());
+  return results;
+}
+
+DifferentialJudgement judge_launcher_differential(const std::vector<PlainResult>& results, bool judged,
+                                                  std::vector<model::TestCase>& tests) {
+  DifferentialJudgement judgement;
+  judgement.judged = judged;
+  json ran = json::array(), differing = json::array();
+  std::set<std::string> failing;
+  for (const auto& result : results) {
+    ran.push_back({{"run", result.run}, {"test", result.test}, {"plain", result.plain}, {"plain_runs", result.plain_runs}});
+    if (result.plain != "failed" && result.plain != "timed out") continue;
+    judgement.differing.push_back(result);
+    differing.push_back({{"run", result.run}, {"test", result.test}, {"judged", "passed"}, {"plain", result.plain}});
+    failing.insert(result.test);
+  }
+  for (auto& test : tests) {
+    const std::string& name = test.program.empty() ? test.name : test.program;
+    if (test.status != model::TestStatus::passed || !failing.count(name)) continue;
+    test.status = model::TestStatus::failed;
+    test.message = "launcher differential: passed under HydraScore's test launcher, failed when run without it";
+  }
+  judgement.evidence = {{"judged", judged}, {"ran_plain", std::move(ran)}, {"differing", std::move(differing)}};
+  return judgement;
+}
+
+}  // namespace hydra::guard

@@ -1,0 +1,41 @@
+// The launcher differential judged (docs/threat-model.md, "Behaving well only
+// under test"; the capture side is capture/runners/launcher_differential.hpp):
+// a test the candidate improves that passed under HydraScore's test launcher
+// but failed when run once more without it (no witness, no pipes, no neutral
+// name) recognised the launcher. It counts as failing and fails the
+// anti-gaming gate. A test that failed under the launcher keeps its failure
+// whatever the plain run said (the launcher may have caught tampering). Pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <hydra/model/run.hpp>
+#include <hydra/model/test.hpp>
+
+namespace hydra::guard {
+
+/// One test's plain run, from a candidate's manifest.
+using PlainResult = model::PlainResult;
+
+/// What the differential found.
+struct DifferentialJudgement {
+  bool judged = false;  ///< the candidate's run recorded the differential
+  std::vector<PlainResult> differing;  ///< passed under the launcher, failed plain
+  nlohmann::json evidence = nlohmann::json::object();  ///< the contract's anti_gaming.launcher_differential
+};
+
+/// The plain results a candidate's run records: its own run's launcher
+/// differential and its held-out run's. `judged` is set when its own run
+/// recorded one.
+std::vector<PlainResult> plain_results(const model::Run& candidate, bool& judged);
+
+/// Judges `results`: every test that failed (or timed out) in every plain
+/// run is differing; each of `tests` whose CTest test (its program, else
+/// itself) differs and that passed is set failed with the reason.
+DifferentialJudgement judge_launcher_differential(const std::vector<PlainResult>& results, bool judged,
+                                                  std::vector<model::TestCase>& tests);
+
+}  // namespace hydra::guard

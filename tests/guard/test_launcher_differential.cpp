@@ -1,0 +1,65 @@
+// The launcher differential judged (guard/launcher_differential.hpp).
+#include <catch2/catch.hpp>
+
+#include <hydra/guard/launcher_differential.hpp>
+
+using hydra::guard::judge_launcher_differential;
+using hydra::guard::plain_results;
+using hydra::model::TestCase;
+using hydra::model::TestStatus;
+using nlohmann::json;
+
+namespace {
+
+TestCase make(const std::string& program, const std::string& name, TestStatus status) {
+  TestCase test;
+  test.program = program;
+  test.suite = program.empty() ? "ctest" : "suite";
+  test.name = name;
+  test.status = status;
+  return test;
+}
+
+}  // namespace
+
+TEST_CASE("plain results come from the candidate's own run and its held-out run", "[guard]") {
+  hydra::model::Run run;
+  run.launcher_differential = std::vector<hydra::model::PlainResult>{{"candidate", "a", "failed", 2}};
+  run.held_out_launcher_differential = {{"held-out", "b", "passed", 1}};
+  bool judged = false;
+  const auto results = plain_results(run, judged);
+  CHECK(judged);
+  REQUIRE(results.size() == 2);
+  CHECK(results[0].run == "candidate");
+  CHECK(results[0].test == "a");
+  CHECK(results[1].run == "held-out");
+  CHECK(results[1].plain == "passed");
+  bool none = true;
+  CHECK(plain_results(hydra::model::Run{}, none).empty());
+  CHECK_FALSE(none);
+}
+
+TEST_CASE("a test that passed only under the launcher fails, one that failed under it keeps its failure", "[guard]") {
+  std::vector<TestCase> tests = {make("", "plain_fails", TestStatus::passed),
+                                 make("gtest_prog", "Case.One", TestStatus::passed),
+                                 make("gtest_prog", "Case.Two", TestStatus::failed),
+                                 make("", "plain_passes", TestStatus::passed),
+                                 make("", "timed", TestStatus::passed)};
+  const std::vector<hydra::guard::PlainResult> results = {{"candidate", "plain_fails", "failed", 2},
+                                                          {"held-out", "gtest_prog", "failed", 1},
+                                                          {"candidate", "plain_passes", "passed", 1},
+                                                          {"candidate", "timed", "timed out", 1},
+                                                          {"candidate", "unknown", "not run", 0}};
+  const auto judged = judge_launcher_differential(results, true, tests);
+  CHECK(judged.differing.size() == 3);
+  CHECK(tests[0].status == TestStatus::failed);
+  CHECK(tests[0].message.find("launcher differential") == 0);
+  CHECK(tests[1].status == TestStatus::failed);  // every case of the program
+  CHECK(tests[2].status == TestStatus::failed);
+  CHECK(tests[2].message.empty());  // its own failure stands
+  CHECK(tests[3].status == TestStatus::passed);
+  CHECK(tests[4].status == TestStatus::failed);
+  CHECK(judged.evidence["differing"][1] ==
+        json::parse(R"({"run": "held-out", "test": "gtest_prog", "judged": "passed", "plain": "failed"})"));
+  CHECK(judged.evidence["ran_plain"].size() == 5);
+}
