@@ -1,5 +1,6 @@
 #include <hydra/pipeline/evaluate.hpp>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -74,6 +75,43 @@ std::optional<guard::ObjectReferences> recorded_object_references(const fs::path
   return guard::object_references_from_json(record["sources"], file.string());
 }
 
+/// manifest.json's `compile_flag_suppressions` of the candidate run `run`,
+/// one suppression per flag (kind "compile flag", at the first unit, the
+/// others counted in the text), without the flags one of `textual` (the
+/// diff's own suppressions) spells out.
+std::vector<guard::Suppression> compile_flag_suppressions(const fs::path& run,
+                                                          const std::vector<guard::Suppression>& textual) {
+  const fs::path file = run / "manifest.json";
+  std::error_code error;
+  if (!fs::is_regular_file(file, error)) return {};
+  const json manifest = json::parse(util::read_file(file), nullptr, false);
+  if (!manifest.is_object() || !manifest.contains("compile_flag_suppressions")) return {};
+  const json& record = manifest["compile_flag_suppressions"];
+  if (!record.is_array()) throw InputError(file.string(), "compile_flag_suppressions must be an array");
+  std::map<std::string, std::vector<std::string>> units;
+  for (const auto& each : record) {
+    if (!each.is_object() || !each.contains("flag") || !each["flag"].is_string() || !each.contains("unit") ||
+        !each["unit"].is_string())
+      throw InputError(file.string(), "compile_flag_suppressions: each entry needs a unit and a flag");
+    units[each["flag"].get<std::string>()].push_back(each["unit"].get<std::string>());
+  }
+  std::vector<guard::Suppression> out;
+  for (const auto& [flag, where] : units) {
+    const std::string spelled = flag.rfind("removed ", 0) == 0 ? std::string() : flag;
+    const bool shown = !spelled.empty() && std::any_of(textual.begin(), textual.end(), [&](const auto& each) {
+      return each.text.find(spelled) != std::string::npos;
+    });
+    if (shown) continue;
+    guard::Suppression suppression;
+    suppression.path = where.front();
+    suppression.kind = "compile flag";
+    suppression.text = flag + " (in the compile command of " + where.front() +
+                       (where.size() > 1 ? " and " + std::to_string(where.size() - 1) + " more units" : "") + ")";
+    out.push_back(std::move(suppression));
+  }
+  return out;
+}
+
 /// What the candidate's code newly references of process control and
 /// self-inspection (guard/process_references.hpp), as evidence; each is a
 /// gate reason.
@@ -119,6 +157,11 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   // fragment named like a document).
   if (const auto compiled = compiled_changed_files(candidate_dir); !compiled.empty())
     report.suppressions_added = guard::find_added_suppressions(diff, compiled);
+  // Suppression flags the compiler was given however the change spelled
+  // them (capture/lint/flag_suppressions.hpp); one the diff's text already
+  // shows is counted once.
+  for (auto& suppression : compile_flag_suppressions(candidate_dir, report.suppressions_added))
+    report.suppressions_added.push_back(std::move(suppression));
   // The runs that judge the tests built and ran them as the reference defines them.
   for (auto& change : guard::find_recipe_changes(baseline, candidate)) report.tests_tampered.push_back(std::move(change));
   // A header of the candidate's tree that shadows a system or standard header
