@@ -176,7 +176,8 @@ std::vector<fs::path> hidden_from_steps(const Plan& plan, const CaptureRequest& 
 /// Hides from every step what no diff shows (util::paths_outside_change):
 /// the repository's git directory, the tree's ignored files and nested
 /// repositories. The capture's own trees inside them (a build tree in an
-/// ignored `build/`) stay visible: deeper mounts win. Recorded as
+/// ignored `build/`, the compiler cache) stay visible to the steps that
+/// have them: deeper mounts win. Recorded as
 /// manifest.json's `hidden_outside_change` (how many, the first 50).
 void hide_outside_change(Plan& plan, Staging& staging) {
   constexpr std::size_t kMost = 2000;  // bubblewrap mounts each one
@@ -185,7 +186,7 @@ void hide_outside_change(Plan& plan, Staging& staging) {
   std::size_t count = 0;
   for (const auto& path : paths) {
     if (count == kMost) break;
-    if (util::is_within(plan.source, path) || util::is_within(plan.build_dir, path)) continue;  // a tree of the capture
+    if (util::is_within(plan.source, path)) continue;  // around the tree itself: never
     plan.hidden.push_back(path);
     if (count++ < 50) shown.push_back(path.string());
   }

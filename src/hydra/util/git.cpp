@@ -294,14 +294,16 @@ std::vector<fs::path> paths_outside_change(const fs::path& repository) {
                                             "--exclude-standard", "--directory"};
   std::vector<std::string> ignored = listing;
   ignored.push_back("--ignored");
-  for (const std::string_view entry : split(git(root, ignored, environment).output, '\0')) {
+  const std::string ignored_listing = git(root, ignored, environment).output;
+  for (const std::string_view entry : split(ignored_listing, '\0')) {
     std::string relative(entry);
     while (!relative.empty() && relative.back() == '/') relative.pop_back();
     if (!relative.empty()) paths.insert(root / relative);
   }
   // A nested repository is listed as its folder ("vendor/parts/"), never descended into.
   const std::vector<std::string> untracked(listing.begin(), listing.end() - 1);
-  for (const std::string_view entry : split(git(root, untracked, environment).output, '\0')) {
+  const std::string untracked_listing = git(root, untracked, environment).output;
+  for (const std::string_view entry : split(untracked_listing, '\0')) {
     if (entry.empty() || entry.back() != '/') continue;
     const fs::path folder = root / std::string(entry.substr(0, entry.size() - 1));
     if (fs::exists(fs::symlink_status(folder / ".git", error))) paths.insert(folder);

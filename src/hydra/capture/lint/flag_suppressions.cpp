@@ -205,8 +205,9 @@ namespace {
 /// The compile commands of the command log `file` (none when absent).
 std::vector<CompileCommand> logged_units(const fs::path& file, const std::vector<std::string>& compilers,
                                          const fs::path& build) {
+  const std::string text = util::read_file(file);
   std::vector<std::string> lines;
-  for (const auto line : util::split(util::read_file(file), '\n'))
+  for (const auto line : util::split(text, '\n'))
     if (!line.empty()) lines.emplace_back(line);
   return compiler_invocations(lines, compilers, build);
 }
