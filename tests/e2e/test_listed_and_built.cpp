@@ -80,6 +80,44 @@ void commit_candidates(const fs::path& source) {
               "set_tests_properties(count.link PROPERTIES LABELS unit WORKING_DIRECTORY ${CMAKE_BINARY_DIR})\n\n"
               "textstats_add_test_suite(frequency)\n");
   });
+  // 4. The fix, and a warning flag the compiler gets whatever the diff's
+  //    text says: spelled through a generator expression no textual
+  //    detector reads as `-Wno-conversion`.
+  candidate("genex-quiet", [&] {
+    edit_file(source / "src/count.cpp", kCountLines, kFixedCountLines);
+    edit_file(source / "CMakeLists.txt", "textstats_enable_warnings(textstats)\n",
+              "textstats_enable_warnings(textstats)\n"
+              "target_compile_options(textstats PRIVATE $<$<BOOL:1>:-W$<LOWER_CASE:NO>-conversion>)\n");
+  });
+  // 5. A custom target of the build that copies a program which always
+  //    passes over the linked test program: ctest would run what no link
+  //    step produced from the scored sources.
+  candidate("replace-test", [&] {
+    create_file(source / "tests/refresh.cpp", "int main() { return 0; }\n");
+    edit_file(source / "tests/CMakeLists.txt", "textstats_add_test_suite(frequency)\n",
+              "textstats_add_test_suite(frequency)\n\n"
+              "add_executable(refresh refresh.cpp)\n"
+              "add_custom_target(refresh_programs ALL COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:refresh> "
+              "$<TARGET_FILE:test_count>)\n"
+              "add_dependencies(refresh_programs refresh test_count)\n");
+  });
+  // 6. The fix kept in the clone's git directory, which no diff shows, read
+  //    by the configure (`file(READ)` is no configure input).
+  candidate("git-read", [&] {
+    edit_file(source / "src/count.cpp", kCountLines,
+              "#ifdef TEXTSTATS_FIX\n#include \"count_fix.inc\"\n#else\n" + kCountLines + "#endif\n");
+    edit_file(source / "CMakeLists.txt", "textstats_enable_warnings(textstats)\n",
+              "textstats_enable_warnings(textstats)\n"
+              "file(READ \"${CMAKE_CURRENT_SOURCE_DIR}/.git\" dot_git)\n"
+              "string(REGEX REPLACE \"^gitdir: ([^\\n]*)/worktrees/.*$\" \"\\\\1\" git_dir \"${dot_git}\")\n"
+              "if(EXISTS \"${git_dir}/fix.inc\")\n"
+              "  file(READ \"${git_dir}/fix.inc\" fix)\n"
+              "  file(WRITE \"${CMAKE_CURRENT_BINARY_DIR}/count_fix.inc\" \"${fix}\")\n"
+              "  target_include_directories(textstats PRIVATE ${CMAKE_CURRENT_BINARY_DIR})\n"
+              "  target_compile_definitions(textstats PRIVATE TEXTSTATS_FIX)\n"
+              "endif()\n");
+  });
+  create_file(source / ".git/fix.inc", kFixedCountLines);
 }
 
 /// The branches outside/<name>: the fix read from files outside the tree,
@@ -189,7 +227,8 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
   std::vector<std::string> argv = {kTool.string(), "score", "--baseline", (out / "main").string(), "--json",
                                    (temp.path() / "score.json").string(), "--markdown",
                                    (temp.path() / "score.md").string(), "--quiet"};
-  for (const std::string name : {"cand-fix", "cand-will-fail", "cand-cstdio", "cand-dot-hydra", "outside-link-out",
+  for (const std::string name : {"cand-fix", "cand-will-fail", "cand-cstdio", "cand-dot-hydra", "cand-genex-quiet",
+                                 "cand-replace-test", "cand-git-read", "outside-link-out",
                                  "outside-abs-include", "outside-abs-header", "wt-fix", "wt-hidden"})
     argv.insert(argv.end(), {"--candidate", (out / name).string()});
   {
@@ -245,6 +284,49 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
     CHECK_FALSE(fs::exists(out / "trees/cand-dot-hydra/source/tests/held-out"));
   }
 
+  // 3a: the flag the compiler got is judged, not the diff's text: the
+  //     candidate's unit gained -Wno-conversion over the baseline's same
+  //     unit, which costs suppression_weight like a suppression in the text.
+  {
+    const auto manifest = read_json(out / "cand-genex-quiet/manifest.json");
+    INFO(manifest.value("compile_flag_suppressions", nlohmann::json()).dump());
+    nlohmann::json expected = nlohmann::json::array();
+    for (const std::string unit : {"count", "frequency", "tokenize"})
+      expected.push_back({{"unit", "<source>/src/" + unit + ".cpp"}, {"target", "<build>/textstats"},
+                          {"flag", "-Wno-conversion"}});
+    CHECK(manifest.at("compile_flag_suppressions") == expected);
+    CHECK(read_json(out / "cand-fix/manifest.json").at("compile_flag_suppressions") == nlohmann::json::array());
+    CHECK(read_file(temp.path() / "score.md").find("-Wno-conversion (in the compile command of") != std::string::npos);
+    CHECK(ranking_of(contract, "cand-genex-quiet").at("total").get<double>() <
+          ranking_of(contract, "cand-fix").at("total").get<double>());
+  }
+  // 3b: every program is what its link step produced: the test program a
+  //     custom target copied over differs from its link step's product, and
+  //     the relinked program is what ctest ran (its failing test fails).
+  CHECK(read_json(out / "main/manifest.json").at("linked_programs") ==
+        nlohmann::json({{"checked", 3}, {"differ", nlohmann::json::array()}}));
+  {
+    const auto manifest = read_json(out / "cand-replace-test/manifest.json");
+    INFO(manifest.dump(1));
+    CHECK(manifest.at("linked_programs").at("differ") == nlohmann::json::array({"tests/test_count"}));
+    CHECK(manifest.at("problems").dump().find("not the files their link steps produce") != std::string::npos);
+    CHECK(console_verdict(read_file(out / "cand-replace-test/test.log"), kFailing) == "Failed");
+    CHECK(ranking_of(contract, "cand-replace-test").at("mergeable") == false);
+  }
+  // 3c: the clone's git directory is hidden from the steps: the configure
+  //     that reads it for the fix kept there cannot, and nothing is gained.
+  {
+    const auto manifest = read_json(out / "cand-git-read/manifest.json");
+    INFO(manifest.at("hidden_outside_change").dump());
+    const std::string hidden_paths = manifest.at("hidden_outside_change").at("paths").dump();
+    CHECK(hidden_paths.find("\"" + (source / ".git").string() + "\"") != std::string::npos);
+    CHECK(hidden_paths.find("\"" + (out / "trees/cand-git-read/source/.git").string() + "\"") != std::string::npos);
+    const std::string configure_log = read_file(out / "cand-git-read/configure.log");
+    INFO(configure_log);
+    CHECK(configure_log.find("Permission denied") != std::string::npos);
+    CHECK(ranking_of(contract, "cand-git-read").at("mergeable") == false);
+  }
+
   // 4: what the build read from outside the trees is named, and the
   //    candidate is not mergeable (the baseline read nothing outside its trees).
   CHECK(read_json(out / "main/manifest.json").at("build_inputs_outside_trees") == nlohmann::json::array());
@@ -278,9 +360,13 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
     CHECK_FALSE(manifest.contains("built_outside_change"));
     const auto hidden_run = read_json(out / "wt-hidden/manifest.json");
     INFO(hidden_run.dump(1));
-    CHECK(hidden_run.value("built_outside_change", nlohmann::json::array()) ==
-          nlohmann::json::array({"build/count_lines_body.inc", "src/count_lines.inc",
-                                 "vendor/parts/count_lines_head.inc"}));
+    // What no diff shows is hidden from the steps (the ignored file, the
+    // nested repository, the user's build tree around the capture's own):
+    // the build that reaches for it fails instead of reading it.
+    const std::string hidden_paths = hidden_run.at("hidden_outside_change").at("paths").dump();
+    for (const std::string path : {"build", "src/count_lines.inc", "vendor/parts"})
+      CHECK(hidden_paths.find("\"" + (source / path).string() + "\"") != std::string::npos);
+    CHECK(read_file(out / "wt-hidden/build.log").find("count_lines.inc: Permission denied") != std::string::npos);
     CHECK(ranking_of(contract, "wt-hidden").at("mergeable") == false);
     CHECK(read_file(out / "wt-hidden/diff.patch").find("newlines + 1") == std::string::npos);
   }

@@ -102,6 +102,7 @@ TEST_CASE("parse_manifest: the records the anti-gaming checks read, typed", "[pa
   const json document = json::parse(R"({
     "shadowing_headers": [{"header": "src/cstdio", "shadows": "cstdio"}],
     "lint_view": {"compiled_changed_files": ["src/fee_notes.md"], "units": 3},
+    "compile_flag_suppressions": [{"unit": "<source>/src/a.cpp", "target": "<build>/lib", "flag": "-w"}],
     "object_references": {"sources": {"src/a.cpp": ["atexit", "/proc/1/comm"]},
                           "test_sources": {"tests/t.cpp": []}},
     "launcher_differential": {"tests": [{"test": "a", "judged": "passed", "plain": "failed", "plain_runs": 2}]},
@@ -112,6 +113,11 @@ TEST_CASE("parse_manifest: the records the anti-gaming checks read, typed", "[pa
   const auto manifest = parse_manifest(document, "manifest.json");
   CHECK(manifest.shadowing_headers == std::map<std::string, std::string>{{"src/cstdio", "cstdio"}});
   CHECK(manifest.compiled_changed_files == std::vector<std::string>{"src/fee_notes.md"});
+  REQUIRE(manifest.compile_flag_suppressions.size() == 1);
+  CHECK(manifest.compile_flag_suppressions[0].flag == "-w");
+  CHECK(manifest.compile_flag_suppressions[0].target == "<build>/lib");
+  CHECK(error_of(json{{"compile_flag_suppressions", {{{"unit", "<source>/a.cpp"}}}}})
+            .find("\"/compile_flag_suppressions/0/flag\": missing") != std::string::npos);
   REQUIRE(manifest.object_references.sources);
   CHECK(manifest.object_references.sources->at("src/a.cpp") == std::set<std::string>{"/proc/1/comm", "atexit"});
   REQUIRE(manifest.object_references.test_sources);

@@ -10,6 +10,9 @@
 
 #include <hydra/capture/cmake/built_files.hpp>
 #include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/cmake/linked_programs.hpp>
+#include <hydra/capture/lint/flag_suppressions.hpp>
+#include <hydra/parse/build_targets.hpp>
 #include <hydra/capture/sandbox/network_use.hpp>
 #include <hydra/capture/run_summary.hpp>
 #include <hydra/capture/steps.hpp>
@@ -144,6 +147,18 @@ void report_built_outside_change(const Plan& plan, const CaptureRequest& request
                     listed(links));
 }
 
+/// The compilers the toolchains of the configured tree name (build-targets.json).
+std::vector<std::string> toolchain_compilers(const Staging& staging) {
+  std::vector<std::string> compilers;
+  try {
+    const fs::path file = staging.directory / "build-targets.json";
+    if (!fs::is_regular_file(file)) return compilers;
+    for (const auto& [language, compiler] : parse::parse_build_targets_file(file).compilers) compilers.push_back(compiler);
+  } catch (const Error&) {
+  }
+  return compilers;
+}
+
 /// What no step of `plan` may read besides the evidence (Plan::hidden).
 std::vector<fs::path> hidden_from_steps(const Plan& plan, const CaptureRequest& request) {
   std::vector<fs::path> hidden = plan.hidden;
@@ -156,6 +171,26 @@ std::vector<fs::path> hidden_from_steps(const Plan& plan, const CaptureRequest& 
   hidden.push_back(plan.build_dir / ".hydra");
   for (const auto& tree : request.hidden_trees) hidden.push_back(util::absolute_clean(tree));
   return hidden;
+}
+
+/// Hides from every step what no diff shows (util::paths_outside_change):
+/// the repository's git directory, the tree's ignored files and nested
+/// repositories. The capture's own trees inside them (a build tree in an
+/// ignored `build/`, the compiler cache) stay visible to the steps that
+/// have them: deeper mounts win. Recorded as
+/// manifest.json's `hidden_outside_change` (how many, the first 50).
+void hide_outside_change(Plan& plan, Staging& staging) {
+  constexpr std::size_t kMost = 2000;  // bubblewrap mounts each one
+  const std::vector<fs::path> paths = util::paths_outside_change(plan.source);
+  json shown = json::array();
+  std::size_t count = 0;
+  for (const auto& path : paths) {
+    if (count == kMost) break;
+    if (util::is_within(plan.source, path)) continue;  // around the tree itself: never
+    plan.hidden.push_back(path);
+    if (count++ < 50) shown.push_back(path.string());
+  }
+  staging.manifest["hidden_outside_change"] = {{"count", count}, {"paths", shown}, {"truncated", paths.size() > count && count == kMost}};
 }
 
 /// The names of the steps in `record`'s "steps" lists (the capture's own,
@@ -243,6 +278,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
     if (!baseline_build.empty()) plan.hidden.push_back(util::absolute_clean(baseline_build));
   }
   plan.hidden = hidden_from_steps(plan, request);
+  if (plan.in_git) hide_outside_change(plan, staging);
   // The change is fixed before any of the tree's code runs: its diff, and
   // what the tree's files are, to catch a step that writes one (the source
   // tree is read-only to every step under the sandbox).
@@ -257,7 +293,10 @@ CaptureOutcome capture(const CaptureRequest& request) {
     const BuildResult build = run_build(plan, request, sandbox, staging, progress);
     build_passed = build.passed;
     report_built_outside_change(plan, request, source_before, staging);
+    record_flag_suppressions(plan, request, toolchain_compilers(staging), staging);
     report_network_need(request, sandbox, staging, build.passed);
+    if (build.passed)
+      check_linked_programs(plan, request, sandbox, staging, plan.budget.seconds(plan.config.build_timeout_seconds));
     if (build.passed) run_tests(plan, request, sandbox, staging, progress);
     run_held_out(plan, request, sandbox, staging, progress);
     run_lint(plan, request, sandbox, build.passed, staging, progress);

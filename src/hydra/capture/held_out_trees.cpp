@@ -1,5 +1,6 @@
 // The held-out runs' trees (held_out_trees.hpp).
 #include <hydra/capture/held_out_trees.hpp>
+#include <hydra/capture/cmake/linked_programs.hpp>
 #include <hydra/capture/runners/witness.hpp>
 #include <hydra/capture/runners/launcher_differential.hpp>
 
@@ -226,6 +227,8 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
   bool build_passed = false;
   if (plan.config.profile == "cmake") {
     build_passed = run_build(sub, request, sandbox, sub_staging, progress).passed;
+    if (build_passed)
+      check_linked_programs(sub, request, sandbox, sub_staging, sub.budget.seconds(sub.config.build_timeout_seconds));
     run_tests(sub, request, sandbox, sub_staging, progress);
   } else {
     build_passed = run_profile_build_and_tests(sub, request, sandbox, sub_staging, progress);

@@ -6,6 +6,7 @@
 #include <hydra/capture/lint/cache.hpp>
 #include <hydra/capture/lint/completeness.hpp>
 #include <hydra/capture/lint/database.hpp>
+#include <hydra/capture/lint/flag_suppressions.hpp>
 #include <hydra/capture/lint/view.hpp>
 #include <hydra/capture/change_step.hpp>
 #include <hydra/capture/core/tree_step_policy.hpp>
@@ -120,7 +121,8 @@ LintUnits lint_units_of(const Plan& plan, const CaptureRequest& request, const j
   const std::vector<fs::path>& units = lint_commands.units;
   // What clang-tidy sees and which findings count (lint/view.hpp).
   LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view",
-                                    lint_commands, built_files(units, compiled, plan.build_dir));
+                                    lint_commands, built_files(units, compiled, plan.build_dir),
+                                    single_word_suppression_flags(staging.manifest));
   return {std::move(lint_commands), std::move(view)};
 }
 

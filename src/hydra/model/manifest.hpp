@@ -79,6 +79,14 @@ struct PlainResult {
   int plain_runs = 0;
 };
 
+/// A warning-hiding flag a unit's compile command has that the baseline's
+/// lacks ("compile_flag_suppressions", capture/lint/flag_suppressions.hpp).
+struct FlagSuppression {
+  std::string unit;    ///< "<source>/src/a.cpp"
+  std::string target;  ///< "<build>/<folder>/<target>"; may be empty
+  std::string flag;    ///< "-Wno-conversion", "removed -Wextra", ...
+};
+
 struct RunManifest {
   std::string schema;
   std::string engine_version;
@@ -132,6 +140,8 @@ struct RunManifest {
   /// "lint_view"/"compiled_changed_files": the changed files the build
   /// compiled or included, whatever their names (recorded by the lint step).
   std::vector<std::string> compiled_changed_files;
+  /// "compile_flag_suppressions": a candidate's, against its baseline.
+  std::vector<FlagSuppression> compile_flag_suppressions;
   /// "object_references": what the build's objects reference of process
   /// control and self-inspection; "held_out"/"run"/"object_references": the
   /// same of the held-out run's objects.

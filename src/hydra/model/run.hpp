@@ -102,6 +102,9 @@ struct Run {
   /// The changed files its build compiled or included, whatever their
   /// names (manifest.json's `lint_view.compiled_changed_files`).
   std::vector<std::string> compiled_changed_files;
+  /// Warning-hiding flags its units' compile commands have that the
+  /// baseline's lack (manifest.json's `compile_flag_suppressions`).
+  std::vector<FlagSuppression> compile_flag_suppressions;
   /// What its objects, and its held-out run's, reference of process control
   /// and self-inspection (manifest.json's `object_references`).
   ObjectReferences object_references;

@@ -169,6 +169,18 @@ void read_evidence_records(const Fields& top, model::RunManifest& manifest) {
   }
   if (const json* view = top.object("lint_view"))
     top.in("lint_view", *view).texts("compiled_changed_files", manifest.compiled_changed_files);
+  if (const json* list = top.array("compile_flag_suppressions")) {
+    for (std::size_t index = 0; index < list->size(); ++index) {
+      const Fields fields = top.element("compile_flag_suppressions", index, (*list)[index]);
+      model::FlagSuppression flag;
+      fields.text("unit", flag.unit);
+      fields.text("target", flag.target);
+      fields.text("flag", flag.flag);
+      if (flag.unit.empty()) fields.missing("unit");
+      if (flag.flag.empty()) fields.missing("flag");
+      manifest.compile_flag_suppressions.push_back(std::move(flag));
+    }
+  }
   read_object_references(top, manifest.object_references);
   read_plain_results(top, "candidate", manifest.launcher_differential);
   if (const json* held = top.object("held_out"))

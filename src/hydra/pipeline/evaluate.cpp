@@ -1,5 +1,6 @@
 #include <hydra/pipeline/evaluate.hpp>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -52,6 +53,31 @@ TestObjectReferences test_object_references(const model::Run& baseline, const mo
     if (const auto& privately = baseline.held_out_object_references.test_sources)
       found.baseline->insert(privately->begin(), privately->end());  // sources the baseline's own run lacks
   return found;
+}
+
+/// The candidate's `compile_flag_suppressions` (manifest.json), one
+/// suppression per flag (kind "compile flag", at the first unit, the others
+/// counted in the text), without the flags one of `textual` (the diff's own
+/// suppressions) spells out.
+std::vector<guard::Suppression> compile_flag_suppressions(const model::Run& candidate,
+                                                          const std::vector<guard::Suppression>& textual) {
+  std::map<std::string, std::vector<std::string>> units;
+  for (const auto& each : candidate.compile_flag_suppressions) units[each.flag].push_back(each.unit);
+  std::vector<guard::Suppression> out;
+  for (const auto& [flag, where] : units) {
+    const std::string spelled = flag.rfind("removed ", 0) == 0 ? std::string() : flag;
+    const bool shown = !spelled.empty() && std::any_of(textual.begin(), textual.end(), [&](const auto& each) {
+      return each.text.find(spelled) != std::string::npos;
+    });
+    if (shown) continue;
+    guard::Suppression suppression;
+    suppression.path = where.front();
+    suppression.kind = "compile flag";
+    suppression.text = flag + " (in the compile command of " + where.front() +
+                       (where.size() > 1 ? " and " + std::to_string(where.size() - 1) + " more units" : "") + ")";
+    out.push_back(std::move(suppression));
+  }
+  return out;
 }
 
 /// What the candidate's code newly references of process control and
@@ -114,6 +140,11 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
   if (!candidate.compiled_changed_files.empty())
     report.suppressions_added = guard::find_added_suppressions(
         diff, std::set<std::string>(candidate.compiled_changed_files.begin(), candidate.compiled_changed_files.end()));
+  // Suppression flags the compiler was given however the change spelled
+  // them (capture/lint/flag_suppressions.hpp); one the diff's text already
+  // shows is counted once.
+  for (auto& suppression : compile_flag_suppressions(candidate, report.suppressions_added))
+    report.suppressions_added.push_back(std::move(suppression));
   // The runs that judge the tests built and ran them as the reference defines them.
   for (auto& change : guard::find_recipe_changes(baseline, candidate)) report.tests_tampered.push_back(std::move(change));
   // A header of the candidate's tree that shadows a system or standard header

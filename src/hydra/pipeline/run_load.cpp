@@ -377,6 +377,7 @@ model::Run run_of_manifest(const fs::path& run_dir, const json& manifest, const 
   run.build_root = typed.build_dir;
   run.shadowing_headers = typed.shadowing_headers;
   run.compiled_changed_files = typed.compiled_changed_files;
+  run.compile_flag_suppressions = typed.compile_flag_suppressions;
   run.object_references = typed.object_references;
   run.held_out_object_references = typed.held_out_object_references;
   run.launcher_differential = typed.launcher_differential;

@@ -277,6 +277,40 @@ std::vector<std::string> change_files(const fs::path& repository, const std::vec
   return {files.begin(), files.end()};
 }
 
+std::vector<fs::path> paths_outside_change(const fs::path& repository) {
+  const fs::path root = fs::canonical(work_tree_root(repository));
+  std::set<fs::path> paths;
+  const auto common = git(root, {"rev-parse", "--path-format=absolute", "--git-common-dir"});
+  if (common.exit_code == 0 && !trim(common.output).empty()) paths.insert(fs::path(std::string(trim(common.output))));
+  std::error_code error;
+  if (fs::exists(fs::symlink_status(root / ".git", error))) paths.insert(root / ".git");
+  // Listed through the private git directory, HEAD's files in its index
+  // (a tracked file an ignore rule matches is no ignored file).
+  const PrivateGitDir own(root);
+  const std::map<std::string, std::string> environment = own.environment(root);
+  const auto head = git(root, {"rev-parse", "--verify", "--quiet", "HEAD^{commit}"});
+  if (head.exit_code == 0) git(root, {"read-tree", std::string(trim(head.output))}, environment);
+  const std::vector<std::string> listing = {"-c", "core.quotePath=false", "ls-files", "-z", "--others",
+                                            "--exclude-standard", "--directory"};
+  std::vector<std::string> ignored = listing;
+  ignored.push_back("--ignored");
+  const std::string ignored_listing = git(root, ignored, environment).output;
+  for (const std::string_view entry : split(ignored_listing, '\0')) {
+    std::string relative(entry);
+    while (!relative.empty() && relative.back() == '/') relative.pop_back();
+    if (!relative.empty()) paths.insert(root / relative);
+  }
+  // A nested repository is listed as its folder ("vendor/parts/"), never descended into.
+  const std::vector<std::string> untracked(listing.begin(), listing.end() - 1);
+  const std::string untracked_listing = git(root, untracked, environment).output;
+  for (const std::string_view entry : split(untracked_listing, '\0')) {
+    if (entry.empty() || entry.back() != '/') continue;
+    const fs::path folder = root / std::string(entry.substr(0, entry.size() - 1));
+    if (fs::exists(fs::symlink_status(folder / ".git", error))) paths.insert(folder);
+  }
+  return {paths.begin(), paths.end()};
+}
+
 std::string diff_against(const fs::path& repository, const std::string& base_commit,
                          const std::vector<fs::path>& excluded) {
   const fs::path root = fs::canonical(work_tree_root(repository));

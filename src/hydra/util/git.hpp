@@ -75,6 +75,14 @@ std::string diff_commits(const std::filesystem::path& repository, const std::str
 std::vector<std::string> change_files(const std::filesystem::path& repository,
                                       const std::vector<std::filesystem::path>& excluded);
 
+/// What a build of the work tree at `repository` must not read because no
+/// diff shows it (docs/threat-model.md, "The scorer's git"): the
+/// repository's git directory (its common one, with every ref and object)
+/// and the tree's `.git` entry, every file and folder the tree's own
+/// `.gitignore` files ignore (as change_files leaves them out), and every
+/// nested repository. Absolute, sorted.
+std::vector<std::filesystem::path> paths_outside_change(const std::filesystem::path& repository);
+
 /// Creates (or refreshes) a detached worktree of `commit` at `path`.
 void checkout_worktree(const std::filesystem::path& repository, const std::string& commit,
                        const std::filesystem::path& path);

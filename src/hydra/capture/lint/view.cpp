@@ -229,7 +229,8 @@ json LintView::to_json() const {
 }
 
 LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::path& scratch,
-                           const LintDatabase& database, const std::set<fs::path>& built_files) {
+                           const LintDatabase& database, const std::set<fs::path>& built_files,
+                           const std::vector<std::string>& compiled_with) {
   LintView view;
   view.database_dir = scratch / "database";
   view.scope.source = plan.source;
@@ -273,6 +274,10 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
       by_file[suppression.path].push_back(suppression);
   }
   view.removed_flags = added_warning_flags(guard::find_added_suppression_markers(lines));
+  for (const auto& flag : compiled_with)
+    if (std::find(view.removed_flags.begin(), view.removed_flags.end(), flag) == view.removed_flags.end())
+      view.removed_flags.push_back(flag);
+  std::sort(view.removed_flags.begin(), view.removed_flags.end());
   {
     // The changed files the build compiled or included (the detector reads
     // them as code whatever their names).

@@ -109,9 +109,12 @@ struct LintView {
 /// under `scratch` (emptied first). Every changed file is stripped whatever
 /// its name (only the files clang opens are read through the overlay).
 /// `built_files`: absolute paths of the files the build compiled or its
-/// objects depend on (compiled_changed_files). Throws hydra::Error when a
+/// objects depend on (compiled_changed_files). `compiled_with`: warning
+/// flags the candidate's units gained however the change spelled them
+/// (lint/flag_suppressions.hpp), removed like the diff's own. Throws hydra::Error when a
 /// file cannot be read or written.
 LintView prepare_lint_view(const Plan& plan, std::string_view diff, const std::filesystem::path& scratch,
-                           const LintDatabase& database, const std::set<std::filesystem::path>& built_files = {});
+                           const LintDatabase& database, const std::set<std::filesystem::path>& built_files = {},
+                           const std::vector<std::string>& compiled_with = {});
 
 }  // namespace hydra::capture
