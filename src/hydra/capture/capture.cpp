@@ -10,6 +10,7 @@
 
 #include <hydra/capture/cmake/built_files.hpp>
 #include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/cmake/own_cache.hpp>
 #include <hydra/capture/sandbox/network_use.hpp>
 #include <hydra/capture/run_summary.hpp>
 #include <hydra/capture/steps.hpp>
@@ -253,13 +254,32 @@ CaptureOutcome capture(const CaptureRequest& request) {
   if (plan.cache_dir) unsnapshotted.push_back(*plan.cache_dir);
   const TreeSnapshot source_before = snapshot_tree(plan.source, plan.in_git, unsnapshotted);
   bool build_passed = false;
+  // A candidate's own compiler cache (cmake/own_cache.hpp): only where the
+  // sandbox hides it from every step but its build and held-out builds.
+  if (request.baseline_run && sandbox.confined() && plan.config.profile == "cmake") {
+    plan.own_cache = own_cache_folder(staging.directory);
+    plan.own_cache_writes = true;
+  }
+  struct OwnCacheCleanup {
+    fs::path folder;
+    ~OwnCacheCleanup() {
+      std::error_code ignored;
+      if (!folder.empty()) fs::remove_all(folder, ignored);
+    }
+  } own_cache_cleanup{plan.own_cache};
   if (plan.config.profile == "cmake") {
     const BuildResult build = run_build(plan, request, sandbox, staging, progress);
+    // Read by the held-out builds only when this build filled it.
+    plan.own_cache_writes = false;
+    if (staging.manifest["caches"]["compiler"].value("own", json::object()).value("role", "") != "writer")
+      plan.own_cache.clear();
     build_passed = build.passed;
     report_built_outside_change(plan, request, source_before, staging);
     report_network_need(request, sandbox, staging, build.passed);
     if (build.passed) run_tests(plan, request, sandbox, staging, progress);
     run_held_out(plan, request, sandbox, staging, progress);
+    std::error_code ignored;
+    fs::remove_all(own_cache_cleanup.folder, ignored);  // no later step reads it
     run_lint(plan, request, sandbox, build.passed, staging, progress);
   } else {
     run_profile_steps(plan, request, sandbox, staging, progress);

@@ -176,6 +176,7 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
   sub.keep_going = true;
   sub.excluded = {build};
   sub.change.reset();
+  sub.own_cache_writes = false;  // read, never written (own_cache.hpp)
   sub.tree_mounts.clear();
   std::vector<fs::path> mount_points;  // in the worktree: not files of the tree
   if (sandbox.bwrap && plan.config.profile == "cmake") {
@@ -248,6 +249,7 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
         staging.problem(name + " run: " + problem.get<std::string>());
   json record = {{"build_passed", build_passed},
                  {"build", sub_staging.manifest.value("build", json::object())},
+                 {"compiler_cache", sub_staging.manifest.value("caches", json::object()).value("compiler", json::object())},
                  {"steps", sub_staging.manifest.value("steps", json::array())},
                  {"roots", {{"source", sub.seen(source).string()}, {"build", sub.seen(build).string()}}},
                  {"shown_at_candidate_paths", !sub.tree_mounts.empty()},
