@@ -271,8 +271,11 @@ CaptureOutcome capture(const CaptureRequest& request) {
     const BuildResult build = run_build(plan, request, sandbox, staging, progress);
     // Read by the held-out builds only when this build filled it.
     plan.own_cache_writes = false;
-    if (staging.manifest["caches"]["compiler"].value("own", json::object()).value("role", "") != "writer")
-      plan.own_cache.clear();
+    const json& caches = staging.manifest.contains("caches") ? staging.manifest["caches"] : json::object();
+    const json own = caches.is_object() && caches.contains("compiler") && caches["compiler"].is_object()
+                         ? caches["compiler"].value("own", json::object())
+                         : json::object();
+    if (!own.is_object() || own.value("role", std::string()) != "writer") plan.own_cache.clear();
     build_passed = build.passed;
     report_built_outside_change(plan, request, source_before, staging);
     report_network_need(request, sandbox, staging, build.passed);
