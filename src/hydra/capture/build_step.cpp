@@ -2,6 +2,9 @@
 #include <hydra/capture/build_step.hpp>
 #include <hydra/capture/cmake/compiler_cache.hpp>
 #include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/cmake/own_cache.hpp>
+#include <hydra/parse/diff_lines.hpp>
+#include <hydra/util/git.hpp>
 #include <hydra/capture/runners/test_launch_hook.hpp>
 #include <hydra/parse/cmake_cache.hpp>
 #include <hydra/capture/core/tree_step_policy.hpp>
@@ -42,6 +45,7 @@ struct BuildSetup {
   json shared_record;  ///< what the shared cache gave and took (compiler_cache.hpp)
   std::vector<fs::path> writable, readable;
   parse::CMakeCache configured;  ///< the tree's cache as its configure left it
+  std::vector<std::string> commands;  ///< what the build will run (Ninja's), read after the configure
 };
 
 /// Configures the capture's build tree (afresh when it was configured from
@@ -106,14 +110,51 @@ util::ProcessResult configure_tree(const Plan& plan, const CaptureRequest& reque
     staging.write("build-targets.json", parse::to_json(targets).dump(1) + "\n", "build_targets");
     // Every command the build will run (Ninja), custom commands included:
     // lint finds the units a custom command compiles there (lint_step.cpp).
-    const std::vector<std::string> commands = build_command_lines(build_dir);
-    if (!commands.empty()) {
+    setup.commands = build_command_lines(build_dir);
+    if (!setup.commands.empty()) {
       std::string text;
-      for (const auto& line : commands) text += line + "\n";
+      for (const auto& line : setup.commands) text += line + "\n";
       staging.write("build-commands.txt", text, "build_commands");
     }
   }
   return result;
+}
+
+/// The capture's own compiler cache (own_cache.hpp), after the configure and
+/// outside the sandbox: a candidate's build fills it when its change
+/// qualifies (its reason recorded when not), a held-out build reads it.
+/// What the build step must write and read besides is added to `setup`.
+void prepare_own_cache(const Plan& plan, BuildSetup& setup) {
+  CompilerCache& cache = setup.compiler_cache;
+  if (plan.own_cache.empty() || !cache.used) return;
+  const fs::path seen_folder = plan.seen(plan.own_cache);
+  if (!plan.own_cache_writes) {
+    cache.own_reason = prepare_own_cache_reader(cache, plan.own_cache, seen_folder, setup.build_dir,
+                                                setup.seen_build, setup.readable);
+    return;
+  }
+  OwnCacheInputs inputs;
+  if (!plan.change) {
+    cache.own_reason = "no change against a base commit";
+    return;
+  }
+  try {
+    for (const auto& file : parse::parse_diff_lines(*plan.change, "the change's diff").files)
+      for (const auto& path : {file.path, file.old_path})
+        if (!path.empty()) inputs.changed.push_back(path);
+  } catch (const std::exception& error) {
+    cache.own_reason = std::string("the change's diff cannot be read: ") + error.what();
+    return;
+  }
+  inputs.top = plan.seen(util::work_tree_root(plan.source));
+  inputs.build = setup.seen_build;
+  inputs.configure_inputs = configure_inputs(setup.build_dir);
+  inputs.commands = setup.commands;
+  inputs.launcher = cache.program.string();
+  cache.own_reason = own_cache_refusal(inputs);
+  if (cache.own_reason.empty())
+    cache.own_reason = prepare_own_cache_writer(cache, plan.own_cache, seen_folder, setup.seen_build, setup.writable,
+                                                setup.readable);
 }
 
 /// Builds the configured tree in what is left of `timeout` since `started`,
@@ -142,17 +183,22 @@ util::ProcessResult build_tree(const Plan& plan, const CaptureRequest& request, 
   };
   const util::ProcessResult result = util::run_process(process);
   StepRecord record = step_record("build", argv, result, timeout, policy);
-  CompilerCacheStats stats;
+  CompilerCacheStats stats, own;
   if (compiler_cache.used && fs::is_regular_file(compiler_cache.stats_log))
     stats = parse_stats_log(util::read_file(compiler_cache.stats_log));
-  json cache_record = to_json(compiler_cache, stats);
+  if (!compiler_cache.own_role.empty() && fs::is_regular_file(compiler_cache.own_stats_log))
+    own = parse_stats_log(util::read_file(compiler_cache.own_stats_log));
+  json cache_record = to_json(compiler_cache, stats, own);
   if (compiler_cache.used) publish_shared_compiler_cache(plan, compiler_cache, setup.shared_record, cache_record);
   record.extra["compile_cache"] = cache_record;
   staging.manifest["caches"]["compiler"] = cache_record;
   staging.step(record);
   if (compiler_cache.used)
     progress.detail(std::to_string(stats.hits) + "/" + std::to_string(stats.hits + stats.misses) +
-                    " compilations from ccache");
+                    " compilations from ccache" +
+                    (compiler_cache.own_role == "reader"
+                         ? ", " + std::to_string(own.remote_hits) + " of the others from the candidate's own"
+                         : std::string()));
   return result;
 }
 
@@ -222,8 +268,10 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     setup.shared_record = prepare_shared_compiler_cache(plan, compiler_cache, setup.readable);
   }
   util::ProcessResult result = configure_tree(plan, request, sandbox, staging, setup, timeout);
-  if (result.started && result.exit_code == 0 && !result.timed_out)
+  if (result.started && result.exit_code == 0 && !result.timed_out) {
+    prepare_own_cache(plan, setup);
     result = build_tree(plan, request, sandbox, staging, progress, setup, timeout, started, build_log);
+  }
   if (!fs::exists(build_log)) util::write_file_atomic(build_log, "");
   staging.add("build.log", "build_log");
   return finish_build(result, staging, progress, timeout, started, build_log);

@@ -13,6 +13,7 @@
 #include <hydra/capture/cmake/linked_programs.hpp>
 #include <hydra/capture/lint/flag_suppressions.hpp>
 #include <hydra/parse/build_targets.hpp>
+#include <hydra/capture/cmake/own_cache.hpp>
 #include <hydra/capture/sandbox/network_use.hpp>
 #include <hydra/capture/run_summary.hpp>
 #include <hydra/capture/steps.hpp>
@@ -212,6 +213,60 @@ void collect_timed_out_steps(const json& record, const std::string& where, std::
   }
 }
 
+/// The cmake profile's steps: build, its checks, tests, held-out runs and
+/// lint. A candidate's own compiler cache (cmake/own_cache.hpp) is written
+/// by its build step only, read by its held-out builds only, and removed
+/// before lint. Returns whether the build passed.
+bool run_cmake_steps(Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
+                     Progress& progress, const TreeSnapshot& source_before) {
+  // Only where the sandbox hides it from every step but those.
+  if (request.baseline_run && sandbox.confined()) {
+    plan.own_cache = own_cache_folder(staging.directory);
+    plan.own_cache_writes = true;
+  }
+  struct OwnCacheCleanup {
+    fs::path folder;
+    ~OwnCacheCleanup() {
+      std::error_code ignored;
+      if (!folder.empty()) fs::remove_all(folder, ignored);
+    }
+  } own_cache_cleanup{plan.own_cache};
+  const BuildResult build = run_build(plan, request, sandbox, staging, progress);
+  // Read by the held-out builds only when this build filled it.
+  plan.own_cache_writes = false;
+  const json& caches = staging.manifest.contains("caches") ? staging.manifest["caches"] : json::object();
+  const json own = caches.is_object() && caches.contains("compiler") && caches["compiler"].is_object()
+                       ? caches["compiler"].value("own", json::object())
+                       : json::object();
+  if (!own.is_object() || own.value("role", std::string()) != "writer") plan.own_cache.clear();
+  report_built_outside_change(plan, request, source_before, staging);
+  record_flag_suppressions(plan, request, toolchain_compilers(staging), staging);
+  report_network_need(request, sandbox, staging, build.passed);
+  if (build.passed)
+    check_linked_programs(plan, request, sandbox, staging, plan.budget.seconds(plan.config.build_timeout_seconds));
+  if (build.passed) run_tests(plan, request, sandbox, staging, progress);
+  run_held_out(plan, request, sandbox, staging, progress);
+  std::error_code ignored;
+  fs::remove_all(own_cache_cleanup.folder, ignored);  // no later step reads it
+  run_lint(plan, request, sandbox, build.passed, staging, progress);
+  return build.passed;
+}
+
+/// What went to the shared cache (docs/caches.md): never part of a result,
+/// only of how long the capture took.
+void record_shared_cache(const Plan& plan, Staging& staging) {
+  if (!plan.shared_cache) return;
+  const auto stats = plan.shared_cache->stats();
+  json shared = {{"address", plan.shared_cache->address().url},
+                 {"role", plan.shared_cache->role() == remote::Role::writer ? "writer" : "reader"},
+                 {"lookups", stats.lookups},
+                 {"hits", stats.hits},
+                 {"corrupt", stats.corrupt},
+                 {"writes", stats.writes}};
+  if (!stats.unavailable.empty()) shared["unavailable"] = stats.unavailable;
+  staging.manifest["caches"]["shared"] = shared;
+}
+
 }  // namespace
 
 CaptureOutcome capture(const CaptureRequest& request) {
@@ -290,16 +345,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   const TreeSnapshot source_before = snapshot_tree(plan.source, plan.in_git, unsnapshotted);
   bool build_passed = false;
   if (plan.config.profile == "cmake") {
-    const BuildResult build = run_build(plan, request, sandbox, staging, progress);
-    build_passed = build.passed;
-    report_built_outside_change(plan, request, source_before, staging);
-    record_flag_suppressions(plan, request, toolchain_compilers(staging), staging);
-    report_network_need(request, sandbox, staging, build.passed);
-    if (build.passed)
-      check_linked_programs(plan, request, sandbox, staging, plan.budget.seconds(plan.config.build_timeout_seconds));
-    if (build.passed) run_tests(plan, request, sandbox, staging, progress);
-    run_held_out(plan, request, sandbox, staging, progress);
-    run_lint(plan, request, sandbox, build.passed, staging, progress);
+    build_passed = run_cmake_steps(plan, request, sandbox, staging, progress, source_before);
   } else {
     run_profile_steps(plan, request, sandbox, staging, progress);
     run_held_out(plan, request, sandbox, staging, progress);
@@ -321,19 +367,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   }
   staging.manifest["source_tree"] = {{"files", source_before.files.size()}, {"changed_while_code_ran", written}};
   record_change(plan, request, staging, progress);
-  if (plan.shared_cache) {
-    // What went to the shared cache (docs/caches.md): never part of a
-    // result, only of how long the capture took.
-    const auto stats = plan.shared_cache->stats();
-    json shared = {{"address", plan.shared_cache->address().url},
-                   {"role", plan.shared_cache->role() == remote::Role::writer ? "writer" : "reader"},
-                   {"lookups", stats.lookups},
-                   {"hits", stats.hits},
-                   {"corrupt", stats.corrupt},
-                   {"writes", stats.writes}};
-    if (!stats.unavailable.empty()) shared["unavailable"] = stats.unavailable;
-    staging.manifest["caches"]["shared"] = shared;
-  }
+  record_shared_cache(plan, staging);
   // The baseline's seal held when this capture began: broken now, it was
   // this tree's code that wrote it (the sandbox was not in force).
   std::string baseline_broken;

@@ -180,6 +180,7 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
   sub.keep_going = true;
   sub.excluded = {build};
   sub.change.reset();
+  sub.own_cache_writes = false;  // read, never written (own_cache.hpp)
   sub.tree_mounts.clear();
   // The held-out run's improved tests: against the baseline's results with
   // the same tests (its own held-out run, when it ran the private tests).
@@ -262,6 +263,7 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
         staging.problem(name + " run: " + problem.get<std::string>());
   json record = {{"build_passed", build_passed},
                  {"build", sub_staging.manifest.value("build", json::object())},
+                 {"compiler_cache", sub_staging.manifest.value("caches", json::object()).value("compiler", json::object())},
                  {"steps", sub_staging.manifest.value("steps", json::array())},
                  {"roots", {{"source", sub.seen(source).string()}, {"build", sub.seen(build).string()}}},
                  {"shown_at_candidate_paths", !sub.tree_mounts.empty()},

@@ -93,11 +93,12 @@ CompilerCacheStats parse_stats_log(std::string_view log) {
     else if (line == "cache_miss") ++stats.misses;
     else if (line == "remote_storage_hit") ++stats.remote_hits;
     else if (line == "remote_storage_miss") ++stats.remote_misses;
+    else if (line == "remote_storage_write") ++stats.remote_writes;
   }
   return stats;
 }
 
-json to_json(const CompilerCache& cache, const CompilerCacheStats& stats) {
+json to_json(const CompilerCache& cache, const CompilerCacheStats& stats, const CompilerCacheStats& own) {
   json record = {{"used", cache.used}};
   if (!cache.used) {
     record["reason"] = cache.reason;
@@ -117,6 +118,14 @@ json to_json(const CompilerCache& cache, const CompilerCacheStats& stats) {
     record["shared"] = {{"role", cache.shared_writer ? "writer" : "reader"},
                         {"remote_hits", stats.remote_hits},
                         {"remote_misses", stats.remote_misses}};
+  }
+  if (!cache.own_role.empty()) {
+    // Its ccache runs only for what the first one missed, on the own
+    // cache's storage alone: its hits are compilations served from there.
+    record["own"] = {{"role", cache.own_role}, {"lookups", own.calls}, {"hits", own.remote_hits}};
+    if (cache.own_role == "writer") record["own"]["stored"] = own.remote_writes;
+  } else if (!cache.own_reason.empty()) {
+    record["own"] = {{"role", "none"}, {"reason", cache.own_reason}};
   }
   return record;
 }

@@ -49,6 +49,11 @@ struct CompilerCache {
   /// build, read-only. Empty: no shared cache.
   std::filesystem::path shared_folder;
   bool shared_writer = false;
+  /// The capture's own cache (own_cache.hpp): "writer" in a candidate's
+  /// build that fills it, "reader" in its held-out builds; empty: unused.
+  std::string own_role;
+  std::string own_reason;  ///< why a candidate's build does not fill it (empty: it does, or no candidate)
+  std::filesystem::path own_stats_log;  ///< the CCACHE_STATSLOG of the own cache's ccache (HydraScore's side)
 };
 
 /// Whether and how `plan`'s build in `build_dir` uses ccache: on when the
@@ -73,14 +78,18 @@ struct CompilerCacheStats {
   std::uint64_t misses = 0;  ///< compiled and stored
   std::uint64_t remote_hits = 0;    ///< of the hits, from the shared cache's entries
   std::uint64_t remote_misses = 0;  ///< looked up there and not found
+  std::uint64_t remote_writes = 0;  ///< stored there
 };
 
 /// Counts the invocations (`# file` lines) and their hit/miss counters in
 /// the text of a ccache stats log. Pure.
 CompilerCacheStats parse_stats_log(std::string_view log);
 
-/// The manifest record of `cache` with `stats` (hit rate when there were calls).
-nlohmann::json to_json(const CompilerCache& cache, const CompilerCacheStats& stats);
+/// The manifest record of `cache` with `stats` (hit rate when there were
+/// calls) and, when it has an own cache or a reason not to, `own` (the own
+/// cache's ccache: its hits and what it stored) as "own".
+nlohmann::json to_json(const CompilerCache& cache, const CompilerCacheStats& stats,
+                       const CompilerCacheStats& own = {});
 
 /// The shared cache's index of the compiler entries of a baseline at `commit`.
 std::string shared_compiler_index(const std::string& commit);

@@ -118,6 +118,12 @@ struct Plan {
   /// candidate's paths, tree_view_mounts). Empty for a capture's own trees
   /// and without the sandbox.
   std::vector<Mount> tree_mounts;
+  /// A candidate capture's own compiler cache (capture/cmake/own_cache.hpp):
+  /// a folder of its staging directory. Its build fills it when
+  /// `own_cache_writes` and the change qualifies; its held-out builds read
+  /// it. Empty: none (a baseline, no sandbox, or the build did not fill it).
+  std::filesystem::path own_cache;
+  bool own_cache_writes = false;
   /// The change against the base commit as it was before any of the tree's
   /// code ran (capture() takes it first; change_diff returns it from then on).
   std::optional<std::string> change;
