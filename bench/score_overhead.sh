@@ -19,8 +19,8 @@
 #
 # With REFERENCE=path/to/other/hydra-score, each run's candidate is captured
 # once more with that tool (into its own output folder, from the same tree)
-# and its signals.json must be byte-identical to hydra_score's: the
-# optimisations change no result.
+# and its signals.json (but the build's wall time), lint/0.log and diff.patch
+# must be byte-identical to hydra_score's: the optimisations change no result.
 #
 # Usage: bench/score_overhead.sh [path/to/hydra-score] [units]
 #        (defaults: build/hydra-score, 24 units; HYDRA_BENCH_JOBS jobs, default 2)
@@ -124,13 +124,17 @@ check_reference() {  # check_reference K: the same candidate captured with $refe
     --initial-cache "$work/build/hydra/initial-cache.cmake" --exclude "$work/build" --jobs "$jobs" \
     --out "$out" --build-dir "$work/reference/trees/current" --agent current \
     --baseline-run "$work/build/hydra/baseline" >/dev/null 2>&1 || true
-  if ! cmp -s "$out/signals.json" "$work/build/hydra/current/signals.json"; then
-    echo "signals differ from $reference's capture (run $1):" >&2
-    diff <(python3 -m json.tool "$out/signals.json") <(python3 -m json.tool "$work/build/hydra/current/signals.json") >&2 || true
+  # The signals without the build's wall time (the one measured figure),
+  # and the lint log and diff in full.
+  local strip='import json,sys; d=json.load(open(sys.argv[1])); d["build"].pop("seconds",None); print(json.dumps(d,indent=1,sort_keys=True))'
+  local mine="$work/build/hydra/current"
+  if ! diff <(python3 -c "$strip" "$out/signals.json") <(python3 -c "$strip" "$mine/signals.json") >&2 ||
+     ! cmp "$out/lint/0.log" "$mine/lint/0.log" >&2 || ! cmp "$out/diff.patch" "$mine/diff.patch" >&2; then
+    echo "results differ from $reference's capture (run $1)" >&2
     trap - EXIT
     exit 1
   fi
-  echo "  run $1: signals.json identical to $reference's"
+  echo "  run $1: signals (but the build seconds), lint/0.log and diff.patch identical to $reference's"
 }
 
 hand=(); hydra=()
