@@ -206,3 +206,34 @@ TEST_CASE("the clone's settings change nothing a checkout writes or a diff print
   CHECK(diff.find('\x1b') == std::string::npos);
   hydra::util::remove_worktree(repo, worktree);
 }
+
+TEST_CASE("GitMemo: a repository's top and filter drivers are read once per scope, and afresh after it",
+          "[util][git]") {
+  hydra::util::TempDir temp("hydra-git-memo");
+  const fs::path repo = fs::canonical(temp.path()) / "repo";
+  committed_repository(repo);
+  const fs::path sub = repo / "src";
+  {
+    const hydra::util::GitMemo memo;
+    CHECK(hydra::util::work_tree_root(sub) == repo);
+    checked_git(sub, {"init", "--quiet"});  // a nested repository appears inside the scope
+    CHECK(hydra::util::work_tree_root(sub) == repo);  // the top read first
+    {
+      const hydra::util::GitMemo nested;  // scopes nest: the memory stays
+      CHECK(hydra::util::work_tree_root(sub) == repo);
+    }
+    CHECK(hydra::util::work_tree_root(sub) == repo);
+    // The filter drivers of the repository (none) are read here.
+    CHECK(hydra::util::run_git(repo, {"status", "--porcelain"}).exit_code == 0);
+  }
+  CHECK(hydra::util::work_tree_root(sub) == sub);  // read afresh
+  fs::remove_all(sub / ".git");
+
+  // A filter driver defined after the scope ended is read, and emptied.
+  const fs::path ran = temp.path() / "ran";
+  write(repo / ".git" / "info" / "attributes", "tests/*.cpp filter=leak\n");
+  checked_git(repo, {"config", "filter.leak.clean", "touch " + ran.string() + "; cat"});
+  write(repo / "tests" / "test_fee.cpp", "int main() { return 0; }\n");
+  CHECK(hydra::util::run_git(repo, {"add", "tests/test_fee.cpp"}).exit_code == 0);
+  CHECK_FALSE(fs::exists(ran));
+}

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include <hydra/capture/cmake/built_files.hpp>
@@ -270,6 +271,9 @@ void record_shared_cache(const Plan& plan, Staging& staging) {
 }  // namespace
 
 CaptureOutcome capture(const CaptureRequest& request) {
+  // Until the first step runs no code of the tree has run: git's view of
+  // the repository's configuration and top is read once (util::GitMemo).
+  std::optional<util::GitMemo> before_code(std::in_place);
   Progress progress(request.progress, request.agent);
   Plan plan = make_plan(request, verified_baseline(request));
   std::string why_not_reused;
@@ -344,6 +348,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   if (plan.cache_dir) unsnapshotted.push_back(*plan.cache_dir);
   const TreeSnapshot source_before = snapshot_tree(plan.source, plan.in_git, unsnapshotted);
   bool build_passed = false;
+  before_code.reset();
   if (plan.config.profile == "cmake") {
     build_passed = run_cmake_steps(plan, request, sandbox, staging, progress, source_before);
   } else {
@@ -354,6 +359,8 @@ CaptureOutcome capture(const CaptureRequest& request) {
     report_network_need(request, sandbox, staging, build_passed);
   }
   run_security(plan, sandbox, staging, progress);
+  // The tree's code has run its last: git reads the configuration afresh, once.
+  std::optional<util::GitMemo> after_code(std::in_place);
   // Still the change that was taken: a tree whose files the steps wrote
   // (and perhaps restored) is not the tree that was scored.
   const std::vector<std::string> written =
@@ -382,6 +389,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   CaptureOutcome outcome;
   collect_timed_out_steps(staging.manifest, "", outcome.timed_out_steps);
   publish(plan, plan.config, staging);
+  after_code.reset();  // a baseline captured again runs its own steps
   if (!baseline_broken.empty()) recapture_baseline(request);
   outcome.build_passed = build_passed;
   outcome.summary = plan.out.string() + ": " + run_summary(plan.out);

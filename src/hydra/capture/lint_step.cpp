@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <map>
 #include <optional>
 #include <set>
@@ -165,56 +166,116 @@ struct LintCounts {
   std::atomic<bool> timed_out{false};
 };
 
+/// Where one unit stands once its direct entry was looked at.
+struct UnitLookup {
+  bool answered = false;             ///< its result came from the cache
+  bool has_command = false;          ///< compile_commands.json has it (it can have a key)
+  std::optional<std::string> key;    ///< known without preprocessing
+  std::string direct_key;
+};
+
+/// The cache's answer for `unit` when its direct entry holds (no process
+/// runs: lint_unit_key's direct mode), into `result`.
+UnitLookup look_up_directly(const LintCacheUse& use, const fs::path& unit, util::ProcessResult& result) {
+  UnitLookup lookup;
+  const auto command = use.unit_commands.find(unit);
+  if (command == use.unit_commands.end()) return lookup;
+  lookup.has_command = true;
+  DirectLintKey direct = direct_lint_key(use.key_context, command->second);
+  lookup.key = std::move(direct.key);
+  lookup.direct_key = std::move(direct.direct_key);
+  if (!lookup.key) return lookup;
+  if (auto entry = use.cache->load(*lookup.key)) {
+    result.started = true;
+    result.exit_code = entry->exit_code;
+    result.output = use.key_context.roots.restore(entry->output);
+    lookup.answered = true;
+  }
+  return lookup;
+}
+
 /// Runs clang-tidy over `units` (or takes its answer from the cache), `plan.jobs`
 /// at a time, under one budget of `timeout_seconds`; one result per unit.
+/// First every unit's direct entry is looked at (no process runs); then the
+/// others are preprocessed for their key and linted. A unit whose key needs
+/// preprocessing while a job is free (the few units a change touched) is
+/// preprocessed beside its clang-tidy run, and the cache's answer, when the
+/// key has one, is taken over the run's: the results are those of doing one
+/// after the other.
 std::vector<util::ProcessResult> lint_units(const Plan& plan, const Sandbox& sandbox, const StepPolicy& policy,
                                             const LintView& view, const std::vector<fs::path>& units,
                                             const fs::path& clang_tidy, double timeout_seconds, LintCacheUse& use,
                                             LintCounts& counts, Progress& progress) {
-  std::optional<LintCache>& cache = use.cache;
-  LintKeyContext& key_context = use.key_context;
-  const std::map<fs::path, CompileCommand>& unit_commands = use.unit_commands;
+  const std::optional<LintCache>& cache = use.cache;
+  const LintKeyContext& key_context = use.key_context;
   std::vector<util::ProcessResult> results(units.size());
-  std::atomic<std::size_t>&done = counts.done, &cached = counts.cached, &linted = counts.linted,
-                          &uncacheable = counts.uncacheable;
-  std::atomic<bool>& timed_out = counts.timed_out;
   // One budget for the whole step, counted on the processor time the
   // machine could give (load_clock.hpp).
   util::LoadClock budget_clock;
   const auto left = [&] { return std::chrono::duration<double>(timeout_seconds - budget_clock.counted()); };
   const auto show = [&] {
-    progress.detail(std::to_string(done) + "/" + std::to_string(units.size()) + " files (" + std::to_string(cached) +
-                    " from cache)");
+    progress.detail(std::to_string(counts.done) + "/" + std::to_string(units.size()) + " files (" +
+                    std::to_string(counts.cached) + " from cache)");
   };
-  util::parallel_for(units.size(), plan.jobs, [&](std::size_t index) {
+  std::vector<UnitLookup> lookups(units.size());
+  if (cache) {
+    util::parallel_for(units.size(), plan.jobs, [&](std::size_t index) {
+      lookups[index] = look_up_directly(use, units[index], results[index]);
+      if (!lookups[index].answered) return;
+      ++counts.cached;
+      ++counts.done;
+      show();
+    });
+  }
+  std::vector<std::size_t> pending;
+  for (std::size_t index = 0; index < units.size(); ++index)
+    if (!lookups[index].answered) pending.push_back(index);
+  std::atomic<std::size_t> started{0};
+  std::atomic<unsigned> in_flight{0};
+  util::parallel_for(pending.size(), plan.jobs, [&](std::size_t position) {
+    const std::size_t index = pending[position];
+    const std::size_t unstarted = pending.size() - ++started;
+    const unsigned busy = ++in_flight;
+    struct Leave {
+      std::atomic<unsigned>& count;
+      ~Leave() { --count; }
+    } leave{in_flight};
     auto remaining = left();
     if (remaining.count() <= 0) {
-      timed_out = true;
+      counts.timed_out = true;
       return;
     }
-    std::optional<std::string> key;
-    if (cache) {
-      const auto command = unit_commands.find(units[index]);
-      std::string why_not;
-      if (command != unit_commands.end()) key = lint_unit_key(key_context, command->second, remaining, why_not);
-      if (key) {
-        if (auto entry = cache->load(*key)) {
-          util::ProcessResult& result = results[index];
-          result.started = true;
-          result.exit_code = entry->exit_code;
-          result.output = key_context.roots.restore(entry->output);
-          ++cached;
-          ++done;
-          show();
+    const UnitLookup& lookup = lookups[index];
+    std::optional<std::string> key = lookup.key;
+    std::future<std::optional<std::string>> beside;  // the key, computed during the clang-tidy run
+    if (cache && lookup.has_command && !key) {
+      const CompileCommand& command = use.unit_commands.at(units[index]);
+      const auto preprocess = [&key_context, &command, &lookup, remaining] {
+        std::string why_not;
+        return preprocessed_lint_key(key_context, command, lookup.direct_key, remaining, why_not);
+      };
+      if (busy + unstarted < plan.jobs) {
+        beside = std::async(std::launch::async, preprocess);
+      } else {
+        key = preprocess();
+        if (key) {
+          if (auto entry = cache->load(*key)) {
+            results[index] = {};
+            results[index].started = true;
+            results[index].exit_code = entry->exit_code;
+            results[index].output = key_context.roots.restore(entry->output);
+            ++counts.cached;
+            ++counts.done;
+            show();
+            return;
+          }
+        }
+        remaining = left();
+        if (remaining.count() <= 0) {
+          counts.timed_out = true;
+          if (!key) ++counts.uncacheable;
           return;
         }
-      } else {
-        ++uncacheable;
-      }
-      remaining = left();
-      if (remaining.count() <= 0) {
-        timed_out = true;
-        return;
       }
     }
     std::vector<std::string> argv = {clang_tidy.string(), "-p", view.database_dir.string(), "--quiet"};
@@ -224,15 +285,31 @@ std::vector<util::ProcessResult> lint_units(const Plan& plan, const Sandbox& san
     process.working_directory = plan.build_dir;
     process.timeout = remaining;
     process.keep_output_bytes = std::size_t(1) << 30;
-    results[index] = util::run_process(process);
-    ++linted;
-    const util::ProcessResult& result = results[index];
-    if (result.timed_out) timed_out = true;
+    util::ProcessResult result = util::run_process(process);
+    if (beside.valid()) {
+      key = beside.get();
+      if (key) {
+        if (auto entry = cache->load(*key)) {  // what doing one after the other gives
+          results[index].started = true;
+          results[index].exit_code = entry->exit_code;
+          results[index].output = key_context.roots.restore(entry->output);
+          ++counts.cached;
+          ++counts.done;
+          show();
+          return;
+        }
+      }
+    }
+    if (cache && !key) ++counts.uncacheable;
+    results[index] = std::move(result);
+    ++counts.linted;
+    const util::ProcessResult& ran = results[index];
+    if (ran.timed_out) counts.timed_out = true;
     // Only a finished run is stored: clang-tidy exits 0, or 1 when the unit
     // has compile errors; anything else (a crash, a kill) is not its answer.
-    if (key && result.started && !result.timed_out && (result.exit_code == 0 || result.exit_code == 1))
-      cache->store(*key, {result.exit_code, key_context.roots.normalize(result.output)});
-    ++done;
+    if (key && ran.started && !ran.timed_out && (ran.exit_code == 0 || ran.exit_code == 1))
+      cache->store(*key, {ran.exit_code, key_context.roots.normalize(ran.output)});
+    ++counts.done;
     show();
   });
   return results;

@@ -25,6 +25,21 @@ ProcessResult git(const fs::path& directory, std::vector<std::string> arguments,
 
 namespace {
 
+/// GitMemo's memory: this thread's, while a scope lives.
+struct GitMemory {
+  int depth = 0;
+  std::map<std::string, std::set<std::string>> drivers;  ///< directory and environment -> filter drivers
+  std::map<std::string, fs::path> tops;                   ///< directory -> work tree root
+};
+thread_local GitMemory git_memory;
+
+/// The key of a filter listing: the directory and the whole environment.
+std::string memo_key(const fs::path& directory, const std::map<std::string, std::string>& environment) {
+  std::string key = directory.string();
+  for (const auto& [name, value] : environment) key += std::string(1, '\0') + name + "=" + value;
+  return key;
+}
+
 /// The environment of every git command: no system or user configuration,
 /// no system attributes, no prompt, the C locale.
 std::map<std::string, std::string> git_environment(std::map<std::string, std::string> environment) {
@@ -66,20 +81,29 @@ std::vector<std::string> neutral_options(const fs::path& directory, const std::m
                                       "-c", "core.quotePath=true",
                                       // No background work.
                                       "-c", "gc.auto=0", "-c", "maintenance.auto=false"};
-  ProcessRequest request;
-  request.argv = {"git", "-C", directory.string(), "config", "--null", "--get-regexp", "^filter\\."};
-  request.environment = environment;
-  request.keep_output_bytes = std::size_t(1) << 24;
-  request.separate_stderr = true;
-  request.timeout = git_timeout;
-  const ProcessResult listed = run_process(request);
+  const std::string key = git_memory.depth > 0 ? memo_key(directory, environment) : std::string();
+  const auto remembered = key.empty() ? git_memory.drivers.end() : git_memory.drivers.find(key);
   std::set<std::string> drivers;
-  if (listed.started && listed.exit_code == 0) {
-    for (const std::string_view entry : split(listed.output, '\0')) {
-      const std::string_view key = entry.substr(0, entry.find('\n'));
-      const auto last = key.rfind('.');
-      if (key.size() > 7 && last != std::string_view::npos && last > 7) drivers.emplace(key.substr(7, last - 7));
+  if (remembered != git_memory.drivers.end()) {
+    drivers = remembered->second;
+  } else {
+    ProcessRequest request;
+    request.argv = {"git", "-C", directory.string(), "config", "--null", "--get-regexp", "^filter\\."};
+    request.environment = environment;
+    request.keep_output_bytes = std::size_t(1) << 24;
+    request.separate_stderr = true;
+    request.timeout = git_timeout;
+    const ProcessResult listed = run_process(request);
+    if (listed.started && listed.exit_code == 0) {
+      for (const std::string_view entry : split(listed.output, '\0')) {
+        const std::string_view name = entry.substr(0, entry.find('\n'));
+        const auto last = name.rfind('.');
+        if (name.size() > 7 && last != std::string_view::npos && last > 7) drivers.emplace(name.substr(7, last - 7));
+      }
     }
+    // Remembered only when git read the configuration (1: no filter there).
+    if (!key.empty() && listed.started && (listed.exit_code == 0 || listed.exit_code == 1))
+      git_memory.drivers[key] = drivers;
   }
   for (const auto& driver : drivers)
     for (const char* setting : {".clean=", ".smudge=", ".process=", ".required=false"})
@@ -134,9 +158,24 @@ std::string resolve_commit(const fs::path& repository, const std::string& ref) {
 }
 
 fs::path work_tree_root(const fs::path& directory) {
+  if (git_memory.depth > 0) {
+    const auto remembered = git_memory.tops.find(directory.string());
+    if (remembered != git_memory.tops.end()) return remembered->second;
+  }
   const auto result = git(directory, {"rev-parse", "--show-toplevel"});
   if (result.exit_code != 0) throw Error(directory.string() + " is not inside a git work tree");
-  return fs::path(trim(result.output));
+  fs::path top(trim(result.output));
+  if (git_memory.depth > 0) git_memory.tops[directory.string()] = top;
+  return top;
+}
+
+GitMemo::GitMemo() { ++git_memory.depth; }
+
+GitMemo::~GitMemo() {
+  if (--git_memory.depth == 0) {
+    git_memory.drivers.clear();
+    git_memory.tops.clear();
+  }
 }
 
 namespace {

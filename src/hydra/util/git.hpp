@@ -43,6 +43,21 @@ std::string resolve_commit(const std::filesystem::path& repository, const std::s
 /// The top-level directory of the work tree containing `directory`.
 std::filesystem::path work_tree_root(const std::filesystem::path& directory);
 
+/// While one lives on a thread, that thread's git commands read each
+/// repository's filter drivers once per directory and environment (run_git
+/// lists them before every command otherwise), and work_tree_root answers
+/// once per directory. For the stretches of a capture where no code of the
+/// tree runs (before its first step, after its last): nothing can change a
+/// configuration there but HydraScore. Scopes nest; the memory goes with the
+/// outermost.
+class GitMemo {
+ public:
+  GitMemo();
+  ~GitMemo();
+  GitMemo(const GitMemo&) = delete;
+  GitMemo& operator=(const GitMemo&) = delete;
+};
+
 /// The file a capture leaves in its build tree, so that a build tree inside
 /// a repository is never read as part of a change (diff_against).
 inline constexpr const char* kBuildTreeMarker = ".hydra-build-tree";

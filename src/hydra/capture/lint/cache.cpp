@@ -220,47 +220,55 @@ json file_record(const LintKeyContext& context, FileDigests& digests, const fs::
   return record;
 }
 
-}  // namespace
-
-std::optional<std::string> lint_unit_key(const LintKeyContext& context, const CompileCommand& command,
-                                         std::chrono::duration<double> timeout, std::string& why_not) {
-  FileDigests local;
-  FileDigests& digests = context.digests ? *context.digests : local;
+/// What both keys of a unit hold: the format, clang-tidy and its settings,
+/// the unit and its command with the trees' paths made placeholders.
+json lint_key_base(const LintKeyContext& context, const CompileCommand& command) {
   json arguments = json::array();
   for (const auto& argument : command.arguments) arguments.push_back(context.roots.normalize(argument));
-  const json base = {{"format", entry_magic},
-                     {"tidy", context.tidy},
-                     {"settings", context.settings},
-                     {"file", context.roots.normalize(command.file.string())},
-                     {"directory", context.roots.normalize(command.directory.string())},
-                     {"arguments", arguments}};
+  return {{"format", entry_magic},
+          {"tidy", context.tidy},
+          {"settings", context.settings},
+          {"file", context.roots.normalize(command.file.string())},
+          {"directory", context.roots.normalize(command.directory.string())},
+          {"arguments", arguments}};
+}
 
-  // Direct mode: the files the last preprocessing of this command read.
-  std::string direct_key;
-  if (context.cache) {
-    json direct = base;
-    direct["mode"] = "direct";
-    direct["unit"] = file_record(context, digests, command.file);
-    direct["listing"] = context.listing;
-    // The compiler's driver: an upgrade in place changes what it predefines.
-    const auto compiler = util::find_program(command.arguments.front());
-    direct["compiler"] = compiler ? digests.of(*compiler) : "not found";
-    direct_key = util::sha256_hex(direct.dump());
-    if (const auto entry = context.cache->load(direct_key)) {
-      try {
-        const json stored = json::parse(entry->output);
-        bool same = stored.at("files").is_object();
-        for (const auto& [name, record] : stored.at("files").items()) {
-          if (!same) break;
-          same = file_record(context, digests, context.roots.restore(name)) == record;
-        }
-        if (same) return stored.at("key").get<std::string>();
-      } catch (const json::exception&) {
-        // Not a direct entry after all: preprocess.
+}  // namespace
+
+DirectLintKey direct_lint_key(const LintKeyContext& context, const CompileCommand& command) {
+  FileDigests local;
+  FileDigests& digests = context.digests ? *context.digests : local;
+  DirectLintKey found;
+  if (!context.cache) return found;
+  json direct = lint_key_base(context, command);
+  direct["mode"] = "direct";
+  direct["unit"] = file_record(context, digests, command.file);
+  direct["listing"] = context.listing;
+  // The compiler's driver: an upgrade in place changes what it predefines.
+  const auto compiler = util::find_program(command.arguments.front());
+  direct["compiler"] = compiler ? digests.of(*compiler) : "not found";
+  found.direct_key = util::sha256_hex(direct.dump());
+  if (const auto entry = context.cache->load(found.direct_key)) {
+    try {
+      const json stored = json::parse(entry->output);
+      bool same = stored.at("files").is_object();
+      for (const auto& [name, record] : stored.at("files").items()) {
+        if (!same) break;
+        same = file_record(context, digests, context.roots.restore(name)) == record;
       }
+      if (same) found.key = stored.at("key").get<std::string>();
+    } catch (const json::exception&) {
+      // Not a direct entry after all: preprocess.
     }
   }
+  return found;
+}
 
+std::optional<std::string> preprocessed_lint_key(const LintKeyContext& context, const CompileCommand& command,
+                                                 const std::string& direct_key, std::chrono::duration<double> timeout,
+                                                 std::string& why_not) {
+  FileDigests local;
+  FileDigests& digests = context.digests ? *context.digests : local;
   util::ProcessRequest process;
   if (context.prepare) process = context.prepare(preprocess_arguments(command));
   else process.argv = preprocess_arguments(command);
@@ -288,12 +296,20 @@ std::optional<std::string> lint_unit_key(const LintKeyContext& context, const Co
     // System headers: their preprocessed text is in the key.
     if (in_project) files[context.roots.normalize(path.string())] = record;
   }
-  json key = base;
+  json key = lint_key_base(context, command);
   key["preprocessed"] = util::sha256_hex(context.roots.normalize(result.output));
   key["files"] = files;
   const std::string digest = util::sha256_hex(key.dump());
   if (context.cache) context.cache->store(direct_key, {0, json{{"key", digest}, {"files", read}}.dump()});
   return digest;
+}
+
+std::optional<std::string> lint_unit_key(const LintKeyContext& context, const CompileCommand& command,
+                                         std::chrono::duration<double> timeout, std::string& why_not) {
+  // Direct mode first: the files the last preprocessing of this command read.
+  const DirectLintKey direct = direct_lint_key(context, command);
+  if (direct.key) return direct.key;
+  return preprocessed_lint_key(context, command, direct.direct_key, timeout, why_not);
 }
 
 LintCache::LintCache(fs::path directory, std::uint64_t max_bytes)

@@ -124,6 +124,23 @@ std::string tree_listing(const std::filesystem::path& source, const std::vector<
 std::optional<std::string> lint_unit_key(const LintKeyContext& context, const CompileCommand& command,
                                          std::chrono::duration<double> timeout, std::string& why_not);
 
+/// A unit's direct-mode look-up (lint_unit_key's first half).
+struct DirectLintKey {
+  std::optional<std::string> key;  ///< the unit's key, when its direct entry still holds
+  std::string direct_key;          ///< where the preprocessing stores its direct entry (empty without a cache)
+};
+
+/// The key of `command`'s unit from its direct entry alone (no process
+/// runs); no key when there is no cache, no entry, or a file it names changed.
+DirectLintKey direct_lint_key(const LintKeyContext& context, const CompileCommand& command);
+
+/// The key of `command`'s unit from its preprocessed text (lint_unit_key's
+/// second half), storing the direct entry under `direct_key`; nullopt (reason
+/// in `why_not`) when it cannot be preprocessed.
+std::optional<std::string> preprocessed_lint_key(const LintKeyContext& context, const CompileCommand& command,
+                                                 const std::string& direct_key, std::chrono::duration<double> timeout,
+                                                 std::string& why_not);
+
 /// clang-tidy's outcome for one unit.
 struct LintCacheEntry {
   int exit_code = 0;
