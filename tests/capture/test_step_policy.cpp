@@ -94,6 +94,27 @@ TEST_CASE("tree_step_policy puts the tree mounts first and makes their mount poi
     CHECK(*(held - 1) == "--bind");
     CHECK(argv.back() == "ctest");
   }
+  SECTION("valid input: what the tree hides is judged where the step sees the worktree") {
+    // The candidate's tree has a .git folder and an ignored file; the
+    // held-out worktree shown in its place has a .git file and no such file.
+    fs::create_directories(top / ".git");
+    hydra::util::write_file_atomic(top / "ignored.txt", "x");
+    hydra::util::write_file_atomic(worktree / ".git", "gitdir: /elsewhere\n");
+    hydra::capture::Plan hiding = plan;
+    hiding.hidden = {top / ".git", top / "ignored.txt"};
+    const auto hidden = tree_step_policy(hiding, "test", {held_build}, held_build / ".hydra-tmp");
+    const auto described = describe(hidden.mounts);
+    CHECK(std::find(described.begin(), described.end(),
+                    "hidden " + (top / ".git").string() + " <- " + (worktree / ".git").string()) != described.end());
+    CHECK(std::none_of(described.begin(), described.end(),
+                       [&](const std::string& mount) { return mount.find("ignored.txt") != std::string::npos; }));
+    hydra::capture::Sandbox sandbox;
+    sandbox.bwrap = "/usr/bin/bwrap";
+    const auto argv = sandbox.wrap(hidden, {"ctest"});
+    const auto at = std::find(argv.begin(), argv.end(), (top / ".git").string());
+    REQUIRE(at != argv.end());
+    CHECK(*(at - 1) == "/dev/null");  // a file: no folder made over it
+  }
   SECTION("valid input: a capture's own trees have no tree mounts") {
     hydra::capture::Plan own;
     own.source = top;

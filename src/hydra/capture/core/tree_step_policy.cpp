@@ -58,6 +58,18 @@ void make_mount_points(std::vector<Mount> mounts) {
   }
 }
 
+/// What a step sees at `path` comes from: the folder of the innermost of
+/// `mounts` that shows another folder around it, else `path` itself.
+fs::path shown_origin(const std::vector<Mount>& mounts, const fs::path& path) {
+  const Mount* innermost = nullptr;
+  for (const auto& mount : mounts) {
+    if (mount.access == Mount::Access::hidden || !util::is_within(path, mount.path)) continue;
+    if (!innermost || util::is_within(mount.path, innermost->path)) innermost = &mount;
+  }
+  if (!innermost || innermost->origin() == innermost->path) return path;
+  return innermost->origin() / path.lexically_relative(innermost->path);
+}
+
 }  // namespace
 
 StepPolicy tree_step_policy(const Plan& plan, std::string step, const std::vector<fs::path>& writable_paths,
@@ -107,8 +119,13 @@ StepPolicy tree_step_policy(const Plan& plan, std::string step, const std::vecto
         std::any_of(writable.begin(), writable.end(), [&](const Writable& tree) { return tree.seen == path; }) ||
         std::find(readable.begin(), readable.end(), path) != readable.end();
     if (is_tree || std::find(hidden.begin(), hidden.end(), path) != hidden.end()) continue;
+    // Inside a tree shown from another folder (a held-out tree at the
+    // candidate's paths), what the step would see there is that folder's
+    // file: hidden as what it is, and nothing to hide where it has none.
+    const fs::path shown = shown_origin(plan.tree_mounts, path);
+    if (shown != path && !fs::exists(fs::symlink_status(shown, ignored))) continue;
     hidden.push_back(path);
-    policy.add(Mount::Access::hidden, path);
+    policy.add(Mount::Access::hidden, path, shown == path ? fs::path() : shown);
   }
   // What the user's cache entries point at (a Qt6_DIR, a toolchain file).
   for (auto& mount : tool_mounts(settings, inherited, policy.home, hidden, initial_cache_paths(plan.initial_cache)))

@@ -61,10 +61,12 @@ std::vector<std::string> Sandbox::wrap(const StepPolicy& policy, const std::vect
           wrapped.insert(wrapped.end(), {"--ro-bind", mount.origin().string(), mount.path.string()});
         break;
       case Mount::Access::hidden:
-        if (fs::is_directory(mount.path, error)) {
+        // What is there decides (origin: the folder a tree shown elsewhere
+        // has at that place): a folder or a file.
+        if (fs::is_directory(mount.origin(), error)) {
           wrapped.insert(wrapped.end(), {"--tmpfs", mount.path.string()});
           hidden_folders.push_back(mount.path.string());
-        } else if (fs::exists(mount.path, error)) {
+        } else if (fs::exists(mount.origin(), error)) {
           wrapped.insert(wrapped.end(), {"--ro-bind", "/dev/null", mount.path.string()});
         }
         break;

@@ -35,7 +35,7 @@ struct Mount {
   };
   Access access = Access::read_only;
   std::filesystem::path path;    ///< where the step sees it
-  std::filesystem::path source;  ///< what it sees there; empty: `path` itself (not used by `hidden`)
+  std::filesystem::path source;  ///< what it sees there; empty: `path` itself (`hidden`: what is hidden, whose kind, folder or file, decides how)
 
   /// `source`, or `path` when no other source is named.
   const std::filesystem::path& origin() const { return source.empty() ? path : source; }
