@@ -126,6 +126,10 @@ TEST_CASE("is_project_generated names the build tree's files the project made", 
   CHECK_FALSE(is_project_generated("/b/_deps/fmt-src/format.cc", "/b"));
   CHECK_FALSE(is_project_generated("/b/app_autogen/mocs_compilation.cpp", "/b"));
   CHECK_FALSE(is_project_generated("/b/.hydra-lint-view/files/a.cpp", "/b"));
+  CHECK_FALSE(is_project_generated("/b/.hydra/held-out/source/src/a.cpp", "/b"));
+  // A folder the project's configure makes is the project's, whatever its name.
+  CHECK(is_project_generated("/b/.hydra-gen/count_impl.hpp", "/b"));
+  CHECK(is_project_generated("/b/.hydra-tmp/x.hpp", "/b"));
   CHECK_FALSE(is_project_generated("/elsewhere/a.cpp", "/b"));
   CHECK_FALSE(is_project_generated("/b", "/b"));
 }

@@ -65,3 +65,9 @@ TEST_CASE("findings outside the source tree are dropped with their notes, errors
         "/tmp/overlay.yaml:12:14: error: expected integer\n"
         "../src/b.cpp:1:1: warning: relative to the build tree [check-d]\n");
 }
+
+TEST_CASE("the header filter names the trees literally, whatever their paths hold", "[capture][lint-view]") {
+  CHECK(hydra::capture::regex_escaped("/work/a.b+c/(x)[y]{z}|w^$?*\\") ==
+        "/work/a\\.b\\+c/\\(x\\)\\[y\\]\\{z\\}\\|w\\^\\$\\?\\*\\\\");
+  CHECK(hydra::capture::regex_escaped("/plain/path_1-2") == "/plain/path_1-2");
+}

@@ -452,7 +452,13 @@ TEST_CASE("code that is no test reaching into a test framework is found in the c
                   {19, "namespace mytesting::detail { int x; }"},
                   {20, "namespace testing { extern int failures; }"},
                   {21, "inline int fixed() { return std::strstr(__BASE_FILE__, \"/tests/\") ? 42 : 41; }"},
-                  {22, "#define WHERE __FILE__"}};
+                  {22, "#define WHERE __FILE__"},
+                  // As the preprocessor reads them: a line splice, a comment
+                  // inside a directive, a digraph.
+                  {23, "constexpr const char* origin = __BASE_\\"},
+                  {24, "FILE__;"},
+                  {25, "#/**/undef EXPECT_EQ"},
+                  {26, "%:undef EXPECT_EQ"}};
   hydra::parse::FileLines test;
   test.path = test.old_path = "tests/calc_test.cpp";
   test.added = {{3, "#include <gtest/gtest.h>"}, {4, "#undef CHECK"}};
@@ -461,7 +467,7 @@ TEST_CASE("code that is no test reaching into a test framework is found in the c
   notes.added = {{1, "#undef EXPECT_EQ"}};
   diff.files = {header, test, notes};
   const auto found = guard::find_harness_reach(guard::Settings{}, diff);
-  REQUIRE(found.size() == 8);
+  REQUIRE(found.size() == 11);
   CHECK(found[0] == "src/calc.hpp:10: redefines or undefines a test framework's assertion macro in code that is no "
                     "test (#undef EXPECT_EQ)");
   CHECK(found[1].rfind("src/calc.hpp:11: redefines", 0) == 0);
@@ -471,8 +477,34 @@ TEST_CASE("code that is no test reaching into a test framework is found in the c
   CHECK(found[5].rfind("src/calc.hpp:15: includes a test framework's header", 0) == 0);
   CHECK(found[6].rfind("src/calc.hpp:20: names a test framework's namespace", 0) == 0);
   CHECK(found[7].rfind("src/calc.hpp:21: names the translation unit that includes it", 0) == 0);
+  CHECK(found[8].rfind("src/calc.hpp:23: names the translation unit that includes it", 0) == 0);
+  CHECK(found[9].rfind("src/calc.hpp:25: redefines or undefines", 0) == 0);
+  CHECK(found[10].rfind("src/calc.hpp:26: redefines or undefines", 0) == 0);
   guard::Report report;
   report.harness_reach = found;
   CHECK(guard::has_tampering(report));
-  CHECK(guard::to_json(report)["counts"]["harness_reach"] == 8);
+  CHECK(guard::to_json(report)["counts"]["harness_reach"] == 11);
+}
+
+TEST_CASE("a compiled file whose change git shows as binary cannot be read by the line checks: tampering",
+          "[guard]") {
+  hydra::parse::DiffLines diff;
+  hydra::parse::FileLines header;
+  header.path = header.old_path = "src/count_impl.hpp";
+  header.binary = true;
+  hydra::parse::FileLines image;
+  image.path = image.old_path = "docs/logo.png";
+  image.binary = true;
+  hydra::parse::FileLines text;
+  text.path = text.old_path = "src/count.cpp";
+  text.added = {{1, "#include \"count_impl.hpp\""}};
+  diff.files = {header, image, text};
+  const auto found = guard::find_unreadable_code(diff, {"src/count_impl.hpp", "src/count.cpp"});
+  REQUIRE(found.size() == 1);  // the image is no code the build read; the source is text
+  CHECK(found[0].rfind("src/count_impl.hpp: compiled by the build, yet git shows its change as binary", 0) == 0);
+  CHECK(guard::find_unreadable_code(diff, {}).empty());
+  guard::Report report;
+  report.unreadable_code = found;
+  CHECK(guard::has_tampering(report));
+  CHECK(guard::to_json(report)["counts"]["unreadable_code"] == 1);
 }

@@ -237,3 +237,30 @@ TEST_CASE("GitMemo: a repository's top and filter drivers are read once per scop
   CHECK(hydra::util::run_git(repo, {"add", "tests/test_fee.cpp"}).exit_code == 0);
   CHECK_FALSE(fs::exists(ran));
 }
+
+TEST_CASE("paths_outside_change names what no diff shows: git's folders, ignored files, nested repositories, build trees",
+          "[util][git]") {
+  hydra::util::TempDir temp("hydra-outside");
+  const fs::path repo = fs::canonical(temp.path());
+  checked_git(repo, {"init", "--quiet", "--initial-branch=main"});
+  write(repo / ".gitignore", "/ignored.txt\n");
+  write(repo / "src" / "lib.cpp", "int a();\n");
+  checked_git(repo, {"add", "--all"});
+  checked_git(repo, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "base"});
+  write(repo / "ignored.txt", "secret\n");
+  write(repo / "src" / "new.cpp", "int b();\n");  // untracked: part of the change
+  fs::create_directories(repo / "vendor" / "nested");
+  checked_git(repo / "vendor" / "nested", {"init", "--quiet"});
+  // An untracked folder that looks like a build tree: left out of the change,
+  // so hidden too (settings.cmake would otherwise reach the build unseen).
+  write(repo / "tools" / "local" / "CMakeCache.txt", "");
+  write(repo / "tools" / "local" / "settings.cmake", "add_compile_definitions(FIX=1)\n");
+  const auto paths = hydra::util::paths_outside_change(repo);
+  const auto has = [&](const fs::path& path) { return std::find(paths.begin(), paths.end(), path) != paths.end(); };
+  CHECK(has(repo / ".git"));
+  CHECK(has(repo / "ignored.txt"));
+  CHECK(has(repo / "vendor" / "nested"));
+  CHECK(has(repo / "tools" / "local"));
+  CHECK_FALSE(has(repo / "src" / "new.cpp"));
+  CHECK_FALSE(has(repo / "src"));
+}

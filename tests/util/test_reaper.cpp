@@ -64,8 +64,11 @@ TEST_CASE("the reaper kills a process its parent left behind, so a reader of its
   // starts a process in a session of its own that keeps that output open
   // and ends at once: the process is an orphan (like a test program's forked
   // child that called setsid(), which keeps ctest waiting for its pipes).
+  // The subshell's output ends only once the orphan has written its number
+  // (on a busy machine the orphan could otherwise be killed before it does).
   const std::string command = "out=$( (setsid sh -c 'echo $$ > " + orphan.string() +
-                              "; exec sleep 300' &) ; echo done ); echo \"got $out\"";
+                              "; exec sleep 300' &) ; while [ ! -s " + orphan.string() +
+                              " ]; do sleep 0.05; done; echo done ); echo \"got $out\"";
 
   SECTION("under the reaper: the orphan is killed, the command ends") {
     const auto result = hydra::util::run_process(reaped(command));

@@ -80,9 +80,18 @@ std::size_t tampered_test_count(const Report& report) {
   return names.size();
 }
 
+std::vector<std::string> find_unreadable_code(const parse::DiffLines& diff, const std::set<std::string>& compiled) {
+  std::vector<std::string> found;
+  for (const auto& file : diff.files)
+    if (file.binary && !file.deleted && compiled.count(file.path))
+      found.push_back(file.path + ": compiled by the build, yet git shows its change as binary (a NUL byte?), so no "
+                                  "check of added lines can read it");
+  return found;
+}
+
 bool has_tampering(const Report& report) {
-  return !report.config_edits.empty() || !report.tests_tampered.empty() ||
-         !report.tests_not_built.empty() || !report.harness_reach.empty();
+  return !report.config_edits.empty() || !report.tests_tampered.empty() || !report.tests_not_built.empty() ||
+         !report.harness_reach.empty() || !report.unreadable_code.empty();
 }
 
 nlohmann::json to_json(const Report& report) {
@@ -114,12 +123,14 @@ nlohmann::json to_json(const Report& report) {
   out["tests_tampered"] = std::move(tampered);
   out["tests_not_built"] = sorted.tests_not_built;
   out["harness_reach"] = sorted.harness_reach;
+  out["unreadable_code"] = sorted.unreadable_code;
   out["counts"] = {{"config_edits", sorted.config_edits.size()},
                    {"suppressions_added", sorted.suppressions_added.size()},
                    {"assertions_removed", sorted.assertions_removed.size()},
                    {"tests_tampered", tampered_test_count(sorted)},
                    {"tests_not_built", sorted.tests_not_built.size()},
-                   {"harness_reach", sorted.harness_reach.size()}};
+                   {"harness_reach", sorted.harness_reach.size()},
+                   {"unreadable_code", sorted.unreadable_code.size()}};
   out["tampering"] = has_tampering(sorted);
   return out;
 }

@@ -95,10 +95,14 @@ struct Report {
   /// Evidence that code which is no test reaches into a test framework, one
   /// line each ("src/calc.hpp:12: redefines or undefines ...").
   std::vector<std::string> harness_reach;
+  /// Changed files the build compiled or included whose change git shows as
+  /// binary (a NUL byte): no check of added lines can read them, one line
+  /// each (find_unreadable_code).
+  std::vector<std::string> unreadable_code;
 
   bool empty() const {
     return config_edits.empty() && suppressions_added.empty() && assertions_removed.empty() &&
-           tests_tampered.empty() && tests_not_built.empty() && harness_reach.empty();
+           tests_tampered.empty() && tests_not_built.empty() && harness_reach.empty() && unreadable_code.empty();
   }
 };
 
@@ -165,6 +169,11 @@ std::vector<ConfigEdit> find_config_edits(const Settings& settings, const parse:
 /// (elsewhere `-w` is too common an option of other tools).
 std::vector<Suppression> find_added_suppressions(const parse::DiffLines& diff,
                                                  const std::set<std::string>& compiled = {});
+
+/// The files of `diff` that `compiled` names (the build compiled or
+/// included them) and that git shows as binary: their added lines, which
+/// every line check reads, cannot be read. One line each. Pure.
+std::vector<std::string> find_unreadable_code(const parse::DiffLines& diff, const std::set<std::string>& compiled);
 
 /// find_added_suppressions plus the added lines holding a NOLINTEND marker
 /// (kind "NOLINTEND"): every added line lint must see without its

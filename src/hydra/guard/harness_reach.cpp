@@ -24,6 +24,39 @@ std::string_view code_of(std::string_view text) {
   return text.substr(0, text.find("//"));
 }
 
+/// The added lines as the preprocessor reads them (translation phases 1-3,
+/// as far as one line goes): lines continued by a backslash joined to the
+/// next added line, block comments within a line made a space, and a
+/// directive's `%:` digraph spelled `#`. Each keeps its first line's number.
+std::vector<parse::ChangedLine> preprocessed_lines(const std::vector<parse::ChangedLine>& added) {
+  std::vector<parse::ChangedLine> lines;
+  bool continued = false;
+  std::uint64_t last = 0;  // the physical line the last logical one ends on
+  for (const auto& line : added) {
+    const bool joined = continued && !lines.empty() && line.number == last + 1;
+    last = line.number;
+    if (joined) {
+      lines.back().text += line.text;
+    } else {
+      lines.push_back(line);
+    }
+    std::string& text = lines.back().text;
+    continued = !text.empty() && text.back() == '\\';
+    if (continued) text.pop_back();
+  }
+  for (auto& line : lines) {
+    std::string& text = line.text;
+    for (auto open = text.find("/*"); open != std::string::npos; open = text.find("/*", open)) {
+      const auto close = text.find("*/", open + 2);
+      if (close == std::string::npos) break;
+      text.replace(open, close + 2 - open, " ");
+    }
+    const auto first = text.find_first_not_of(" \t");
+    if (first != std::string::npos && text.compare(first, 2, "%:") == 0) text.replace(first, 2, "#");
+  }
+  return lines;
+}
+
 }  // namespace
 
 std::vector<std::string> find_harness_reach(const Settings& settings, const parse::DiffLines& diff) {
@@ -50,7 +83,7 @@ std::vector<std::string> find_harness_reach(const Settings& settings, const pars
   for (const parse::FileLines& file : diff.files) {
     if (file.deleted || !is_c_family(file.path)) continue;
     if (util::first_match(settings.test_file_globs, file.path) != nullptr) continue;
-    for (const parse::ChangedLine& line : file.added) {
+    for (const parse::ChangedLine& line : preprocessed_lines(file.added)) {
       const std::string_view code = code_of(line.text);
       if (code.empty()) continue;
       const char* what = nullptr;

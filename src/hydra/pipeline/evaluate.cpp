@@ -137,9 +137,9 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
       candidate_listed && candidate.tests ? &*candidate.tests : nullptr, roots);
   // A file the build compiled or included is code whatever its name (a
   // fragment named like a document).
-  if (!candidate.compiled_changed_files.empty())
-    report.suppressions_added = guard::find_added_suppressions(
-        diff, std::set<std::string>(candidate.compiled_changed_files.begin(), candidate.compiled_changed_files.end()));
+  const std::set<std::string> compiled(candidate.compiled_changed_files.begin(), candidate.compiled_changed_files.end());
+  if (!compiled.empty()) report.suppressions_added = guard::find_added_suppressions(diff, compiled);
+  report.unreadable_code = guard::find_unreadable_code(diff, compiled);
   // Suppression flags the compiler was given however the change spelled
   // them (capture/lint/flag_suppressions.hpp); one the diff's text already
   // shows is counted once.
@@ -171,6 +171,7 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
                                        (test.detail.empty() ? "" : " (" + test.detail + ")"));
     for (const auto& line : report.tests_not_built) tampering.gate_reasons.push_back("tests not built: " + line);
     for (const auto& line : report.harness_reach) tampering.gate_reasons.push_back("harness reach: " + line);
+    for (const auto& line : report.unreadable_code) tampering.gate_reasons.push_back("unreadable code: " + line);
   }
   tampering.evidence = guard::to_json(report);
   // Process control and self-inspection the change's code newly reaches for.

@@ -339,7 +339,10 @@ std::vector<fs::path> paths_outside_change(const fs::path& repository) {
     while (!relative.empty() && relative.back() == '/') relative.pop_back();
     if (!relative.empty()) paths.insert(root / relative);
   }
-  // A nested repository is listed as its folder ("vendor/parts/"), never descended into.
+  // A nested repository is listed as its folder ("vendor/parts/"), never
+  // descended into. An untracked build tree or tool output (a folder with a
+  // CMakeCache.txt, a run directory) is no part of a change either
+  // (change_pathspec), so none of it is shown to the steps.
   const std::vector<std::string> untracked(listing.begin(), listing.end() - 1);
   const std::string untracked_listing = git(root, untracked, environment).output;
   for (const std::string_view entry : split(untracked_listing, '\0')) {
@@ -347,6 +350,10 @@ std::vector<fs::path> paths_outside_change(const fs::path& repository) {
     const fs::path folder = root / std::string(entry.substr(0, entry.size() - 1));
     if (fs::exists(fs::symlink_status(folder / ".git", error))) paths.insert(folder);
   }
+  std::vector<fs::path> outputs;
+  for (const std::string_view entry : split(git(root, listing, environment).output, '\0'))
+    if (!entry.empty() && entry.back() == '/') collect_output_trees(root / std::string(entry), outputs);
+  for (const auto& output : outputs) paths.insert(absolute_clean(output));
   return {paths.begin(), paths.end()};
 }
 

@@ -94,8 +94,10 @@ std::vector<std::string> change_files(const std::filesystem::path& repository,
 /// diff shows it (docs/threat-model.md, "The scorer's git"): the
 /// repository's git directory (its common one, with every ref and object)
 /// and the tree's `.git` entry, every file and folder the tree's own
-/// `.gitignore` files ignore (as change_files leaves them out), and every
-/// nested repository. Absolute, sorted.
+/// `.gitignore` files ignore (as change_files leaves them out), every
+/// nested repository, and every untracked build tree or tool output that
+/// change_files leaves out (a folder with a CMakeCache.txt, a run
+/// directory). Absolute, sorted.
 std::vector<std::filesystem::path> paths_outside_change(const std::filesystem::path& repository);
 
 /// Creates (or refreshes) a detached worktree of `commit` at `path`.

@@ -18,7 +18,11 @@ bool is_project_generated(const fs::path& file, const fs::path& build) {
   if (!util::is_within(file, build) || file == build) return false;
   for (const auto& part : file.lexically_relative(build)) {
     const std::string name = part.string();
-    if (name == "CMakeFiles" || name == "_deps" || name.rfind(".hydra", 0) == 0) return false;
+    // HydraScore's own folders by their exact names, never by a prefix a
+    // folder the project's build makes could share (`.hydra-gen/`): the
+    // held-out trees (hidden from every step) and the lint view (emptied
+    // before lint).
+    if (name == "CMakeFiles" || name == "_deps" || name == ".hydra" || name == ".hydra-lint-view") return false;
     if (name.size() > 8 && name.compare(name.size() - 8, 8, "_autogen") == 0) return false;
   }
   return true;

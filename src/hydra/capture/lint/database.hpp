@@ -26,7 +26,7 @@ namespace hydra::capture {
 
 /// Whether `file` is a build-tree file the project made (not CMake's own
 /// CMakeFiles/, fetched dependencies in _deps/, AUTOMOC's *_autogen/ or
-/// HydraScore's .hydra* folders). Pure.
+/// HydraScore's .hydra/ and .hydra-lint-view/ folders). Pure.
 bool is_project_generated(const std::filesystem::path& file, const std::filesystem::path& build);
 
 struct LintDatabase {

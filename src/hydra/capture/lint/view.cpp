@@ -228,6 +228,17 @@ json LintView::to_json() const {
   return record;
 }
 
+/// `text` with every character a POSIX extended regular expression (LLVM's
+/// Regex) gives a meaning escaped.
+std::string regex_escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::path& scratch,
                            const LintDatabase& database, const std::set<fs::path>& built_files,
                            const std::vector<std::string>& compiled_with) {
@@ -243,7 +254,11 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
 
-  json key = {{"header_filter", ".*"}};
+  // Findings in every file of the source and build trees, system headers
+  // included: a tree file made a system header (a `#pragma GCC
+  // system_header` however it is spelled, a system include flag) is linted
+  // like any other, while the real system headers' findings stay out.
+  json key = {{"header_filter", "source and build trees"}, {"system_headers", true}};
   if (plan.tidy_config) {
     view.options.push_back("--config-file=" + plan.tidy_config->string());
     key["config"] = util::sha256_hex(util::read_file(*plan.tidy_config));
@@ -253,7 +268,9 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
     view.options.push_back("--config={}");
     key["config"] = "{}";
   }
-  view.options.push_back("--header-filter=.*");
+  view.options.push_back("--header-filter=^(" + regex_escaped(plan.seen(plan.source).generic_string()) + "|" +
+                         regex_escaped(plan.seen(plan.build_dir).generic_string()) + ")/");
+  view.options.push_back("--system-headers");
   // clang-tidy defines __clang_analyzer__, the compiler does not: code in
   // `#ifndef __clang_analyzer__` is built, so it is linted.
   view.options.push_back("--extra-arg=-U__clang_analyzer__");

@@ -103,6 +103,10 @@ struct LintView {
   nlohmann::json to_json() const;
 };
 
+/// `text` with every character a POSIX extended regular expression (LLVM's
+/// Regex, clang-tidy's --header-filter) gives a meaning escaped.
+std::string regex_escaped(const std::string& text);
+
 /// Prepares the view for `plan`: reads `diff` (the change as the change step
 /// records it; empty: nothing added), writes the stripped copies, the overlay
 /// and the compile database (`database`'s commands without the added flags)
