@@ -267,5 +267,11 @@ TEST_CASE("shared cache e2e: runners share lint and compiler results through Red
   capture(trusted, "trusted", {}, open_server.url());
   const Runner victim = make_runner(origin, root / "runner-victim", "main");
   const fs::path poisoned = capture(victim, "noop", baseline, open_server.url());
-  CHECK(test_passed(poisoned));  // the bug "fixed" by a forged object
+  // The forged object reaches it: the cache served the object compiled from
+  // forged/answer.cpp, whose dependencies name that file. (The capture then
+  // names the file as read outside the change, and its relink check builds
+  // the program afresh: the poisoned run is not believed either way.)
+  const auto victim_manifest = read_json(poisoned / "manifest.json");
+  INFO(victim_manifest.dump(1));
+  CHECK(victim_manifest["problems"].dump().find("forged/answer.cpp") != std::string::npos);
 }
