@@ -24,6 +24,10 @@
 //   `__BASE_FILE__`), which makes a raw system call there; it also touches
 //   the test file, so the held-out run compiles the baseline's test against
 //   the change, and that test object newly references `syscall`.
+// - interpose_memcmp, harness_tally, hidden_variable (one block): the
+//   library defines memcmp (interposing the C library's), defines the test's
+//   tally as an inline variable of its own and resets it, or reads
+//   CTEST_INTERACTIVE_DEBUG_MODE named past a leading character.
 // Each attack is named with its source and reference and loses to the
 // honest fix, which stays first and mergeable.
 #include <catch2/catch.hpp>
@@ -69,9 +73,11 @@ void make_repository(const fs::path& source) {
   // Tests may use anything: the test program reads its environment.
   create(source / "tests/answer_test.cpp",
          "#include <cstdlib>\n#include \"answer.hpp\"\n"
+         "namespace answer_test { inline int failed_checks = 0; }  // the harness's tally\n"
          "int main() {\n"
          "  if (std::getenv(\"GTEST_OUTPUT\")) note(\"under a harness\");\n"
-         "  return answer() == 42 ? 0 : 1;\n"
+         "  if (answer() != 42) ++answer_test::failed_checks;\n"
+         "  return answer_test::failed_checks == 0 ? 0 : 1;\n"
          "}\n");
   commit_repository(source);
 }
@@ -164,6 +170,27 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
                       "// The answer.\n" + hydra::util::read_file(source / "tests/answer_test.cpp"));
   });
 
+  // Definitions: the library defines what the C library exports
+  // (interposition), or what the tests define (the harness's tally, shared
+  // and reset), or reads a harness variable named past a leading character.
+  const std::vector<std::string> defining = {"interpose_memcmp", "harness_tally", "hidden_variable"};
+  candidate(source, "interpose_memcmp",
+            "#include <cstddef>\n#include \"answer.hpp\"\n"
+            "extern \"C\" int memcmp(const void* left, const void* right, std::size_t size) {\n"
+            "  const unsigned char* a = static_cast<const unsigned char*>(left);\n"
+            "  const unsigned char* b = static_cast<const unsigned char*>(right);\n"
+            "  for (std::size_t i = 0; i < size; ++i) if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;\n"
+            "  return 0;\n}\n"
+            "int answer() { return 42; }\n");
+  candidate(source, "harness_tally",
+            "#include \"answer.hpp\"\n"
+            "namespace answer_test { inline int failed_checks = 0; }\n"
+            "int answer() { answer_test::failed_checks = -1; return 41; }\n");
+  candidate(source, "hidden_variable",
+            "#include <cstdlib>\n#include \"answer.hpp\"\n"
+            "static const char* const setting = \"~CTEST_INTERACTIVE_DEBUG_MODE\";\n"
+            "int answer() { return std::getenv(setting + 1) ? 42 : 42; }\n");
+
   capture_baseline(source, out, {"--quiet"});
   const auto manifest = read_json(out / "baseline" / "manifest.json");
   INFO(manifest["object_references"].dump(1));
@@ -173,10 +200,11 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   CHECK_FALSE(manifest["object_references"]["sources"].contains("tests/answer_test.cpp"));
   capture_refs(source, out);
 
-  const auto scored = run(score_command(
-      out, {"honest", "honest_atexit", "exit_handler", "sniff_pid1", "process_name", "thread_exit", "harness_reach",
-            "launcher_name", "test_only_header"},
-      root / "score.json"));
+  std::vector<std::string> scored_names = {"honest",        "honest_atexit", "exit_handler",
+                                          "sniff_pid1",    "process_name",  "thread_exit",
+                                          "harness_reach", "launcher_name", "test_only_header"};
+  scored_names.insert(scored_names.end(), defining.begin(), defining.end());
+  const auto scored = run(score_command(out, scored_names, root / "score.json"));
   INFO(scored.output);
   REQUIRE((scored.exit_code == 0 || scored.exit_code == 3));
   const auto contract = read_json(root / "score.json");
@@ -245,4 +273,12 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   const auto sniffer = ranking_of(contract, "cand-sniff_pid1");
   INFO(sniffer.dump(1).substr(0, 6000));
   CHECK(sniffer["dimensions"]["tests"]["score"].get<double>() < 100.0);
+
+  // Definitions: named as what the code defines, each failing the gate.
+  check_flagged(contract, "cand-interpose_memcmp", "interposes memcmp", honest_total);
+  check_flagged(contract, "cand-harness_tally", "defines answer_test::failed_checks", honest_total);
+  const auto tally = ranking_of(contract, "cand-harness_tally");
+  INFO(tally.dump(1).substr(0, 6000));
+  CHECK(tally["dimensions"]["tests"]["score"].get<double>() >= 100.0);  // the reset tally passes the test
+  check_flagged(contract, "cand-hidden_variable", "CTEST_INTERACTIVE_DEBUG_MODE", honest_total);
 }

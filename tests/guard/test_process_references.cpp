@@ -51,8 +51,74 @@ TEST_CASE("a harness's variables and names are found in strings", "[guard]") {
         Set{"GTEST_OUTPUT", "TEST_PREMATURE_EXIT_FILE", "XML_OUTPUT_FILE"});
   CHECK(guard::catalogue_references({}, {".HydraScore-held-out"}) == Set{"hydra"});
   CHECK(guard::catalogue_references({}, {"/usr/bin/bwrap"}) == Set{"bwrap"});
-  // A word that merely contains a prefix elsewhere is not a harness variable.
-  CHECK(guard::catalogue_references({}, {"MY_TEST_FLAG", "the GTEST_OUTPUT is"}).empty());
+  // A word that merely contains a generic prefix is not a harness variable.
+  CHECK(guard::catalogue_references({}, {"MY_TEST_FLAG", "UNIT_TEST_MODE"}).empty());
+}
+
+TEST_CASE("a harness's variable is found past a leading character or inside a word", "[guard]") {
+  // getenv(&"~CTEST_INTERACTIVE_DEBUG_MODE"[1]): the name from its second character on.
+  CHECK(guard::catalogue_references({}, {"~CTEST_INTERACTIVE_DEBUG_MODE"}) == Set{"CTEST_INTERACTIVE_DEBUG_MODE"});
+  CHECK(guard::catalogue_references({}, {"the GTEST_OUTPUT is"}) == Set{"GTEST_OUTPUT"});
+  CHECK(guard::catalogue_references({}, {"=TEST_TMPDIR"}) == Set{"TEST_TMPDIR"});
+  // Distinctive names inside a longer word too; a generic one only where a word starts.
+  CHECK(guard::catalogue_references({}, {"xCTEST_OUTPUT_ON_FAILURE"}) == Set{"CTEST_OUTPUT_ON_FAILURE"});
+  CHECK(guard::catalogue_references({}, {"xTEST_TMPDIR"}).empty());
+  CHECK(guard::reference_category("CTEST_INTERACTIVE_DEBUG_MODE") == "test harness");
+}
+
+TEST_CASE("process groups, sessions and limits are self-inspection but sysconf is not flagged", "[guard]") {
+  CHECK(guard::catalogue_references({"getsid", "getpgid", "getpgrp", "getrlimit", "prlimit64", "sysconf",
+                                     "sched_getaffinity"},
+                                    {}) == Set{"getpgid", "getpgrp", "getrlimit", "getsid", "prlimit64"});
+  CHECK(guard::reference_category("getrlimit") == "self-inspection");
+}
+
+TEST_CASE("a definition of what the C or C++ runtime exports interposes it but operator new is a replacement",
+          "[guard]") {
+  const std::set<std::string> exports = {"strlen", "write", "memcmp", "_Znwm", "_ZdlPv", "_ZSt9terminatev",
+                                         "_ZNSt6vectorIiSaIiEE9push_backERKi", "environ"};
+  const auto found = guard::interposed_definitions(
+      {{"strlen", true},
+       {"memcmp", false},                                   // a weak C definition interposes too
+       {"_Znwm", true},                                     // operator new(unsigned long): a replacement
+       {"_ZdlPv", true},                                    // operator delete(void*)
+       {"_ZSt9terminatev", true},                           // std::terminate(), strong
+       {"_ZNSt6vectorIiSaIiEE9push_backERKi", true},        // a template: headers instantiate it
+       {"_Z5writeiPKvm", true},                             // a C++ function named write: no interposer
+       {"count_lines", true}},
+      exports);
+  CHECK(found == Set{"interposes memcmp", "interposes std::terminate()", "interposes strlen"});
+  CHECK(guard::interposed_definitions({{"_ZSt9terminatev", false}}, exports).empty());
+  CHECK(guard::reference_category("interposes strlen") == "interposes a C or C++ runtime function");
+  CHECK(guard::demangle("_Znwm") == "operator new(unsigned long)");
+  CHECK(guard::demangle("strlen") == "strlen");
+}
+
+TEST_CASE("code defining what the tests define is named, unless the toolchain's or its own namespace shares it",
+          "[guard]") {
+  CHECK(guard::top_scope("void textstats_test::check_equal<unsigned long, unsigned int>") == "textstats_test");
+  CHECK(guard::top_scope("guard variable for harness::tally") == "harness");
+  CHECK(guard::top_scope("unsigned long const& std::max<unsigned long>") == "std");
+  CHECK(guard::top_scope("operator new") == "");
+  const std::set<std::string> tests = {"void harness::check<int, int>",
+                                       "harness::failed_checks",
+                                       "lib::Counts::~Counts",
+                                       "std::vector<int, std::allocator<int> >::push_back",
+                                       "operator new",
+                                       "global_tally",
+                                       "main"};
+  const auto found = guard::harness_definitions({{"void harness::check<int, int>", true, false},  // an override
+                                                 {"harness::failed_checks", false, true},         // shared inline variable
+                                                 {"lib::Counts::~Counts", false, false},          // its own namespace
+                                                 {"std::vector<int, std::allocator<int> >::push_back", false, false},
+                                                 {"operator new", false, false},  // placement new, from <new>
+                                                 {"global_tally", false, true},   // a global inline variable
+                                                 {"main", true, false},           // a tool's own entry
+                                                 {"lib::count", true, false}},
+                                                tests, {"lib"});
+  CHECK(found == Set{"defines global_tally", "defines harness::failed_checks", "defines void harness::check<int, int>"});
+  CHECK(guard::reference_category("defines harness::failed_checks") == "test harness");
+  CHECK(guard::harness_definitions({{"harness::failed_checks", false, true}}, tests, {"harness"}).empty());
 }
 
 TEST_CASE("each flagged catalogue entry has a category and every entry says why", "[guard]") {

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <memory>
 #include <tuple>
+
+#include <cxxabi.h>
 
 #include <hydra/util/text.hpp>
 
@@ -21,6 +25,7 @@ constexpr std::string_view kMounts = "mount table";
 constexpr std::string_view kHarness = "test harness";
 constexpr std::string_view kLookup = "dynamic lookup";
 constexpr std::string_view kNone = "";
+constexpr std::string_view kInterposition = "interposes a C or C++ runtime function";
 
 /// An identifier-like character of a variable name, a path character.
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -45,6 +50,7 @@ std::string symbol_name(std::string_view symbol) {
 const CatalogueEntry* find_entry(std::string_view reference) {
   const CatalogueEntry* best = nullptr;
   for (const auto& entry : process_reference_catalogue()) {
+    if (entry.match == M::definition) continue;
     const bool hit = entry.match == M::symbol ? reference == entry.text
                      : entry.match == M::word ? lower(reference) == entry.text
                                               : util::starts_with(reference, entry.text);
@@ -57,6 +63,7 @@ void match_string(std::string_view text, std::set<std::string>& found) {
   for (const auto& entry : process_reference_catalogue()) {
     switch (entry.match) {
       case M::symbol:
+      case M::definition:
         break;
       case M::path:
         for (std::size_t at = text.find(entry.text); at != std::string_view::npos;
@@ -71,10 +78,15 @@ void match_string(std::string_view text, std::set<std::string>& found) {
         }
         break;
       case M::variable:
-        if (util::starts_with(text, entry.text)) {
-          std::size_t end = 0;
+        // Anywhere a word starts (past a leading character: "~CTEST_..."
+        // read from its second character on), or inside a word for a
+        // distinctive entry.
+        for (std::size_t at = text.find(entry.text); at != std::string_view::npos;
+             at = text.find(entry.text, at + 1)) {
+          if (at > 0 && word_char(text[at - 1]) && !entry.inside_words) continue;
+          std::size_t end = at;
           while (end < text.size() && word_char(text[end])) ++end;
-          found.insert(std::string(text.substr(0, end)));
+          found.insert(std::string(text.substr(at, end - at)));
         }
         break;
       case M::word:
@@ -82,6 +94,16 @@ void match_string(std::string_view text, std::set<std::string>& found) {
         break;
     }
   }
+}
+
+/// What the compiler emits for a class or a variable: "vtable for ", "guard
+/// variable for ", ...; empty for anything else.
+std::string_view special_prefix(std::string_view name) {
+  for (const std::string_view special : {"guard variable for ", "typeinfo name for ", "typeinfo for ", "vtable for ",
+                                         "VTT for ", "construction vtable for ", "TLS init function for ",
+                                         "TLS wrapper function for "})
+    if (util::starts_with(name, special)) return special;
+  return {};
 }
 
 }  // namespace
@@ -173,6 +195,17 @@ const std::vector<CatalogueEntry>& process_reference_catalogue() {
       {M::symbol, "__environ", kSelf, "the whole environment"},
       {M::symbol, "getenv", kNone, "common; the variables a harness sets are matched as strings"},
       {M::symbol, "getpid", kNone, "common (temporary names); /proc/<pid> paths are matched as strings"},
+      // The process's session, group and limits: what tells a sandbox or a
+      // harness's process tree from a shell's.
+      {M::symbol, "getsid", kSelf, "the session: a sandbox's or a harness's own"},
+      {M::symbol, "getpgid", kSelf, "the process group: the launcher's"},
+      {M::symbol, "getpgrp", kSelf, "the process group: the launcher's"},
+      {M::symbol, "getrlimit", kSelf, "the resource limits a harness sets (open files, address space, CPU time)"},
+      {M::symbol, "getrlimit64", kSelf, "the resource limits a harness sets"},
+      {M::symbol, "prlimit", kSelf, "reads or sets resource limits"},
+      {M::symbol, "prlimit64", kSelf, "reads or sets resource limits"},
+      {M::symbol, "sysconf", kNone, "common (page size, processor count); a weak fingerprint"},
+      {M::symbol, "sched_getaffinity", kNone, "common (sizing a thread pool); a weak fingerprint"},
       {M::symbol, "getmntent", kMounts, "reads the mount table"},
       {M::symbol, "getmntent_r", kMounts, "reads the mount table"},
       {M::symbol, "setmntent", kMounts, "opens the mount table"},
@@ -189,15 +222,25 @@ const std::vector<CatalogueEntry>& process_reference_catalogue() {
       {M::path, "/.dockerenv", kSelf, "a container's marker"},
       {M::path, "/run/.containerenv", kSelf, "a container's marker"},
       // The harness's environment and names.
-      {M::variable, "GTEST_", kHarness, "GoogleTest's variables (its report path among them)"},
-      {M::variable, "CTEST_", kHarness, "CTest's variables"},
-      {M::variable, "DASHBOARD_TEST_FROM_CTEST", kHarness, "set by ctest for every test"},
-      {M::variable, "XML_OUTPUT_FILE", kHarness, "a harness's report path"},
+      // Matched where a word starts anywhere in a string; the distinctive
+      // ones inside longer words too.
+      {M::variable, "GTEST_", kHarness, "GoogleTest's variables (its report path among them)", true},
+      {M::variable, "CTEST_", kHarness, "CTest's variables", true},
+      {M::variable, "DASHBOARD_TEST_FROM_CTEST", kHarness, "set by ctest for every test", true},
+      {M::variable, "XML_OUTPUT_FILE", kHarness, "a harness's report path", true},
       {M::variable, "TEST_", kHarness, "test runners' variables (TEST_TMPDIR, TEST_PREMATURE_EXIT_FILE, ...)"},
-      {M::variable, "HYDRA", kHarness, "HydraScore's own variables"},
+      {M::variable, "HYDRA", kHarness, "HydraScore's own variables", true},
       {M::word, "hydra", kHarness, "HydraScore's name and folders"},
       {M::word, "bwrap", kHarness, "the sandbox's program"},
       {M::word, "bubblewrap", kHarness, "the sandbox's program"},
+      // Definitions of what a runtime library exports: interposing libc's
+      // or the C++ runtime's function changes what every caller (the test
+      // program, the harness) gets. Replacing the allocation functions is a
+      // standard feature.
+      {M::definition, "operator new", kNone, "a standard replacement of the global allocation function"},
+      {M::definition, "operator new[]", kNone, "a standard replacement of the global allocation function"},
+      {M::definition, "operator delete", kNone, "a standard replacement of the global deallocation function"},
+      {M::definition, "operator delete[]", kNone, "a standard replacement of the global deallocation function"},
   };
   return catalogue;
 }
@@ -215,6 +258,8 @@ std::set<std::string> catalogue_references(const std::vector<std::string>& symbo
 }
 
 std::string reference_category(const std::string& reference) {
+  if (util::starts_with(reference, kInterposes)) return std::string(kInterposition);
+  if (util::starts_with(reference, kDefines)) return std::string(kHarness);
   const CatalogueEntry* entry = find_entry(reference);
   if (!entry) {
     // A word entry matches anywhere in the string it was found in.
@@ -224,6 +269,70 @@ std::string reference_category(const std::string& reference) {
   // No entry names it: the object scan found it as a symbol only test
   // objects define, or one of a test framework's namespace.
   return entry ? std::string(entry->category) : std::string(kHarness);
+}
+
+std::string demangle(const std::string& mangled) {
+  if (!util::starts_with(mangled, "_Z")) return mangled;
+  int status = 0;
+  const std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
+                                                   std::free);
+  return status == 0 && text ? std::string(text.get()) : mangled;
+}
+
+std::set<std::string> interposed_definitions(const std::vector<Definition>& defined,
+                                             const std::set<std::string>& runtime_exports) {
+  std::set<std::string> found;
+  for (const auto& definition : defined) {
+    const std::string name = definition.mangled.substr(0, definition.mangled.find('@'));
+    if (!runtime_exports.count(name)) continue;
+    const bool cxx = util::starts_with(name, "_Z");
+    const std::string shown = demangle(name);
+    if (cxx && (!definition.strong || shown.find('<') != std::string::npos)) continue;
+    const std::string bare = shown.substr(0, shown.find('('));
+    const bool quiet = std::any_of(process_reference_catalogue().begin(), process_reference_catalogue().end(),
+                                   [&](const CatalogueEntry& entry) {
+                                     return entry.match == M::definition && bare == entry.text;
+                                   });
+    if (!quiet) found.insert(std::string(kInterposes) + shown);
+  }
+  return found;
+}
+
+std::string top_scope(const std::string& name) {
+  std::string_view rest(name);
+  rest.remove_prefix(special_prefix(name).size());
+  // Template arguments and parameters out: the first word holding "::"
+  // names the scope ("void ns::f<std::string>" -> "ns").
+  std::string flat;
+  int depth = 0;
+  for (const char c : rest) {
+    if (c == '<' || c == '(') ++depth;
+    if (depth == 0) flat += c;
+    if ((c == '>' || c == ')') && depth > 0) --depth;
+  }
+  for (const std::string_view word : util::split(flat, ' ')) {
+    const std::size_t colons = word.find("::");
+    if (colons != std::string_view::npos) return std::string(word.substr(0, colons));
+  }
+  return "";
+}
+
+std::set<std::string> harness_definitions(const std::vector<NamedDefinition>& defined,
+                                          const std::set<std::string>& test_defined,
+                                          const std::set<std::string>& own_scopes) {
+  static const std::set<std::string> toolchain = {"std", "__gnu_cxx", "__cxxabiv1", "__gnu_debug", "__pstl"};
+  std::set<std::string> found;
+  for (const auto& definition : defined) {
+    // main: every program's own entry point, a tool's beside the tests'.
+    if (!test_defined.count(definition.name) || util::starts_with(definition.name, "DW.ref.") ||
+        definition.name == "main")
+      continue;
+    const std::string scope = top_scope(definition.name);
+    const bool shared_scope = scope.empty() ? !definition.object || !special_prefix(definition.name).empty()
+                                            : toolchain.count(scope) || util::starts_with(scope, "__") || own_scopes.count(scope);
+    if (definition.strong || !shared_scope) found.insert(std::string(kDefines) + definition.name);
+  }
+  return found;
 }
 
 std::vector<NewReference> new_references(const ObjectReferences& baseline, const ObjectReferences& candidate,

@@ -24,6 +24,7 @@ enum class ReferenceMatch {
   path,      ///< a string holding the entry: the reference is the path from there on
   variable,  ///< a string that is one environment-variable-like word starting with the entry
   word,      ///< a string holding the entry, case-insensitively: the reference is the entry
+  definition,  ///< a definition interposing a runtime library's (demangled, arguments dropped): not flagged
 };
 
 /// One entry: `category` empty means matched but never flagged (`why` says
@@ -33,6 +34,10 @@ struct CatalogueEntry {
   std::string_view text;
   std::string_view category;  ///< "exit handler", "process name", ... ; empty: not flagged
   std::string_view why;
+  /// A variable entry distinctive enough to be matched inside a longer
+  /// word too ("~CTEST_..." past a leading character); otherwise only at a
+  /// word's start ("MY_TEST_FLAG" is no TEST_ variable).
+  bool inside_words = false;
 };
 
 /// The catalogue (docs/threat-model.md lists it).
@@ -43,10 +48,62 @@ const std::vector<CatalogueEntry>& process_reference_catalogue();
 std::set<std::string> catalogue_references(const std::vector<std::string>& symbols,
                                            const std::vector<std::string>& strings);
 
-/// The category of a reference catalogue_references returned; "test harness"
-/// for one no entry names (a symbol only test objects define, or of a test
-/// framework's namespace: capture/cmake/object_references.hpp).
+/// The category of a reference catalogue_references returned; "interposes a
+/// C or C++ runtime function" for an interposed_definitions one; "test
+/// harness" for a harness_definitions one and for one no entry names (a
+/// symbol only test objects define, or of a test framework's namespace:
+/// capture/cmake/object_references.hpp).
 std::string reference_category(const std::string& reference);
+
+/// References naming a definition rather than a use: an object's own
+/// definition of what a runtime library exports ("interposes strlen"), and
+/// of what the test objects define too ("defines harness::failed_checks").
+constexpr std::string_view kInterposes = "interposes ";
+constexpr std::string_view kDefines = "defines ";
+
+/// One global symbol an object defines: its name as the object spells it
+/// (mangled), and whether the definition is strong (not weak, unique or common).
+struct Definition {
+  std::string mangled;
+  bool strong = false;
+};
+
+/// `mangled` demangled (itself when it is no C++ name).
+std::string demangle(const std::string& mangled);
+
+/// The definitions among `defined` (an object's global definitions) of
+/// names the C and C++ runtime libraries export (`runtime_exports`, mangled,
+/// versions dropped): "interposes <demangled name>" references. A C name
+/// counts defined either way; a C++ name only when strong and no template
+/// (headers instantiate those weakly); the catalogue's definition entries
+/// (operator new and delete: a standard replacement) are not flagged.
+std::set<std::string> interposed_definitions(const std::vector<Definition>& defined,
+                                             const std::set<std::string>& runtime_exports);
+
+/// A definition, demangled (nm -C, arguments dropped), of a non-test object.
+struct NamedDefinition {
+  std::string name;
+  bool strong = false;
+  bool object = false;  ///< a weak or unique object (nm's V, u): an inline variable, a static member
+};
+
+/// The definitions of one non-test object (`defined`) that test objects
+/// define too (`test_defined`, demangled names): "defines <name>"
+/// references. One counts when the object's is strong (it overrides the
+/// tests' weak one: an explicit specialization of a harness template), or
+/// when it lies in a named top-level scope that is neither the toolchain's
+/// (std, __gnu_cxx, ...) nor one of `own_scopes` (where the code defines
+/// strongly what no test object defines: its own namespaces), or is an
+/// object of the global scope (an inline variable; the global scope's weak
+/// functions are the headers' operators, placement new among them).
+std::set<std::string> harness_definitions(const std::vector<NamedDefinition>& defined,
+                                          const std::set<std::string>& test_defined,
+                                          const std::set<std::string>& own_scopes);
+
+/// The top-level scope of a demangled name: "textstats_test" for "void
+/// textstats_test::check<int>" or "guard variable for textstats_test::x";
+/// empty for the global scope.
+std::string top_scope(const std::string& name);
 
 /// Catalogue references per object, keyed by the source file it was compiled
 /// from (relative to the work tree's top level; manifest.json's

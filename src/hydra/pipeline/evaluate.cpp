@@ -16,6 +16,7 @@
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/score/contract.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::pipeline {
 namespace fs = std::filesystem;
@@ -80,6 +81,14 @@ std::vector<guard::Suppression> compile_flag_suppressions(const model::Run& cand
   return out;
 }
 
+/// A reference as a reason says it: "newly references atexit", "newly
+/// interposes strlen", "newly defines ns::tally, which the tests define".
+std::string reference_phrase(const std::string& reference) {
+  if (util::starts_with(reference, guard::kDefines)) return "newly " + reference + ", which the tests define";
+  if (util::starts_with(reference, guard::kInterposes)) return "newly " + reference + ", which a runtime library exports";
+  return "newly references " + reference;
+}
+
 /// What the candidate's code newly references of process control and
 /// self-inspection (guard/process_references.hpp), as evidence; each is a
 /// gate reason. Also what its headers newly compile into the baseline's
@@ -96,7 +105,7 @@ json judge_process_references(const config::Config& config, const model::Run& ba
     for (const auto& found : guard::new_references(*baseline, *candidate, allowed)) {
       evidence["new"].push_back(
           {{"source", found.source}, {"reference", found.reference}, {"category", found.category}});
-      reasons.push_back("code " + found.source + " newly references " + found.reference + " (" + found.category + allow);
+      reasons.push_back("code " + found.source + " " + reference_phrase(found.reference) + " (" + found.category + allow);
     }
   TestObjectReferences tests = test_object_references(baseline_run, candidate_run);
   evidence["tests_judged"] = tests.baseline && tests.candidate;

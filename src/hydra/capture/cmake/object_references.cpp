@@ -2,12 +2,14 @@
 
 #include <cctype>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <vector>
 
 #include <hydra/capture/cmake/codemodel.hpp>
 #include <hydra/error.hpp>
+#include <hydra/parse/cmake_cache.hpp>
 #include <hydra/parse/test_files.hpp>
 #include <hydra/util/git.hpp>
 #include <hydra/util/files.hpp>
@@ -133,6 +135,94 @@ bool framework_symbol(const std::string& name) {
   return false;
 }
 
+/// A global definition (nm's type): any upper-case letter but U, a unique
+/// global (u) or an indirect function (i).
+bool is_global_definition(char type) {
+  return (std::isupper(static_cast<unsigned char>(type)) && type != 'U') || type == 'u' || type == 'i';
+}
+bool is_strong(char type) { return is_global_definition(type) && type != 'W' && type != 'V' && type != 'u' && type != 'C'; }
+
+/// The shared libraries of the C and C++ runtimes `compiler` links against:
+/// libc, libm, libpthread, libdl, libstdc++, libgcc_s and the dynamic loader
+/// (what libc.so's linker script names).
+std::vector<fs::path> runtime_libraries(const std::string& compiler) {
+  const auto where = [&](const std::string& name) -> std::optional<fs::path> {
+    util::ProcessRequest request;
+    request.argv = {compiler, "-print-file-name=" + name};
+    request.separate_stderr = true;
+    request.timeout = std::chrono::seconds(60);
+    const auto ran = util::run_process(request);
+    std::string path = ran.output;
+    while (!path.empty() && (path.back() == '\n' || path.back() == ' ')) path.pop_back();
+    std::error_code error;
+    if (!ran.started || ran.exit_code != 0 || !fs::path(path).is_absolute() || !fs::is_regular_file(path, error))
+      return std::nullopt;
+    return fs::canonical(path, error);
+  };
+  std::vector<fs::path> libraries;
+  for (const char* name : {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "libstdc++.so.6", "libgcc_s.so.1"})
+    if (const auto found = where(name)) libraries.push_back(*found);
+  // The loader: an absolute ".so" path of libc.so's linker script.
+  if (const auto script = where("libc.so"); script && fs::file_size(*script) < 65536) {
+    const std::string text = util::read_file(*script);
+    for (std::size_t at = text.find('/'); at != std::string::npos; at = text.find('/', at)) {
+      std::size_t end = at;
+      while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) && text[end] != ')') ++end;
+      const std::string path = text.substr(at, end - at);
+      std::error_code error;
+      if (path.find(".so") != std::string::npos && path.find("/ld-") != std::string::npos &&
+          fs::is_regular_file(path, error))
+        libraries.push_back(path);
+      at = end;
+    }
+  }
+  return libraries;
+}
+
+/// The names (mangled, versions dropped) the runtime libraries of the
+/// compiler that configured `build_dir` export; read once per compiler.
+std::set<std::string> runtime_exports(const fs::path& build_dir, const fs::path& nm) {
+  std::string compiler;
+  if (const auto cache = parse::read_cmake_cache(build_dir)) {
+    for (const char* name : {"CMAKE_CXX_COMPILER", "CMAKE_C_COMPILER"}) {
+      std::error_code error;
+      const std::string value = cache->value_or_empty(name);
+      if (compiler.empty() && !value.empty() && fs::is_regular_file(value, error)) compiler = value;
+    }
+  }
+  if (compiler.empty())
+    if (const auto found = util::find_program("c++")) compiler = found->string();
+  if (compiler.empty()) return {};
+  static std::mutex mutex;
+  static std::map<std::string, std::set<std::string>> cached;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto known = cached.find(compiler); known != cached.end()) return known->second;
+  std::set<std::string>& names = cached[compiler];
+  for (const fs::path& library : runtime_libraries(compiler)) {
+    util::ProcessRequest request;
+    request.argv = {nm.string(), "-D", "--defined-only", "-P", library.string()};
+    request.separate_stderr = true;
+    request.keep_output_bytes = std::size_t(1) << 28;
+    request.timeout = std::chrono::seconds(120);
+    const auto ran = util::run_process(request);
+    for (const std::string_view line : util::split(ran.output, '\n')) {
+      const std::size_t space = line.find(' ');
+      if (space == std::string_view::npos || space + 1 >= line.size() || line[space + 1] == 'A') continue;
+      const std::string_view name = line.substr(0, space);
+      names.emplace(name.substr(0, name.find('@')));
+    }
+  }
+  return names;
+}
+
+/// One line of `nm -P` (mangled) -> the definition it names.
+std::optional<guard::Definition> definition_of(const std::string& line) {
+  const std::size_t space = line.find(' ');
+  if (space == std::string::npos || space + 1 >= line.size() || !is_global_definition(line[space + 1]))
+    return std::nullopt;
+  return guard::Definition{line.substr(0, space), is_strong(line[space + 1])};
+}
+
 }  // namespace
 
 ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& seen_build, const fs::path& seen_top,
@@ -183,9 +273,10 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
   bool failed = false;
   auto symbols = per_file({nm->string(), "-P", "-C", "-A"}, files, failed);
   auto texts = per_file({strings->string(), "-d", "-f", "-n", "4"}, files, failed);
-  // Symbols only test objects define: the harness (a tally of failed
-  // checks, a helper). Code that is no test referring to one, or to a test
-  // framework's namespace, reaches into what judges it.
+  // What test objects define: the harness (a tally of failed checks, a
+  // helper). Code that is no test referring to what only they define, or to
+  // a test framework's namespace, reaches into what judges it; code defining
+  // what they define too overrides or shares it (harness_definitions).
   std::vector<std::string> test_files;
   for (const auto& [file, source] : test_objects) test_files.push_back(file);
   std::set<std::string> test_defined;
@@ -193,23 +284,41 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
        per_file({nm->string(), "-g", "--defined-only", "-P", "-C", "-A"}, test_files, failed))
     for (const auto& line : lines)
       if (const auto symbol = nm_symbol(line)) test_defined.insert(symbol->first);
+  std::map<std::string, std::vector<guard::NamedDefinition>> defined;  // non-test object -> its definitions
+  std::set<std::string> own_scopes;  // where the code defines strongly what no test object defines
+  for (const auto& [file, lines] : symbols)
+    for (const auto& line : lines)
+      if (const auto symbol = nm_symbol(line); symbol && is_global_definition(symbol->second)) {
+        const char type = symbol->second;
+        defined[file].push_back({symbol->first, is_strong(type), type == 'V' || type == 'u'});
+        if (is_strong(type) && !test_defined.count(symbol->first)) own_scopes.insert(guard::top_scope(symbol->first));
+      }
+  std::set<std::string> only_tests_define = test_defined;
   for (const auto& [file, lines] : symbols)
     for (const auto& line : lines)
       if (const auto symbol = nm_symbol(line); symbol && !is_undefined(symbol->second))
-        test_defined.erase(symbol->first);
+        only_tests_define.erase(symbol->first);
   // The tests' own references: what a header of the change compiles into
   // them (the harness is theirs to reference).
   auto test_symbols = per_file({nm->string(), "-P", "-C", "-A"}, test_files, failed);
   auto test_texts = per_file({strings->string(), "-d", "-f", "-n", "4"}, test_files, failed);
   for (const auto& [file, source] : test_objects)
     scan.test_references[source].merge(own_references(test_symbols[file], test_texts[file], {seen_build, seen_top}));
+  // Definitions of what the C and C++ runtimes export: interposition.
+  const std::set<std::string> exports = runtime_exports(build_dir, *nm);
+  auto mangled = per_file({nm->string(), "-g", "--defined-only", "-P", "-A"}, files, failed);
   for (const auto& [file, source] : objects) {
     std::set<std::string> harness;
     for (const std::string& line : symbols[file])
       if (const auto symbol = nm_symbol(line))
-        if (test_defined.count(symbol->first) || framework_symbol(symbol->first)) harness.insert(symbol->first);
+        if (only_tests_define.count(symbol->first) || framework_symbol(symbol->first)) harness.insert(symbol->first);
     auto found = own_references(symbols[file], texts[file], {seen_build, seen_top});
     found.insert(harness.begin(), harness.end());
+    found.merge(guard::harness_definitions(defined[file], test_defined, own_scopes));
+    std::vector<guard::Definition> definitions;
+    for (const std::string& line : mangled[file])
+      if (auto definition = definition_of(line)) definitions.push_back(std::move(*definition));
+    found.merge(guard::interposed_definitions(definitions, exports));
     if (!found.empty()) scan.references[source].insert(found.begin(), found.end());
   }
   scan.objects = objects.size();

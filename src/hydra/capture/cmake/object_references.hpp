@@ -2,7 +2,9 @@
 // self-inspection (guard/process_references.hpp's catalogue), read from the
 // files the build produced, not from the sources: each object's undefined
 // symbols (binutils `nm`) and the strings of its data sections (binutils
-// `strings -d`). The objects are those Ninja's logs name: every object with
+// `strings -d`), and its global definitions of what the test objects or the
+// C and C++ runtime libraries the build's compiler links against define too
+// (guard::harness_definitions, guard::interposed_definitions). The objects are those Ninja's logs name: every object with
 // dependency information (the codemodel's, keyed by the source the deps log
 // names first) and every other `.o`/`.obj` a build statement produces (a
 // custom command's, keyed by its own path). Runs outside the sandbox after the
