@@ -40,10 +40,10 @@ TEST_CASE("the plain listing runs each program without HydraScore's launcher", "
   CHECK(apart["tests"][0]["command"] == json::array({"/usr/bin/setsid", "--wait", "/b/a_test", "--flag"}));
   CHECK(apart["tests"][1]["command"] == json::array({"/usr/bin/setsid", "--wait", "qemu-arm", "/b/w_test"}));
   CHECK(apart["tests"][2]["command"] == listing["tests"][2]["command"]);
-  // A launcher command without a program after its separator stays as it is.
-  const json empty = plain_listing(json::parse(R"({"tests": [{"name": "x", "command":
-      ["/opt/hydra-score", "test-launcher", "qemu", "--"]}]})"), {"/usr/bin/setsid"});
-  CHECK(empty["tests"][0]["command"].size() == 4);
+  // A launcher command without a separator stays as it is, prefix or not.
+  const json unseparated = plain_listing(json::parse(R"({"tests": [{"name": "x", "command":
+      ["/opt/hydra-score", "test-launcher", "qemu", "/b/x"]}]})"), {"/usr/bin/setsid"});
+  CHECK(unseparated["tests"][0]["command"].size() == 4);
 }
 
 TEST_CASE("improved tests passed in some attempt here and in no attempt of the baseline", "[capture]") {
