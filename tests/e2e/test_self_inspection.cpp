@@ -295,7 +295,9 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
     const auto keyed = ranking_of(contract, agent);
     INFO(keyed.dump(1).substr(0, 6000));
     CHECK(keyed["mergeable"] == false);
-    CHECK(failed_gates(keyed) == std::vector<std::string>{"anti_gaming"});
+    // The hidden regression now counts as one (its gate fails too).
+    const auto gates = failed_gates(keyed);
+    CHECK(std::find(gates.begin(), gates.end(), "anti_gaming") != gates.end());
     CHECK(keyed["anti_gaming"]["launcher_differential"]["differing"] ==
           nlohmann::json::array({{{"run", "candidate"}, {"test", test}, {"judged", "passed"}, {"plain", "failed"}}}));
     CHECK(keyed["total"].get<double>() <= honest_total);
