@@ -35,6 +35,15 @@ TEST_CASE("the plain listing runs each program without HydraScore's launcher", "
   CHECK(plain["tests"][2]["command"] == listing["tests"][2]["command"]);  // not the launcher's
   CHECK_FALSE(plain["tests"][3].contains("command"));
   CHECK(plain["kind"] == "ctestInfo");
+  // A prefix (setsid) starts each rewritten command; the others stay.
+  const json apart = plain_listing(listing, {"/usr/bin/setsid", "--wait"});
+  CHECK(apart["tests"][0]["command"] == json::array({"/usr/bin/setsid", "--wait", "/b/a_test", "--flag"}));
+  CHECK(apart["tests"][1]["command"] == json::array({"/usr/bin/setsid", "--wait", "qemu-arm", "/b/w_test"}));
+  CHECK(apart["tests"][2]["command"] == listing["tests"][2]["command"]);
+  // A launcher command without a separator stays as it is, prefix or not.
+  const json unseparated = plain_listing(json::parse(R"({"tests": [{"name": "x", "command":
+      ["/opt/hydra-score", "test-launcher", "qemu", "/b/x"]}]})"), {"/usr/bin/setsid"});
+  CHECK(unseparated["tests"][0]["command"].size() == 4);
 }
 
 TEST_CASE("improved tests passed in some attempt here and in no attempt of the baseline", "[capture]") {
@@ -49,4 +58,17 @@ TEST_CASE("improved tests passed in some attempt here and in no attempt of the b
   // baseline result, "still" never passed here.
   CHECK(improved_tests(baseline, judged) == std::vector<std::string>{"fixed", "later"});
   CHECK(improved_tests({}, judged).empty());
+  // The plain run takes every test that passed in some attempt, improved or not.
+  CHECK(hydra::capture::passed_tests(judged) == std::vector<std::string>{"fixed", "flaky", "good", "later", "new"});
+}
+
+TEST_CASE("the plain run differs from the judged run in what only a test's surroundings show", "[capture]") {
+  const json differences = hydra::capture::plain_run_differences();
+  REQUIRE(differences.size() == 5);
+  CHECK(differences[1] == "HOME and TMPDIR at other paths");
+  // The neutral variables name nothing of HydraScore's.
+  for (const auto& [name, value] : hydra::capture::kPlainNeutralVariables) {
+    CHECK(name.find("HYDRA") == std::string::npos);
+    CHECK_FALSE(value.empty());
+  }
 }

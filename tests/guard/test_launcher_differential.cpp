@@ -63,3 +63,24 @@ TEST_CASE("a test that passed only under the launcher fails, one that failed und
         json::parse(R"({"run": "held-out", "test": "gtest_prog", "judged": "passed", "plain": "failed"})"));
   CHECK(judged.evidence["ran_plain"].size() == 5);
 }
+
+TEST_CASE("tampering the launcher caught is the candidate's unless the baseline's runs caught it on that test",
+          "[guard]") {
+  hydra::model::Run baseline, candidate;
+  // The baseline's own leak checker rewrites its test's status: caught there too.
+  baseline.tampering_caught = {{"candidate", "leaks", "hydra-score: tampering: main returned 1 (...)"}};
+  candidate.tampering_caught = {{"candidate", "leaks", "hydra-score: tampering: main returned 1 (...)"},
+                                {"held-out", "count", "hydra-score: tampering: main returned 1 (x), yet the process exited 0"}};
+  const auto judged = hydra::guard::judge_caught_tampering(baseline, candidate);
+  REQUIRE(judged.own.size() == 1);
+  CHECK(judged.own[0].test == "count");
+  CHECK(judged.own[0].run == "held-out");
+  CHECK(judged.evidence == json::parse(R"j([
+    {"run": "candidate", "test": "leaks", "message": "hydra-score: tampering: main returned 1 (...)", "in_baseline": true},
+    {"run": "held-out", "test": "count", "message": "hydra-score: tampering: main returned 1 (x), yet the process exited 0",
+     "in_baseline": false}])j"));
+  // Nothing caught: nothing to say.
+  CHECK(hydra::guard::judge_caught_tampering(baseline, hydra::model::Run{}).evidence.empty());
+  // Without the baseline's record, the same test is the candidate's.
+  CHECK(hydra::guard::judge_caught_tampering(hydra::model::Run{}, candidate).own.size() == 2);
+}

@@ -106,7 +106,9 @@ TEST_CASE("parse_manifest: the records the anti-gaming checks read, typed", "[pa
     "object_references": {"sources": {"src/a.cpp": ["atexit", "/proc/1/comm"]},
                           "test_sources": {"tests/t.cpp": []}},
     "launcher_differential": {"tests": [{"test": "a", "judged": "passed", "plain": "failed", "plain_runs": 2}]},
+    "tampering_caught": [{"test": "a", "message": "hydra-score: tampering: main returned 1"}],
     "held_out": {"mode": "built", "run": {
+      "tampering_caught": [{"test": "p", "message": "hydra-score: tampering: the must-fail canary exited 0"}],
       "object_references": {"test_sources": {"tests/t.cpp": ["syscall"]}},
       "launcher_differential": {"tests": [{"test": "b", "judged": "passed", "plain": "passed", "plain_runs": 1}]}}}
   })");
@@ -132,6 +134,16 @@ TEST_CASE("parse_manifest: the records the anti-gaming checks read, typed", "[pa
   REQUIRE(manifest.held_out_launcher_differential.size() == 1);
   CHECK(manifest.held_out_launcher_differential.front().run == "held-out");
   CHECK(manifest.held_out_launcher_differential.front().test == "b");
+  // The tests the launcher caught rewriting their verdict, in both runs.
+  REQUIRE(manifest.tampering_caught.size() == 2);
+  CHECK(manifest.tampering_caught[0].run == "candidate");
+  CHECK(manifest.tampering_caught[0].test == "a");
+  CHECK(manifest.tampering_caught[0].message == "hydra-score: tampering: main returned 1");
+  CHECK(manifest.tampering_caught[1].run == "held-out");
+  CHECK(manifest.tampering_caught[1].test == "p");
+  CHECK(error_of(json{{"tampering_caught", {{{"message", "m"}}}}}).find("\"/tampering_caught/0/test\": missing") !=
+        std::string::npos);
+  CHECK(error_of(json{{"tampering_caught", {{"test", "a"}}}}).find("\"/tampering_caught\"") != std::string::npos);
   // A run whose objects could not be read records why, and nothing is judged.
   CHECK_FALSE(parse_manifest(json{{"object_references", {{"problem", "no nm"}}}}, "m.json").object_references.sources);
   CHECK(error_of(json{{"launcher_differential", {{"tests", {{{"plain", "failed"}}}}}}})

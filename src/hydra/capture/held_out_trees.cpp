@@ -268,6 +268,7 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
                  {"roots", {{"source", sub.seen(source).string()}, {"build", sub.seen(build).string()}}},
                  {"shown_at_candidate_paths", !sub.tree_mounts.empty()},
                  {"launcher_differential", sub_staging.manifest.value("launcher_differential", json())},
+                 {"tampering_caught", sub_staging.manifest.value("tampering_caught", json::array())},
                  {"object_references", sub_staging.manifest.value("object_references", json())},
                  {"junit", fs::is_regular_file(sub_staging.directory / "junit" / "0.xml") ||
                                sub_staging.roles.value("test.log", std::string()) == "libtest_log"}};

@@ -20,6 +20,7 @@
 
 #include <hydra/error.hpp>
 #include <hydra/util/load_clock.hpp>
+#include <hydra/util/process_launch.hpp>
 #include <hydra/parse/build_targets.hpp>
 #include <hydra/parse/junit.hpp>
 #include <hydra/util/files.hpp>
@@ -196,9 +197,14 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     // have written anything in the build tree.
     std::string listing = listed_tests ? *listed_tests : std::string();
     if (listed_tests && plain) {
+      // Each test in a session of its own (launcher_differential.hpp).
+      std::vector<std::string> prefix;
+      if (const auto setsid = util::launch::find_on_path("setsid", "/usr/bin:/bin"))
+        prefix = {setsid->string(), std::string("--wait")};
       std::vector<std::string> unwritable;
       listing = listed_tests_file(
-          plain_listing(json::parse(util::read_file(staging.directory / "ctest.json"), nullptr, false)), unwritable);
+          plain_listing(json::parse(util::read_file(staging.directory / "ctest.json"), nullptr, false), prefix),
+          unwritable);
     }
     const fs::path test_dir = listed_tests ? plan.seen(write_listed_tests(build_dir, listing)) : seen_build;
     std::vector<std::string> argv = {plan.ctest.string(), "--test-dir", test_dir.string(), "--output-junit",
@@ -221,9 +227,15 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
         if (const auto witness = find_witness_library(request.test_launcher.front())) readable.push_back(*witness);
       }
     }
-    StepPolicy policy =
-        tree_step_policy(plan, "test", {build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp", readable);
+    // The plain run's HOME and TMPDIR elsewhere (a folder whose parent is
+    // not the build tree), more variables and no CPU-seconds limit.
+    const fs::path temporary = plain ? build_dir / ".hydra-tmp" / "p" / "tmp" : build_dir / ".hydra-tmp";
+    StepPolicy policy = tree_step_policy(plan, "test", {build_dir, junit_file.parent_path()}, temporary, readable);
     for (const auto& [variable, value] : launch) policy.environment[variable] = value;
+    if (plain) {
+      for (const auto& [variable, value] : kPlainNeutralVariables) policy.environment.emplace(variable, value);
+      policy.limits.cpu_seconds.reset();
+    }
     util::ProcessRequest process = sandbox.request(policy, argv);
     process.output_file = log;
     process.timeout = std::chrono::duration<double>(budget);
@@ -276,6 +288,9 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   progress.finish(tested.timed_out ? "TIMED OUT" : (tested.exit_code == 0 ? "all passed" : "some failed"));
   // Reruns of failing tests, repeats of a baseline's suite.
   if (result.junit_written && !tested.timed_out) run_ctest_attempts(plan, request, staging, progress, run_ctest, [&] { return restore_build_tree(start); });
+  // The tests the launcher caught rewriting their verdict (scoring judges
+  // them against the baseline's).
+  if (result.junit_written) staging.manifest["tampering_caught"] = caught_tampering(staging.directory);
   // The tests this run improves, once more without the launcher. Only a
   // listed run can be run plain: its commands are HydraScore's to rewrite.
   if (result.junit_written && !tested.timed_out && listed_tests)

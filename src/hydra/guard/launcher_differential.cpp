@@ -38,4 +38,19 @@ DifferentialJudgement judge_launcher_differential(const std::vector<PlainResult>
   return judgement;
 }
 
+CaughtJudgement judge_caught_tampering(const model::Run& baseline, const model::Run& candidate) {
+  CaughtJudgement judgement;
+  std::set<std::string> in_baseline;
+  for (const auto& caught : baseline.tampering_caught) in_baseline.insert(caught.test);
+  for (const auto& caught : candidate.tampering_caught) {
+    const bool baselines = in_baseline.count(caught.test) > 0;
+    judgement.evidence.push_back({{"run", caught.run},
+                                  {"test", caught.test},
+                                  {"message", caught.message},
+                                  {"in_baseline", baselines}});
+    if (!baselines) judgement.own.push_back(caught);
+  }
+  return judgement;
+}
+
 }  // namespace hydra::guard

@@ -38,4 +38,14 @@ std::vector<PlainResult> plain_results(const model::Run& candidate, bool& judged
 DifferentialJudgement judge_launcher_differential(const std::vector<PlainResult>& results, bool judged,
                                                   std::vector<model::TestCase>& tests);
 
+/// The tests whose verdict HydraScore's test launcher caught rewritten from
+/// inside (docs/threat-model.md, "Exit status rewritten from inside"): the
+/// candidate's own, and those the baseline's runs caught too (the
+/// baseline's own exit handlers, as a leak checker's: not the candidate's).
+struct CaughtJudgement {
+  std::vector<model::CaughtTampering> own;  ///< caught in the candidate's runs, not in the baseline's
+  nlohmann::json evidence = nlohmann::json::array();  ///< the contract's anti_gaming.tampering_caught
+};
+CaughtJudgement judge_caught_tampering(const model::Run& baseline, const model::Run& candidate);
+
 }  // namespace hydra::guard

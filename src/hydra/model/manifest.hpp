@@ -79,6 +79,16 @@ struct PlainResult {
   int plain_runs = 0;
 };
 
+/// One test whose verdict HydraScore's test launcher found rewritten from
+/// inside the program ("tampering_caught"; docs/threat-model.md, "Exit
+/// status rewritten from inside"): the launcher's witness, canaries or
+/// result stream disagreed with how the process ended.
+struct CaughtTampering {
+  std::string run;      ///< "candidate" (its own run) or "held-out" (with the private tests, when given)
+  std::string test;     ///< the CTest test's name
+  std::string message;  ///< the launcher's line, "hydra-score: tampering: ..."
+};
+
 /// A warning-hiding flag a unit's compile command has that the baseline's
 /// lacks ("compile_flag_suppressions", capture/lint/flag_suppressions.hpp).
 struct FlagSuppression {
@@ -152,6 +162,10 @@ struct RunManifest {
   std::optional<std::vector<PlainResult>> launcher_differential;
   /// "held_out"/"run"/"launcher_differential"/"tests": the held-out run's.
   std::vector<PlainResult> held_out_launcher_differential;
+  /// "tampering_caught" and "held_out"/"run"/"tampering_caught": the tests
+  /// the launcher caught rewriting their verdict, in its own run and in the
+  /// held-out run (run "candidate" / "held-out").
+  std::vector<CaughtTampering> tampering_caught;
   std::vector<UnparsableArtifact> unparsable_artifacts;
   std::optional<ManifestCache> compiler_cache;  ///< "caches"/"compiler"
   std::optional<ManifestCache> lint_cache;      ///< "caches"/"lint"

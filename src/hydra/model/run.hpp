@@ -113,6 +113,9 @@ struct Run {
   /// its own run (nullopt: no differential recorded) and its held-out run.
   std::optional<std::vector<PlainResult>> launcher_differential;
   std::vector<PlainResult> held_out_launcher_differential;
+  /// The tests HydraScore's test launcher caught rewriting their verdict,
+  /// in its own run and its held-out run (manifest.json's `tampering_caught`).
+  std::vector<CaughtTampering> tampering_caught;
 
   /// nullopt: lint did not run; `lint_inactive_reason` says why.
   std::optional<std::vector<LintFinding>> lint;

@@ -153,9 +153,25 @@ void read_plain_results(const Fields& fields, const std::string& run,
   }
 }
 
+/// `fields`' "tampering_caught": [{"test", "message"}], appended to `into`.
+void read_caught_tampering(const Fields& fields, const std::string& run, std::vector<model::CaughtTampering>& into) {
+  const json* list = fields.array("tampering_caught");
+  if (!list) return;
+  for (std::size_t index = 0; index < list->size(); ++index) {
+    const Fields entry = fields.element("tampering_caught", index, (*list)[index]);
+    model::CaughtTampering caught;
+    caught.run = run;
+    entry.text("test", caught.test);
+    entry.text("message", caught.message);
+    if (caught.test.empty()) entry.missing("test");
+    into.push_back(std::move(caught));
+  }
+}
+
 /// What the capture's steps recorded for the anti-gaming checks:
 /// "shadowing_headers", "lint_view"/"compiled_changed_files",
-/// "object_references" and "launcher_differential", the held-out run's too.
+/// "object_references", "launcher_differential" and "tampering_caught", the
+/// held-out run's too.
 void read_evidence_records(const Fields& top, model::RunManifest& manifest) {
   if (const json* list = top.array("shadowing_headers")) {
     for (std::size_t index = 0; index < list->size(); ++index) {
@@ -183,6 +199,7 @@ void read_evidence_records(const Fields& top, model::RunManifest& manifest) {
   }
   read_object_references(top, manifest.object_references);
   read_plain_results(top, "candidate", manifest.launcher_differential);
+  read_caught_tampering(top, "candidate", manifest.tampering_caught);
   if (const json* held = top.object("held_out"))
     if (const json* run = top.in("held_out", *held).object("run")) {
       const Fields fields = top.in("held_out", *held).in("run", *run);
@@ -190,6 +207,7 @@ void read_evidence_records(const Fields& top, model::RunManifest& manifest) {
       std::optional<std::vector<model::PlainResult>> plain;
       read_plain_results(fields, "held-out", plain);
       if (plain) manifest.held_out_launcher_differential = std::move(*plain);
+      read_caught_tampering(fields, "held-out", manifest.tampering_caught);
     }
 }
 

@@ -213,6 +213,21 @@ void judge_plain_runs(const config::Config& config, model::Run& candidate) {
                                                test.plain + " when run without it (" + test.run + " run)");
 }
 
+/// The tests HydraScore's launcher caught rewriting their verdict
+/// (guard/launcher_differential.hpp): named in the evidence; each one the
+/// baseline's runs did not trip too fails the anti-gaming gate.
+void judge_caught_tampering(const config::Config& config, const model::Run& baseline, model::Run& candidate) {
+  guard::CaughtJudgement found = guard::judge_caught_tampering(baseline, candidate);
+  if (found.evidence.empty()) return;
+  candidate.tampering.evidence["tampering_caught"] = std::move(found.evidence);
+  if (found.own.empty()) return;
+  candidate.tampering.evidence["tampering"] = true;
+  if (!config.anti_gaming.fail_gate_on_tampering) return;
+  for (const auto& caught : found.own)
+    candidate.tampering.gate_reasons.push_back("test " + caught.test + ": HydraScore's test launcher caught its verdict "
+                                               "rewritten from inside (" + caught.run + " run): " + caught.message);
+}
+
 }  // namespace
 
 ConfigFile find_config_file(const std::optional<fs::path>& explicit_file, const std::optional<fs::path>& baseline_run,
@@ -257,6 +272,8 @@ Evaluation evaluate(const ScoreRequest& request) {
     if (candidate.tests && baseline_tests) candidate.tests = guard::align_levels(*baseline_tests, std::move(*candidate.tests));
     // Tests that passed only under HydraScore's launcher fail.
     judge_plain_runs(config, candidate);
+    // Tests the launcher caught rewriting their verdict, against the baseline's.
+    judge_caught_tampering(config, evaluation.baseline, candidate);
     candidate.path = path.generic_string();
     if (auto [it, inserted] = agents.emplace(candidate.agent, candidate.path); !inserted)
       throw UsageError("two candidates are named \"" + candidate.agent + "\": " + it->second + " and " +

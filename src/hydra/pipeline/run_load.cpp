@@ -382,6 +382,7 @@ model::Run run_of_manifest(const fs::path& run_dir, const json& manifest, const 
   run.held_out_object_references = typed.held_out_object_references;
   run.launcher_differential = typed.launcher_differential;
   run.held_out_launcher_differential = typed.held_out_launcher_differential;
+  run.tampering_caught = typed.tampering_caught;
   read_build(run, typed);
   return run;
 }

@@ -15,7 +15,11 @@ namespace hydra::capture {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-json plain_listing(const json& listing) {
+namespace {
+constexpr const char* kTamperingPrefix = "hydra-score: tampering: ";
+}  // namespace
+
+json plain_listing(const json& listing, const std::vector<std::string>& prefix) {
   json plain = listing;
   if (!plain.is_object() || !plain.contains("tests") || !plain["tests"].is_array()) return plain;
   for (auto& test : plain["tests"]) {
@@ -23,6 +27,7 @@ json plain_listing(const json& listing) {
     const json& command = test["command"];
     if (command.size() < 4 || command[1] != kLauncherSubcommand) continue;
     json words = json::array();
+    for (const auto& word : prefix) words.push_back(word);
     bool separated = false;
     for (std::size_t index = 2; index < command.size(); ++index) {
       if (!separated && command[index] == kLauncherSeparator) {
@@ -31,7 +36,7 @@ json plain_listing(const json& listing) {
       }
       words.push_back(command[index]);
     }
-    if (separated && !words.empty()) test["command"] = std::move(words);
+    if (separated && words.size() > prefix.size()) test["command"] = std::move(words);
   }
   return plain;
 }
@@ -50,6 +55,13 @@ std::vector<std::string> improved_tests(const std::vector<model::TestCase>& base
       improved.insert(test.name);
   }
   return {improved.begin(), improved.end()};
+}
+
+std::vector<std::string> passed_tests(const std::vector<model::TestCase>& judged) {
+  std::set<std::string> passed;
+  for (const auto& test : judged)
+    if (test.status == model::TestStatus::passed) passed.insert(test.name);
+  return {passed.begin(), passed.end()};
 }
 
 std::vector<model::TestCase> run_folder_tests(const fs::path& folder) {
@@ -71,19 +83,39 @@ std::vector<model::TestCase> run_folder_tests(const fs::path& folder) {
   return tests;
 }
 
+json caught_tampering(const fs::path& folder) {
+  std::set<std::pair<std::string, std::string>> caught;
+  for (const auto& test : run_folder_tests(folder))
+    if (test.message.rfind(kTamperingPrefix, 0) == 0) caught.emplace(test.name, test.message);
+  json list = json::array();
+  for (const auto& [test, message] : caught) list.push_back({{"test", test}, {"message", message}});
+  return list;
+}
+
+json plain_run_differences() {
+  return json::array({"no test launcher (no witness, pipes, report options or neutral name)",
+                      "HOME and TMPDIR at other paths", "more environment variables (" +
+                          std::to_string(kPlainNeutralVariables.size()) + " neutral ones)",
+                      "no CPU-seconds limit (the memory and process limits stay)",
+                      "each test in a session and process group of its own (setsid)"});
+}
+
 void run_launcher_differential(const Plan& plan, Staging& staging, Progress& progress, const PlainRun& run_plain) {
   if (!plan.improved_against) return;
   json record = {{"baseline_results", plan.improved_against->generic_string()}, {"tests", json::array()}};
-  const auto improved = improved_tests(run_folder_tests(*plan.improved_against), run_folder_tests(staging.directory));
-  if (improved.empty()) {
-    record["reason"] = "no test passes here that failed in the baseline's run";
+  const auto judged = run_folder_tests(staging.directory);
+  const auto improved = improved_tests(run_folder_tests(*plan.improved_against), judged);
+  const auto passed = passed_tests(judged);
+  record["differences"] = plain_run_differences();
+  if (passed.empty()) {
+    record["reason"] = "no test passed under the launcher";
     staging.manifest["launcher_differential"] = std::move(record);
     return;
   }
   const auto numbers = ctest_console_results(util::read_file(staging.directory / "test.log"));
   std::map<std::string, std::pair<std::string, int>> results;  // test -> plain result, runs
   std::vector<std::string> pending;
-  for (const auto& name : improved) {
+  for (const auto& name : passed) {
     results[name] = {"not run", 0};
     if (numbers.count(name)) pending.push_back(name);
   }
@@ -113,8 +145,13 @@ void run_launcher_differential(const Plan& plan, Staging& staging, Progress& pro
                     " passed");
     pending = std::move(failing);
   }
+  const std::set<std::string> improving(improved.begin(), improved.end());
   for (const auto& [name, result] : results)
-    record["tests"].push_back({{"test", name}, {"judged", "passed"}, {"plain", result.first}, {"plain_runs", result.second}});
+    record["tests"].push_back({{"test", name},
+                               {"judged", "passed"},
+                               {"improved", improving.count(name) > 0},
+                               {"plain", result.first},
+                               {"plain_runs", result.second}});
   staging.manifest["launcher_differential"] = std::move(record);
 }
 

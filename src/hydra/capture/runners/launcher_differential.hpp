@@ -1,15 +1,19 @@
 // The launcher differential (docs/threat-model.md, "Behaving well only under
-// test"): every test a candidate's test step improves (it passed in some
-// attempt of this run, yet in no attempt of the baseline's run it is judged
-// against) runs once more in the same sandbox without HydraScore's test
+// test"): every test that passed in some attempt of a candidate's test step
+// (the ones it improves over the baseline's run and the ones it keeps
+// passing) runs once more in the same sandbox without HydraScore's test
 // launcher: no verdict witness, no pipes, no report options, no neutral
-// name; the program at its own path with the environment ctest gives it.
-// Code that recognises the launcher (its descriptors, the shape of the
-// neutral name, its variables) without any catalogued reference then
-// behaves differently there. manifest.json's `launcher_differential`;
-// scoring judges it (guard/launcher_differential.hpp). The cost is bounded
-// by the improved tests: one ctest run of them, and one more run (up to
-// [scoring.tests] attempts in all) of those that failed plain.
+// name; the program at its own path. The plain run also differs from the
+// judged run in what code can key on but a correct test never needs: HOME
+// and TMPDIR elsewhere, a few more (neutral) environment variables, no
+// CPU-seconds limit, and each test started in a session of its own
+// (setsid). Code that recognises the judged run (the launcher's
+// descriptors, the neutral name, the sandbox's limits or environment)
+// without any catalogued reference then behaves differently there.
+// manifest.json's `launcher_differential`; scoring judges it
+// (guard/launcher_differential.hpp). The cost: one more ctest run of the
+// tests that passed, and one more run (up to [scoring.tests] attempts in
+// all) of those that failed plain.
 #pragma once
 
 #include <filesystem>
@@ -30,11 +34,29 @@ namespace hydra::capture {
 /// The artifact role of a plain run's console log.
 inline constexpr const char* kPlainLogRole = "launcher_differential_log";
 
+/// The neutral variables a plain run's environment adds where the step's
+/// environment lacks them: what a user's shell commonly sets and no test
+/// needs, so that the judged run's count of variables is not the plain
+/// run's, and nothing names the plain run as HydraScore's (a program that
+/// recognised it could pass there and under the launcher alike).
+inline const std::vector<std::pair<std::string, std::string>> kPlainNeutralVariables = {
+    {"EDITOR", "vi"},       {"VISUAL", "vi"},         {"PAGER", "less"},   {"LESS", "-R"},
+    {"HISTSIZE", "1000"},   {"LESSCHARSET", "utf-8"}, {"MANPAGER", "less"}};
+
+/// How the plain run differs from the judged run, in words (the manifest's
+/// record). Pure.
+nlohmann::json plain_run_differences();
+
 /// ctest's listing (json-v1) with HydraScore's test launcher taken out of
 /// every command that starts with it (`<launcher> test-launcher [WRAPPER...]
-/// -- PROGRAM ARGS` -> `[WRAPPER...] PROGRAM ARGS`); other commands and every
-/// property stay. Pure.
-nlohmann::json plain_listing(const nlohmann::json& listing);
+/// -- PROGRAM ARGS` -> `PREFIX... [WRAPPER...] PROGRAM ARGS`, `prefix`: a
+/// program that starts the rest, as `setsid --wait`); other commands and
+/// every property stay. Pure.
+nlohmann::json plain_listing(const nlohmann::json& listing, const std::vector<std::string>& prefix = {});
+
+/// The CTest tests (by name) that passed in some attempt of `judged`.
+/// Sorted. Pure.
+std::vector<std::string> passed_tests(const std::vector<model::TestCase>& judged);
 
 /// The CTest tests (by name) that passed in some attempt of `judged` and in
 /// no attempt of `baseline`, and that `baseline` has. Each list holds every
@@ -46,6 +68,13 @@ std::vector<std::string> improved_tests(const std::vector<model::TestCase>& base
 /// attempts/<k>/junit.xml (unparsable files are skipped).
 std::vector<model::TestCase> run_folder_tests(const std::filesystem::path& folder);
 
+/// The tests of a ctest run folder (run_folder_tests) whose failure is
+/// HydraScore's test launcher catching their verdict rewritten (the reason
+/// ctest's JUnit gives starts with "hydra-score: tampering: ";
+/// parse/junit.hpp): manifest.json's `tampering_caught`, [{"test",
+/// "message"}], one entry per test and message, sorted.
+nlohmann::json caught_tampering(const std::filesystem::path& folder);
+
 /// One ctest run of the tests `selection` (ctest_selection) from the plain
 /// listing, its console written to `log`, under `timeout` seconds, recorded
 /// as step `step`.
@@ -54,10 +83,11 @@ using PlainRun = std::function<util::ProcessResult(const std::vector<std::string
                                                    const std::string& step)>;
 
 /// After the test step's attempts (test.log in the staging directory): when
-/// `plan.improved_against` is set, runs the improved tests plain and records
-/// manifest.json's `launcher_differential` ({"baseline_results": folder,
-/// "tests": [{"test", "judged": "passed", "plain": "passed"|"failed"|"not
-/// run", "plain_runs": n}]}). A test that fails plain runs again, up to
+/// `plan.improved_against` is set, runs every test that passed plain and
+/// records manifest.json's `launcher_differential` ({"baseline_results":
+/// folder, "differences": [words], "tests": [{"test", "judged": "passed",
+/// "improved": bool, "plain": "passed"|"failed"|"timed out"|"not run",
+/// "plain_runs": n}]}). A test that fails plain runs again, up to
 /// [scoring.tests] attempts runs; it counts as passing plain when any did.
 void run_launcher_differential(const Plan& plan, Staging& staging, Progress& progress, const PlainRun& run_plain);
 
