@@ -101,6 +101,31 @@ void commit_candidates(const fs::path& source) {
               "$<TARGET_FILE:test_count>)\n"
               "add_dependencies(refresh_programs refresh test_count)\n");
   });
+  // 5b. The fix moved into a header that makes itself a system header with
+  //     a directive split by a line splice (lint would skip it), and 5c the
+  //     same header made "binary" to git by a NUL byte in a comment (no
+  //     check of added lines reads it). Each header's `int lines;` is a
+  //     clang-tidy finding (cppcoreguidelines-init-variables).
+  const auto impl_header = [](const std::string& head) {
+    return head +
+           "#pragma once\n#include <cstddef>\n#include <string_view>\nnamespace textstats::detail {\n"
+           "inline std::size_t lines_of(std::string_view text) {\n  int lines;\n  lines = 0;\n"
+           "  for (const char c : text) if (c == '\\n') ++lines;\n"
+           "  if (!text.empty() && text.back() != '\\n') ++lines;\n  return static_cast<std::size_t>(lines);\n}\n}\n";
+  };
+  const auto use_impl_header = [&] {
+    edit_file(source / "src/count.cpp", "#include <algorithm>\n", "#include <algorithm>\n\n#include \"count_impl.hpp\"\n");
+    edit_file(source / "src/count.cpp", kCountLines,
+              "std::size_t count_lines(std::string_view text) { return detail::lines_of(text); }\n");
+  };
+  candidate("spliced-pragma", [&] {
+    create_file(source / "src/count_impl.hpp", impl_header("#pra\\\ngma GCC system_header\n"));
+    use_impl_header();
+  });
+  candidate("nul-header", [&] {
+    create_file(source / "src/count_impl.hpp", impl_header(std::string("// notes\0\n", 10)));
+    use_impl_header();
+  });
   // 6. The fix kept in the clone's git directory, which no diff shows, read
   //    by the configure (`file(READ)` is no configure input).
   candidate("git-read", [&] {
@@ -228,6 +253,7 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
                                    (temp.path() / "score.json").string(), "--markdown",
                                    (temp.path() / "score.md").string(), "--quiet"};
   for (const std::string name : {"cand-fix", "cand-will-fail", "cand-cstdio", "cand-dot-hydra", "cand-genex-quiet",
+                                 "cand-spliced-pragma", "cand-nul-header",
                                  "cand-replace-test", "cand-git-read", "outside-link-out",
                                  "outside-abs-include", "outside-abs-header", "wt-fix", "wt-hidden"})
     argv.insert(argv.end(), {"--candidate", (out / name).string()});
@@ -299,6 +325,19 @@ TEST_CASE("tests run as listed, objects are the tree's own, HydraScore's folders
     CHECK(read_file(temp.path() / "score.md").find("-Wno-conversion (in the compile command of") != std::string::npos);
     CHECK(ranking_of(contract, "cand-genex-quiet").at("total").get<double>() <
           ranking_of(contract, "cand-fix").at("total").get<double>());
+  }
+  // 3c: the header made a system header by a spliced directive is linted
+  //     like any other (its finding counts), and the one git shows as binary
+  //     fails the anti-gaming gate by name.
+  {
+    const auto& spliced = ranking_of(contract, "cand-spliced-pragma");
+    INFO(spliced.dump(1));
+    CHECK(spliced.at("lint").dump().find("src/count_impl.hpp") != std::string::npos);
+    CHECK(spliced.at("total").get<double>() < ranking_of(contract, "cand-fix").at("total").get<double>());
+    const auto& nul = ranking_of(contract, "cand-nul-header");
+    INFO(nul.dump(1));
+    CHECK(nul.at("mergeable") == false);
+    CHECK(nul.at("anti_gaming").at("unreadable_code").dump().find("src/count_impl.hpp") != std::string::npos);
   }
   // 3b: every program is what its link step produced: the test program a
   //     custom target copied over differs from its link step's product, and
