@@ -24,8 +24,8 @@ TestCase make(const std::string& program, const std::string& name, TestStatus st
 
 TEST_CASE("plain results come from the candidate's own run and its held-out run", "[guard]") {
   hydra::model::Run run;
-  run.launcher_differential = std::vector<hydra::model::PlainResult>{{"candidate", "a", "failed", 2}};
-  run.held_out_launcher_differential = {{"held-out", "b", "passed", 1}};
+  run.records.launcher_differential = std::vector<hydra::model::PlainResult>{{"candidate", "a", "failed", 2}};
+  run.records.held_out_launcher_differential = {{"held-out", "b", "passed", 1}};
   bool judged = false;
   const auto results = plain_results(run, judged);
   CHECK(judged);
@@ -68,8 +68,8 @@ TEST_CASE("tampering the launcher caught is the candidate's unless the baseline'
           "[guard]") {
   hydra::model::Run baseline, candidate;
   // The baseline's own leak checker rewrites its test's status: caught there too.
-  baseline.tampering_caught = {{"candidate", "leaks", "hydra-score: tampering: main returned 1 (...)"}};
-  candidate.tampering_caught = {{"candidate", "leaks", "hydra-score: tampering: main returned 1 (...)"},
+  baseline.records.tampering_caught = {{"candidate", "leaks", "hydra-score: tampering: main returned 1 (...)"}};
+  candidate.records.tampering_caught = {{"candidate", "leaks", "hydra-score: tampering: main returned 1 (...)"},
                                 {"held-out", "count", "hydra-score: tampering: main returned 1 (x), yet the process exited 0"}};
   const auto judged = hydra::guard::judge_caught_tampering(baseline, candidate);
   REQUIRE(judged.own.size() == 1);

@@ -113,39 +113,39 @@ TEST_CASE("parse_manifest: the records the anti-gaming checks read, typed", "[pa
       "launcher_differential": {"tests": [{"test": "b", "judged": "passed", "plain": "passed", "plain_runs": 1}]}}}
   })");
   const auto manifest = parse_manifest(document, "manifest.json");
-  CHECK(manifest.shadowing_headers == std::map<std::string, std::string>{{"src/cstdio", "cstdio"}});
-  CHECK(manifest.compiled_changed_files == std::vector<std::string>{"src/fee_notes.md"});
-  REQUIRE(manifest.compile_flag_suppressions.size() == 1);
-  CHECK(manifest.compile_flag_suppressions[0].flag == "-w");
-  CHECK(manifest.compile_flag_suppressions[0].target == "<build>/lib");
+  CHECK(manifest.records.shadowing_headers == std::map<std::string, std::string>{{"src/cstdio", "cstdio"}});
+  CHECK(manifest.records.compiled_changed_files == std::vector<std::string>{"src/fee_notes.md"});
+  REQUIRE(manifest.records.compile_flag_suppressions.size() == 1);
+  CHECK(manifest.records.compile_flag_suppressions[0].flag == "-w");
+  CHECK(manifest.records.compile_flag_suppressions[0].target == "<build>/lib");
   CHECK(error_of(json{{"compile_flag_suppressions", {{{"unit", "<source>/a.cpp"}}}}})
             .find("\"/compile_flag_suppressions/0/flag\": missing") != std::string::npos);
-  REQUIRE(manifest.object_references.sources);
-  CHECK(manifest.object_references.sources->at("src/a.cpp") == std::set<std::string>{"/proc/1/comm", "atexit"});
-  REQUIRE(manifest.object_references.test_sources);
-  CHECK(manifest.object_references.test_sources->at("tests/t.cpp").empty());
-  CHECK_FALSE(manifest.held_out_object_references.sources);
-  CHECK(manifest.held_out_object_references.test_sources->at("tests/t.cpp") == std::set<std::string>{"syscall"});
-  REQUIRE(manifest.launcher_differential);
-  REQUIRE(manifest.launcher_differential->size() == 1);
-  CHECK(manifest.launcher_differential->front().run == "candidate");
-  CHECK(manifest.launcher_differential->front().plain == "failed");
-  CHECK(manifest.launcher_differential->front().plain_runs == 2);
-  REQUIRE(manifest.held_out_launcher_differential.size() == 1);
-  CHECK(manifest.held_out_launcher_differential.front().run == "held-out");
-  CHECK(manifest.held_out_launcher_differential.front().test == "b");
+  REQUIRE(manifest.records.object_references.sources);
+  CHECK(manifest.records.object_references.sources->at("src/a.cpp") == std::set<std::string>{"/proc/1/comm", "atexit"});
+  REQUIRE(manifest.records.object_references.test_sources);
+  CHECK(manifest.records.object_references.test_sources->at("tests/t.cpp").empty());
+  CHECK_FALSE(manifest.records.held_out_object_references.sources);
+  CHECK(manifest.records.held_out_object_references.test_sources->at("tests/t.cpp") == std::set<std::string>{"syscall"});
+  REQUIRE(manifest.records.launcher_differential);
+  REQUIRE(manifest.records.launcher_differential->size() == 1);
+  CHECK(manifest.records.launcher_differential->front().run == "candidate");
+  CHECK(manifest.records.launcher_differential->front().plain == "failed");
+  CHECK(manifest.records.launcher_differential->front().plain_runs == 2);
+  REQUIRE(manifest.records.held_out_launcher_differential.size() == 1);
+  CHECK(manifest.records.held_out_launcher_differential.front().run == "held-out");
+  CHECK(manifest.records.held_out_launcher_differential.front().test == "b");
   // The tests the launcher caught rewriting their verdict, in both runs.
-  REQUIRE(manifest.tampering_caught.size() == 2);
-  CHECK(manifest.tampering_caught[0].run == "candidate");
-  CHECK(manifest.tampering_caught[0].test == "a");
-  CHECK(manifest.tampering_caught[0].message == "hydra-score: tampering: main returned 1");
-  CHECK(manifest.tampering_caught[1].run == "held-out");
-  CHECK(manifest.tampering_caught[1].test == "p");
+  REQUIRE(manifest.records.tampering_caught.size() == 2);
+  CHECK(manifest.records.tampering_caught[0].run == "candidate");
+  CHECK(manifest.records.tampering_caught[0].test == "a");
+  CHECK(manifest.records.tampering_caught[0].message == "hydra-score: tampering: main returned 1");
+  CHECK(manifest.records.tampering_caught[1].run == "held-out");
+  CHECK(manifest.records.tampering_caught[1].test == "p");
   CHECK(error_of(json{{"tampering_caught", {{{"message", "m"}}}}}).find("\"/tampering_caught/0/test\": missing") !=
         std::string::npos);
   CHECK(error_of(json{{"tampering_caught", {{"test", "a"}}}}).find("\"/tampering_caught\"") != std::string::npos);
   // A run whose objects could not be read records why, and nothing is judged.
-  CHECK_FALSE(parse_manifest(json{{"object_references", {{"problem", "no nm"}}}}, "m.json").object_references.sources);
+  CHECK_FALSE(parse_manifest(json{{"object_references", {{"problem", "no nm"}}}}, "m.json").records.object_references.sources);
   CHECK(error_of(json{{"launcher_differential", {{"tests", {{{"plain", "failed"}}}}}}})
             .find("\"/launcher_differential/tests/0/test\": missing") != std::string::npos);
   CHECK(error_of(json{{"object_references", {{"sources", {{"src/a.cpp", "atexit"}}}}}})

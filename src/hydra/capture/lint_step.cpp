@@ -217,6 +217,20 @@ std::vector<util::ProcessResult> lint_units(const Plan& plan, const Sandbox& san
     progress.detail(std::to_string(counts.done) + "/" + std::to_string(units.size()) + " files (" +
                     std::to_string(counts.cached) + " from cache)");
   };
+  // The unit's answer from the lint cache's entry for `key`, when it has one.
+  const auto served_from_cache = [&](std::size_t index, const std::optional<std::string>& key) {
+    if (!key) return false;
+    auto entry = cache->load(*key);
+    if (!entry) return false;
+    results[index] = {};
+    results[index].started = true;
+    results[index].exit_code = entry->exit_code;
+    results[index].output = key_context.roots.restore(entry->output);
+    ++counts.cached;
+    ++counts.done;
+    show();
+    return true;
+  };
   std::vector<UnitLookup> lookups(units.size());
   if (cache) {
     util::parallel_for(units.size(), plan.jobs, [&](std::size_t index) {
@@ -258,18 +272,7 @@ std::vector<util::ProcessResult> lint_units(const Plan& plan, const Sandbox& san
         beside = std::async(std::launch::async, preprocess);
       } else {
         key = preprocess();
-        if (key) {
-          if (auto entry = cache->load(*key)) {
-            results[index] = {};
-            results[index].started = true;
-            results[index].exit_code = entry->exit_code;
-            results[index].output = key_context.roots.restore(entry->output);
-            ++counts.cached;
-            ++counts.done;
-            show();
-            return;
-          }
-        }
+        if (served_from_cache(index, key)) return;
         remaining = left();
         if (remaining.count() <= 0) {
           counts.timed_out = true;
@@ -288,17 +291,7 @@ std::vector<util::ProcessResult> lint_units(const Plan& plan, const Sandbox& san
     util::ProcessResult result = util::run_process(process);
     if (beside.valid()) {
       key = beside.get();
-      if (key) {
-        if (auto entry = cache->load(*key)) {  // what doing one after the other gives
-          results[index].started = true;
-          results[index].exit_code = entry->exit_code;
-          results[index].output = key_context.roots.restore(entry->output);
-          ++counts.cached;
-          ++counts.done;
-          show();
-          return;
-        }
-      }
+      if (served_from_cache(index, key)) return;  // what doing one after the other gives
     }
     if (cache && !key) ++counts.uncacheable;
     results[index] = std::move(result);

@@ -8,10 +8,10 @@ namespace hydra::guard {
 using nlohmann::json;
 
 std::vector<PlainResult> plain_results(const model::Run& candidate, bool& judged) {
-  judged = candidate.launcher_differential.has_value();
-  std::vector<PlainResult> results = candidate.launcher_differential.value_or(std::vector<PlainResult>{});
-  results.insert(results.end(), candidate.held_out_launcher_differential.begin(),
-                 candidate.held_out_launcher_differential.end());
+  judged = candidate.records.launcher_differential.has_value();
+  std::vector<PlainResult> results = candidate.records.launcher_differential.value_or(std::vector<PlainResult>{});
+  results.insert(results.end(), candidate.records.held_out_launcher_differential.begin(),
+                 candidate.records.held_out_launcher_differential.end());
   return results;
 }
 
@@ -41,8 +41,8 @@ DifferentialJudgement judge_launcher_differential(const std::vector<PlainResult>
 CaughtJudgement judge_caught_tampering(const model::Run& baseline, const model::Run& candidate) {
   CaughtJudgement judgement;
   std::set<std::string> in_baseline;
-  for (const auto& caught : baseline.tampering_caught) in_baseline.insert(caught.test);
-  for (const auto& caught : candidate.tampering_caught) {
+  for (const auto& caught : baseline.records.tampering_caught) in_baseline.insert(caught.test);
+  for (const auto& caught : candidate.records.tampering_caught) {
     const bool baselines = in_baseline.count(caught.test) > 0;
     judgement.evidence.push_back({{"run", caught.run},
                                   {"test", caught.test},

@@ -97,6 +97,33 @@ struct FlagSuppression {
   std::string flag;    ///< "-Wno-conversion", "removed -Wextra", ...
 };
 
+/// What a capture's steps record for the anti-gaming checks, as manifest.json
+/// holds it (its keys below) and scoring reads it (model::Run::records).
+struct AntiGamingRecords {
+  /// "shadowing_headers": a header of the tree -> the system or standard
+  /// header it shadows (recorded by the test step).
+  std::map<std::string, std::string> shadowing_headers;
+  /// "lint_view"/"compiled_changed_files": the changed files the build
+  /// compiled or included, whatever their names (recorded by the lint step).
+  std::vector<std::string> compiled_changed_files;
+  /// "compile_flag_suppressions": a candidate's, against its baseline.
+  std::vector<FlagSuppression> compile_flag_suppressions;
+  /// "object_references": what the build's objects reference of process
+  /// control and self-inspection; "held_out"/"run"/"object_references": the
+  /// same of the held-out run's objects.
+  ObjectReferences object_references;
+  ObjectReferences held_out_object_references;
+  /// "launcher_differential"/"tests": the improved tests run again without
+  /// the launcher; nullopt when the run recorded no differential.
+  std::optional<std::vector<PlainResult>> launcher_differential;
+  /// "held_out"/"run"/"launcher_differential"/"tests": the held-out run's.
+  std::vector<PlainResult> held_out_launcher_differential;
+  /// "tampering_caught" and "held_out"/"run"/"tampering_caught": the tests
+  /// the launcher caught rewriting their verdict, in its own run and in the
+  /// held-out run (run "candidate" / "held-out").
+  std::vector<CaughtTampering> tampering_caught;
+};
+
 struct RunManifest {
   std::string schema;
   std::string engine_version;
@@ -144,28 +171,8 @@ struct RunManifest {
   /// the files its configure read) outside the source tree, the build tree
   /// and the system's folders, absolute (built_files.hpp).
   std::vector<std::string> build_inputs_outside_trees;
-  /// "shadowing_headers": a header of the tree -> the system or standard
-  /// header it shadows (recorded by the test step).
-  std::map<std::string, std::string> shadowing_headers;
-  /// "lint_view"/"compiled_changed_files": the changed files the build
-  /// compiled or included, whatever their names (recorded by the lint step).
-  std::vector<std::string> compiled_changed_files;
-  /// "compile_flag_suppressions": a candidate's, against its baseline.
-  std::vector<FlagSuppression> compile_flag_suppressions;
-  /// "object_references": what the build's objects reference of process
-  /// control and self-inspection; "held_out"/"run"/"object_references": the
-  /// same of the held-out run's objects.
-  ObjectReferences object_references;
-  ObjectReferences held_out_object_references;
-  /// "launcher_differential"/"tests": the improved tests run again without
-  /// the launcher; nullopt when the run recorded no differential.
-  std::optional<std::vector<PlainResult>> launcher_differential;
-  /// "held_out"/"run"/"launcher_differential"/"tests": the held-out run's.
-  std::vector<PlainResult> held_out_launcher_differential;
-  /// "tampering_caught" and "held_out"/"run"/"tampering_caught": the tests
-  /// the launcher caught rewriting their verdict, in its own run and in the
-  /// held-out run (run "candidate" / "held-out").
-  std::vector<CaughtTampering> tampering_caught;
+  /// What the capture's steps recorded for the anti-gaming checks.
+  AntiGamingRecords records;
   std::vector<UnparsableArtifact> unparsable_artifacts;
   std::optional<ManifestCache> compiler_cache;  ///< "caches"/"compiler"
   std::optional<ManifestCache> lint_cache;      ///< "caches"/"lint"

@@ -96,26 +96,10 @@ struct Run {
   std::map<std::string, std::set<std::string>> test_files;
   /// The capture's held-out runs (mode "none" when there are none).
   HeldOut held_out;
-  /// The run's headers that shadow a system or standard header -> the
-  /// header they shadow (manifest.json's `shadowing_headers`).
-  std::map<std::string, std::string> shadowing_headers;
-  /// The changed files its build compiled or included, whatever their
-  /// names (manifest.json's `lint_view.compiled_changed_files`).
-  std::vector<std::string> compiled_changed_files;
-  /// Warning-hiding flags its units' compile commands have that the
-  /// baseline's lack (manifest.json's `compile_flag_suppressions`).
-  std::vector<FlagSuppression> compile_flag_suppressions;
-  /// What its objects, and its held-out run's, reference of process control
-  /// and self-inspection (manifest.json's `object_references`).
-  ObjectReferences object_references;
-  ObjectReferences held_out_object_references;
-  /// Its improved tests run again without HydraScore's test launcher, in
-  /// its own run (nullopt: no differential recorded) and its held-out run.
-  std::optional<std::vector<PlainResult>> launcher_differential;
-  std::vector<PlainResult> held_out_launcher_differential;
-  /// The tests HydraScore's test launcher caught rewriting their verdict,
-  /// in its own run and its held-out run (manifest.json's `tampering_caught`).
-  std::vector<CaughtTampering> tampering_caught;
+  /// What its capture recorded for the anti-gaming checks (shadowing
+  /// headers, compiled changed files, compile-flag suppressions, object
+  /// references, launcher differentials, caught tampering; manifest.json).
+  AntiGamingRecords records;
 
   /// nullopt: lint did not run; `lint_inactive_reason` says why.
   std::optional<std::vector<LintFinding>> lint;

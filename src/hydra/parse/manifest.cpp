@@ -180,11 +180,11 @@ void read_evidence_records(const Fields& top, model::RunManifest& manifest) {
       std::string shadows;
       fields.text("header", header);
       fields.text("shadows", shadows);
-      manifest.shadowing_headers.emplace(std::move(header), std::move(shadows));
+      manifest.records.shadowing_headers.emplace(std::move(header), std::move(shadows));
     }
   }
   if (const json* view = top.object("lint_view"))
-    top.in("lint_view", *view).texts("compiled_changed_files", manifest.compiled_changed_files);
+    top.in("lint_view", *view).texts("compiled_changed_files", manifest.records.compiled_changed_files);
   if (const json* list = top.array("compile_flag_suppressions")) {
     for (std::size_t index = 0; index < list->size(); ++index) {
       const Fields fields = top.element("compile_flag_suppressions", index, (*list)[index]);
@@ -194,20 +194,20 @@ void read_evidence_records(const Fields& top, model::RunManifest& manifest) {
       fields.text("flag", flag.flag);
       if (flag.unit.empty()) fields.missing("unit");
       if (flag.flag.empty()) fields.missing("flag");
-      manifest.compile_flag_suppressions.push_back(std::move(flag));
+      manifest.records.compile_flag_suppressions.push_back(std::move(flag));
     }
   }
-  read_object_references(top, manifest.object_references);
-  read_plain_results(top, "candidate", manifest.launcher_differential);
-  read_caught_tampering(top, "candidate", manifest.tampering_caught);
+  read_object_references(top, manifest.records.object_references);
+  read_plain_results(top, "candidate", manifest.records.launcher_differential);
+  read_caught_tampering(top, "candidate", manifest.records.tampering_caught);
   if (const json* held = top.object("held_out"))
     if (const json* run = top.in("held_out", *held).object("run")) {
       const Fields fields = top.in("held_out", *held).in("run", *run);
-      read_object_references(fields, manifest.held_out_object_references);
+      read_object_references(fields, manifest.records.held_out_object_references);
       std::optional<std::vector<model::PlainResult>> plain;
       read_plain_results(fields, "held-out", plain);
-      if (plain) manifest.held_out_launcher_differential = std::move(*plain);
-      read_caught_tampering(fields, "held-out", manifest.tampering_caught);
+      if (plain) manifest.records.held_out_launcher_differential = std::move(*plain);
+      read_caught_tampering(fields, "held-out", manifest.records.tampering_caught);
     }
 }
 

@@ -27,8 +27,8 @@ namespace {
 /// The shadowing headers of `candidate` that the baseline's run does not
 /// list: header -> the system header it shadows.
 std::map<std::string, std::string> new_shadowing_headers(const model::Run& baseline, const model::Run& candidate) {
-  std::map<std::string, std::string> fresh = candidate.shadowing_headers;
-  for (const auto& [header, shadows] : baseline.shadowing_headers) fresh.erase(header);
+  std::map<std::string, std::string> fresh = candidate.records.shadowing_headers;
+  for (const auto& [header, shadows] : baseline.records.shadowing_headers) fresh.erase(header);
   return fresh;
 }
 
@@ -44,14 +44,14 @@ TestObjectReferences test_object_references(const model::Run& baseline, const mo
   TestObjectReferences found;
   if (candidate.held_out.mode == "built") {
     found.where = "held-out";
-    found.candidate = candidate.held_out_object_references.test_sources;
+    found.candidate = candidate.records.held_out_object_references.test_sources;
   } else if (candidate.held_out.mode == "candidate") {
     found.where = "candidate";
-    found.candidate = candidate.object_references.test_sources;
+    found.candidate = candidate.records.object_references.test_sources;
   }
-  found.baseline = baseline.object_references.test_sources;
+  found.baseline = baseline.records.object_references.test_sources;
   if (found.baseline)
-    if (const auto& privately = baseline.held_out_object_references.test_sources)
+    if (const auto& privately = baseline.records.held_out_object_references.test_sources)
       found.baseline->insert(privately->begin(), privately->end());  // sources the baseline's own run lacks
   return found;
 }
@@ -63,7 +63,7 @@ TestObjectReferences test_object_references(const model::Run& baseline, const mo
 std::vector<guard::Suppression> compile_flag_suppressions(const model::Run& candidate,
                                                           const std::vector<guard::Suppression>& textual) {
   std::map<std::string, std::vector<std::string>> units;
-  for (const auto& each : candidate.compile_flag_suppressions) units[each.flag].push_back(each.unit);
+  for (const auto& each : candidate.records.compile_flag_suppressions) units[each.flag].push_back(each.unit);
   std::vector<guard::Suppression> out;
   for (const auto& [flag, where] : units) {
     const std::string spelled = flag.rfind("removed ", 0) == 0 ? std::string() : flag;
@@ -96,8 +96,8 @@ std::string reference_phrase(const std::string& reference) {
 /// baseline's object of the same test source.
 json judge_process_references(const config::Config& config, const model::Run& baseline_run,
                               const model::Run& candidate_run, std::vector<std::string>& reasons) {
-  const auto& baseline = baseline_run.object_references.sources;
-  const auto& candidate = candidate_run.object_references.sources;
+  const auto& baseline = baseline_run.records.object_references.sources;
+  const auto& candidate = candidate_run.records.object_references.sources;
   json evidence = {{"judged", baseline && candidate}, {"new", json::array()}};
   const auto& allowed = config.anti_gaming.allowed_references;
   const std::string allow = "; allow it with [anti_gaming] allowed_references in the baseline's hydra.toml)";
@@ -146,7 +146,7 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
       candidate_listed && candidate.tests ? &*candidate.tests : nullptr, roots);
   // A file the build compiled or included is code whatever its name (a
   // fragment named like a document).
-  const std::set<std::string> compiled(candidate.compiled_changed_files.begin(), candidate.compiled_changed_files.end());
+  const std::set<std::string> compiled(candidate.records.compiled_changed_files.begin(), candidate.records.compiled_changed_files.end());
   if (!compiled.empty()) report.suppressions_added = guard::find_added_suppressions(diff, compiled);
   report.unreadable_code = guard::find_unreadable_code(diff, compiled);
   // Suppression flags the compiler was given however the change spelled

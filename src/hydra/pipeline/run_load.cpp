@@ -375,14 +375,7 @@ model::Run run_of_manifest(const fs::path& run_dir, const json& manifest, const 
         run.incomplete_steps.emplace_back(step["step"].get<std::string>(), step["reason"].get<std::string>());
   run.source_root = typed.source_root;
   run.build_root = typed.build_dir;
-  run.shadowing_headers = typed.shadowing_headers;
-  run.compiled_changed_files = typed.compiled_changed_files;
-  run.compile_flag_suppressions = typed.compile_flag_suppressions;
-  run.object_references = typed.object_references;
-  run.held_out_object_references = typed.held_out_object_references;
-  run.launcher_differential = typed.launcher_differential;
-  run.held_out_launcher_differential = typed.held_out_launcher_differential;
-  run.tampering_caught = typed.tampering_caught;
+  run.records = typed.records;
   read_build(run, typed);
   return run;
 }
