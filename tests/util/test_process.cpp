@@ -2,6 +2,7 @@
 // stdin, start failures and the timeout that kills a whole process group.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -159,6 +160,23 @@ TEST_CASE("run_process sets and unsets environment variables", "[capture][proces
   ::unsetenv("HYDRA_PROCESS_TEST_REMOVED");
   REQUIRE(result.started);
   CHECK(result.output == "set=yes removed=unset\n");
+}
+
+TEST_CASE("run_process passes the command no descriptor past the standard three", "[capture][process]") {
+  // A descriptor this process holds open without close-on-exec, as one a
+  // CI runner leaves to what it starts, at a number code could look for.
+  hydra::util::TempDir directory("hydra-process-fd");
+  const int opened = ::open((directory.path() / "held").c_str(), O_WRONLY | O_CREAT, 0644);
+  REQUIRE(opened >= 0);
+  const int held = ::dup2(opened, 707);
+  REQUIRE(held == 707);
+  ::close(opened);
+  const ProcessResult result = run_process(shell("ls /proc/self/fd"));
+  ::close(held);
+  REQUIRE(result.started);
+  // The shell's own 0, 1, 2 and the descriptor ls opens to list the folder.
+  CHECK(result.output.find("707") == std::string::npos);
+  CHECK(result.output.rfind("0\n1\n2\n", 0) == 0);
 }
 
 TEST_CASE("run_process can give the child exactly the environment asked for", "[capture][process]") {

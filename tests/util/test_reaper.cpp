@@ -61,14 +61,13 @@ TEST_CASE("the reaper kills a process its parent left behind, so a reader of its
   hydra::util::TempDir directory("hydra-reaper");
   const std::filesystem::path orphan = directory.path() / "orphan";
   // The shell waits for the end of the output of a subshell; the subshell
-  // starts a process in a session of its own that keeps that output open
-  // and ends at once: the process is an orphan (like a test program's forked
-  // child that called setsid(), which keeps ctest waiting for its pipes).
-  // The subshell's output ends only once the orphan has written its number
-  // (on a busy machine the orphan could otherwise be killed before it does).
-  const std::string command = "out=$( (setsid sh -c 'echo $$ > " + orphan.string() +
-                              "; exec sleep 300' &) ; while [ ! -s " + orphan.string() +
-                              " ]; do sleep 0.05; done; echo done ); echo \"got $out\"";
+  // starts a process in a session of its own that keeps that output open,
+  // writes its number and ends: the process is an orphan (like a test
+  // program's forked child that called setsid(), which keeps ctest waiting
+  // for its pipes). The number is written by its parent, before the process
+  // is an orphan: the reaper may kill it before it runs at all.
+  const std::string command = "out=$( (setsid sleep 300 & echo $! > " + orphan.string() +
+                              ") ; echo done ); echo \"got $out\"";
 
   SECTION("under the reaper: the orphan is killed, the command ends") {
     const auto result = hydra::util::run_process(reaped(command));
@@ -103,11 +102,15 @@ TEST_CASE("the reaper kills what an orphan started in its session, and what the 
   const std::filesystem::path leader = directory.path() / "leader", member = directory.path() / "member",
                               child = directory.path() / "child";
   // An orphan leading a session with a member of its own; and a background
-  // child of the command that is still running when the command ends.
+  // child of the command that is still running when the command ends. The
+  // subshell waits for both numbers before it ends and leaves the leader an
+  // orphan (the reaper kills an orphan at once, maybe before it would start
+  // its member).
   const auto result = hydra::util::run_process(reaped(
       "(setsid sh -c 'sleep 300 & echo $! > " + member.string() + "; echo $$ > " + leader.string() +
-      "; exec sleep 300' </dev/null >/dev/null 2>&1 &); sleep 300 </dev/null >/dev/null 2>&1 & echo $! > " +
-      child.string() + "; while [ ! -s " + member.string() + " ]; do sleep 0.05; done; exit 4"));
+      "; exec sleep 300' </dev/null >/dev/null 2>&1 & while [ ! -s " + member.string() + " ] || [ ! -s " +
+      leader.string() + " ]; do sleep 0.05; done); sleep 300 </dev/null >/dev/null 2>&1 & echo $! > " +
+      child.string() + "; exit 4"));
   REQUIRE(result.started);
   CHECK_FALSE(result.timed_out);
   CHECK(result.exit_code == 4);  // the command's own status

@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -100,6 +101,21 @@ ChildDescriptors open_descriptors(const ProcessRequest& request) {
   return descriptors;
 }
 
+namespace {
+
+/// Every descriptor past the standard three closes on exec: a command sees
+/// none that whoever started HydraScore left open (a test could otherwise
+/// key on one, or reach past the sandbox through it).
+void close_inherited_on_exec() {
+#ifdef __linux__
+  if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+#endif
+  const long most = std::min(::sysconf(_SC_OPEN_MAX), 1L << 16);
+  for (int fd = 3; fd < most; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+}  // namespace
+
 [[noreturn]] void exec_child(const ChildPlan& plan, int stdin_descriptor, int output_descriptor,
                              int stderr_descriptor, int error_pipe, int go_socket, pid_t parent) {
   ::setpgid(0, 0);
@@ -130,6 +146,7 @@ ChildDescriptors open_descriptors(const ProcessRequest& request) {
   } else if (!plan.working_directory.empty() && ::chdir(plan.working_directory.c_str()) != 0) {
     error_number = errno;
   } else {
+    close_inherited_on_exec();
     ::execve(plan.program_path.c_str(), plan.argv.data(), plan.environment.data());
     error_number = errno;
   }

@@ -163,7 +163,18 @@ ChildResult run_child(const ChildRequest& request) {
     exited = done == child || (done < 0 && errno != EINTR);
   }
   // What arrived before the program ended, to the last byte (a process the
-  // program left behind that still holds a pipe is not waited for).
+  // program left behind that still holds a pipe is not waited for): a
+  // connection made since the last look is accepted too (a program that
+  // connects, streams and ends between two looks).
+  while (listener >= 0) {
+    pollfd one = {listener, POLLIN, 0};
+    if (::poll(&one, 1, 0) <= 0) break;
+    const int connection = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (connection < 0) break;
+    connections.push_back(connection);
+    result.stream_texts.emplace_back();
+    ++result.stream_connections;
+  }
   for (int* fd : {&witness[0], &report[0]})
     if (*fd >= 0) {
       ::fcntl(*fd, F_SETFL, O_NONBLOCK);
