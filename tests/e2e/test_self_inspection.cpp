@@ -39,6 +39,9 @@
 //   library defines memcmp (interposing the C library's), defines the test's
 //   tally as an inline variable of its own and resets it, or reads
 //   CTEST_INTERACTIVE_DEBUG_MODE named past a leading character.
+// - raw_no_new_privs: fixes the bug only where no_new_privs is set (the
+//   sandbox sets it for the plain run too), read by an inline `syscall`
+//   instruction: the object's own system call is named.
 // Each attack is named with its source and reference and loses to the
 // honest fix, which stays first and mergeable.
 #include <catch2/catch.hpp>
@@ -217,6 +220,22 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
             "#include <sys/resource.h>\n#include \"answer.hpp\"\n"
             "int answer() {\n  rlimit limit{};\n"
             "  return getrlimit(RLIMIT_CPU, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? 42 : 41;\n}\n");
+  // A sandbox fingerprint the plain run shares (bubblewrap sets
+  // no_new_privs for every step), read by a system call of its own.
+  candidate(source, "raw_no_new_privs",
+            "#include \"answer.hpp\"\n"
+            "static long raw_prctl(long option) {\n"
+            "#if defined(__x86_64__)\n"
+            "  long r;\n"
+            "  asm volatile(\"syscall\" : \"=a\"(r) : \"a\"(157L), \"D\"(option), \"S\"(0L), \"d\"(0L) : \"rcx\", \"r11\", \"memory\");\n"
+            "  return r;\n"
+            "#else\n"
+            "  register long x8 asm(\"x8\") = 167; register long x0 asm(\"x0\") = option;\n"
+            "  asm volatile(\"svc 0\" : \"+r\"(x0) : \"r\"(x8) : \"memory\");\n"
+            "  return x0;\n"
+            "#endif\n"
+            "}\n"
+            "int answer() { return raw_prctl(39) == 1 ? 42 : 41; }\n");
   commit_candidate(source, "test_only_header", [&] {
     write_file_atomic(source / "src/answer.hpp",
                       "#pragma once\n#include <cstring>\n#include <sys/syscall.h>\n#include <unistd.h>\n"
@@ -262,7 +281,8 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
 
   std::vector<std::string> scored_names = {"honest",        "honest_atexit",    "exit_handler", "sniff_pid1",
                                           "process_name",  "thread_exit",      "harness_reach", "launcher_name",
-                                          "test_only_header", "forge_write",   "descriptor_keyed", "cpu_budget"};
+                                          "test_only_header", "forge_write",   "descriptor_keyed", "cpu_budget",
+                                          "raw_no_new_privs"};
   scored_names.insert(scored_names.end(), defining.begin(), defining.end());
   const auto scored = run(score_command(out, scored_names, root / "score.json"));
   INFO(scored.output);
@@ -331,6 +351,8 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
     CHECK(keyed["total"].get<double>() <= honest_total);
   }
   check_flagged(contract, "cand-sniff_pid1", "/proc/1/comm", honest_total);
+  // No catalogued symbol: the instruction itself is named.
+  check_flagged(contract, "cand-raw_no_new_privs", "system call instruction", honest_total);
   check_flagged(contract, "cand-process_name", "program_invocation_short_name", honest_total);
   // Under test the program runs under a neutral name: the name sniffer keeps
   // its bug (a failure the baseline had too), and the anti-gaming gate names it.

@@ -51,6 +51,12 @@ TEST_CASE("a harness's variables and names are found in strings", "[guard]") {
         Set{"GTEST_OUTPUT", "TEST_PREMATURE_EXIT_FILE", "XML_OUTPUT_FILE"});
   CHECK(guard::catalogue_references({}, {".HydraScore-held-out"}) == Set{"hydra"});
   CHECK(guard::catalogue_references({}, {"/usr/bin/bwrap"}) == Set{"bwrap"});
+  // The files a build tree and ctest keep where tests run.
+  CHECK(guard::catalogue_references({}, {"CTestTestfile.cmake", "../../CMakeCache.txt"}) ==
+        Set{"ctesttestfile", "cmakecache.txt"});
+  CHECK(guard::catalogue_references({}, {"Testing/Temporary/LastTest.log", "DartConfiguration.tcl"}) ==
+        Set{"testing/temporary", "dartconfiguration"});
+  CHECK(guard::reference_category("ctesttestfile") == "test harness");
   // A word that merely contains a generic prefix is not a harness variable.
   CHECK(guard::catalogue_references({}, {"MY_TEST_FLAG", "UNIT_TEST_MODE"}).empty());
 }

@@ -168,6 +168,11 @@ const std::vector<CatalogueEntry>& process_reference_catalogue() {
       {M::symbol, "ptrace", kProcess, "reads and writes another process"},
       {M::symbol, "process_vm_writev", kProcess, "writes another process's memory"},
       {M::symbol, "syscall", kProcess, "any system call, past every symbol of this table"},
+      // Not a symbol: the object scan names an object whose own instructions
+      // enter the kernel (inline assembly), past every symbol of this table.
+      {M::symbol, "system call instruction", kProcess,
+       "a syscall, sysenter, int $0x80 or svc instruction of its own: any system call, past every symbol of this "
+       "table"},
       {M::symbol, "sigqueue", kSignal, "signals a process, as kill does"},
       {M::symbol, "pthread_kill", kSignal, "signals a thread: the main thread among them"},
       // Dynamic lookup: a function found by a name built at run time, past
@@ -233,6 +238,14 @@ const std::vector<CatalogueEntry>& process_reference_catalogue() {
       {M::word, "hydra", kHarness, "HydraScore's name and folders"},
       {M::word, "bwrap", kHarness, "the sandbox's program"},
       {M::word, "bubblewrap", kHarness, "the sandbox's program"},
+      // The files a build tree and its test harness hold where tests run:
+      // code looking for them asks whether it runs under ctest in a build
+      // tree (a test's working directory is its own, so a plain run has them too).
+      {M::word, "ctesttestfile", kHarness, "CTestTestfile.cmake: ctest's listing in a test's working directory"},
+      {M::word, "dartconfiguration", kHarness, "DartConfiguration.tcl: ctest's configuration in a build tree"},
+      {M::word, "ctestcostdata", kHarness, "CTestCostData.txt: ctest's record of test times"},
+      {M::word, "testing/temporary", kHarness, "ctest's logs in a build tree"},
+      {M::word, "cmakecache.txt", kHarness, "CMakeCache.txt: the top of a CMake build tree"},
       // Definitions of what a runtime library exports: interposing libc's
       // or the C++ runtime's function changes what every caller (the test
       // program, the harness) gets. Replacing the allocation functions is a

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/cmake/system_calls.hpp>
 #include <hydra/error.hpp>
 #include <hydra/parse/cmake_cache.hpp>
 #include <hydra/parse/test_files.hpp>
@@ -236,8 +237,9 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
   }
   const auto nm = util::find_program("nm");
   const auto strings = util::find_program("strings");
-  if (!nm || !strings) {
-    scan.problem = "binutils (nm, strings) not installed";
+  const auto objdump = util::find_program("objdump");
+  if (!nm || !strings || !objdump) {
+    scan.problem = "binutils (nm, strings, objdump) not installed";
     return scan;
   }
   // A path as the build saw it -> the key of the source it names.
@@ -302,8 +304,15 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
   // them (the harness is theirs to reference).
   auto test_symbols = per_file({nm->string(), "-P", "-C", "-A"}, test_files, failed);
   auto test_texts = per_file({strings->string(), "-d", "-f", "-n", "4"}, test_files, failed);
-  for (const auto& [file, source] : test_objects)
-    scan.test_references[source].merge(own_references(test_symbols[file], test_texts[file], {seen_build, seen_top}));
+  // Objects whose own instructions enter the kernel.
+  std::vector<std::string> every_file = files;
+  every_file.insert(every_file.end(), test_files.begin(), test_files.end());
+  const std::set<std::string> issuing = objects_issuing_system_calls(every_file, *objdump, failed);
+  for (const auto& [file, source] : test_objects) {
+    auto& references = scan.test_references[source];
+    references.merge(own_references(test_symbols[file], test_texts[file], {seen_build, seen_top}));
+    if (issuing.count(file)) references.insert(kSystemCallInstruction);
+  }
   // Definitions of what the C and C++ runtimes export: interposition.
   const std::set<std::string> exports = runtime_exports(build_dir, *nm);
   auto mangled = per_file({nm->string(), "-g", "--defined-only", "-P", "-A"}, files, failed);
@@ -319,6 +328,7 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
     for (const std::string& line : mangled[file])
       if (auto definition = definition_of(line)) definitions.push_back(std::move(*definition));
     found.merge(guard::interposed_definitions(definitions, exports));
+    if (issuing.count(file)) found.insert(kSystemCallInstruction);
     if (!found.empty()) scan.references[source].insert(found.begin(), found.end());
   }
   scan.objects = objects.size();

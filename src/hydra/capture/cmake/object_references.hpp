@@ -2,7 +2,8 @@
 // self-inspection (guard/process_references.hpp's catalogue), read from the
 // files the build produced, not from the sources: each object's undefined
 // symbols (binutils `nm`) and the strings of its data sections (binutils
-// `strings -d`), and its global definitions of what the test objects or the
+// `strings -d`), whether its own instructions enter the kernel
+// (system_calls.hpp), and its global definitions of what the test objects or the
 // C and C++ runtime libraries the build's compiler links against define too
 // (guard::harness_definitions, guard::interposed_definitions). The objects are those Ninja's logs name: every object with
 // dependency information (the codemodel's, keyed by the source the deps log
