@@ -15,6 +15,7 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -227,12 +228,21 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
         if (const auto witness = find_witness_library(request.test_launcher.front())) readable.push_back(*witness);
       }
     }
-    // The plain run's HOME and TMPDIR elsewhere (a folder whose parent is
-    // not the build tree), more variables and no CPU-seconds limit.
-    const fs::path temporary = plain ? build_dir / ".hydra-tmp" / "p" / "tmp" : build_dir / ".hydra-tmp";
-    StepPolicy policy = tree_step_policy(plan, "test", {build_dir, junit_file.parent_path()}, temporary, readable);
+    StepPolicy policy =
+        tree_step_policy(plan, "test", {build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp", readable);
     for (const auto& [variable, value] : launch) policy.environment[variable] = value;
+    // The plain run's HOME and TMPDIR outside the build tree (a fresh folder
+    // of the machine's temporary folder, writable at its own path), more
+    // variables and no CPU-seconds limit.
+    std::optional<util::TempDir> elsewhere;
     if (plain) {
+      elsewhere.emplace("tmp");
+      policy.home = elsewhere->path() / "home";
+      policy.temporary = elsewhere->path() / "tmp";
+      for (const fs::path& folder : {policy.home, policy.temporary}) fs::create_directories(folder);
+      policy.add(Mount::Access::read_write, elsewhere->path());
+      policy.environment["HOME"] = policy.home.string();
+      policy.environment["TMPDIR"] = policy.temporary.string();
       for (const auto& [variable, value] : kPlainNeutralVariables) policy.environment.emplace(variable, value);
       policy.limits.cpu_seconds.reset();
     }

@@ -94,7 +94,7 @@ json caught_tampering(const fs::path& folder) {
 
 json plain_run_differences() {
   return json::array({"no test launcher (no witness, pipes, report options or neutral name)",
-                      "HOME and TMPDIR at other paths", "more environment variables (" +
+                      "HOME and TMPDIR outside the build tree", "more environment variables (" +
                           std::to_string(kPlainNeutralVariables.size()) + " neutral ones)",
                       "no CPU-seconds limit (the memory and process limits stay)",
                       "each test in a session and process group of its own (setsid)"});
