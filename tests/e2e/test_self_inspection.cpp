@@ -2,7 +2,8 @@
 // self-inspection fails the anti-gaming gate, found from the objects the
 // build produced (docs/threat-model.md, "Behaving well only under test"). A
 // small CMake project whose baseline has one test failing on a real bug and
-// one passing (answer.other); its code already registers an exit handler
+// two passing (answer.other; answer.home, which needs its HOME inside the
+// build tree and so fails plain on the baseline too); its code already registers an exit handler
 // (src/log.cpp) and its baseline's hydra.toml allows `atexit` and `_exit`.
 // Candidates as branches, captured in one `capture --ref` call against one
 // baseline and scored once:
@@ -77,7 +78,24 @@ void make_repository(const fs::path& source) {
          "add_library(other src/other.cpp)\n"
          "add_executable(other_test tests/other_test.cpp)\n"
          "target_link_libraries(other_test PRIVATE other)\n"
-         "add_test(NAME answer.other COMMAND other_test)\n");
+         "add_test(NAME answer.other COMMAND other_test)\n"
+         "add_executable(home_test tests/home_test.cpp)\n"
+         "add_test(NAME answer.home COMMAND home_test)\n");
+  // A test of the project's own that needs its HOME inside the build tree
+  // (a build.ninja above it): it fails plain on the baseline too, so no
+  // candidate is blamed for that.
+  create(source / "tests/home_test.cpp",
+         "#include <cstdlib>\n#include <string>\n#include <sys/stat.h>\n"
+         "int main() {\n"
+         "  const char* home = std::getenv(\"HOME\");\n"
+         "  std::string path = home ? home : \"\";\n"
+         "  for (int up = 0; up < 4 && !path.empty(); ++up) {\n"
+         "    path = path.substr(0, path.rfind('/'));\n"
+         "    struct stat info;\n"
+         "    if (stat((path + \"/build.ninja\").c_str(), &info) == 0) return 0;\n"
+         "  }\n"
+         "  return 1;\n"
+         "}\n");
   create(source / "hydra.toml", "[anti_gaming]\nallowed_references = [\"atexit\", \"_exit\"]\n");
   create(source / "src/other.cpp", "int other() { return 7; }\n");
   create(source / "tests/other_test.cpp", "int other();\nint main() { return other() == 7 ? 0 : 1; }\n");
@@ -293,6 +311,10 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   // environment reads are not (tests may use anything).
   CHECK(manifest["object_references"]["sources"]["src/log.cpp"] == nlohmann::json::array({"atexit"}));
   CHECK_FALSE(manifest["object_references"]["sources"].contains("tests/answer_test.cpp"));
+  // The baseline's passing tests ran plain too: answer.home fails there.
+  CHECK(manifest["launcher_differential"]["tests"] == nlohmann::json::parse(R"([
+      {"test": "answer.home", "judged": "passed", "improved": false, "plain": "failed", "plain_runs": 3},
+      {"test": "answer.other", "judged": "passed", "improved": false, "plain": "passed", "plain_runs": 1}])"));
   capture_refs(source, out);
 
   std::vector<std::string> scored_names = {"honest",        "honest_atexit",    "exit_handler", "sniff_pid1",
@@ -322,7 +344,13 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   // Every test that passed runs plain, the improved one and the one kept passing.
   CHECK(honest["anti_gaming"]["launcher_differential"]["ran_plain"] ==
         nlohmann::json::parse(R"([{"run": "candidate", "test": "answer.fixed", "plain": "passed", "plain_runs": 1},
+                                  {"run": "candidate", "test": "answer.home", "plain": "failed", "plain_runs": 3},
                                   {"run": "candidate", "test": "answer.other", "plain": "passed", "plain_runs": 1}])"));
+  // The project's own test that needs HOME in the build tree fails plain on
+  // the baseline's code too: excused, not the candidate's.
+  CHECK(honest["anti_gaming"]["launcher_differential"]["excused"] ==
+        nlohmann::json::parse(R"([{"run": "candidate", "test": "answer.home", "judged": "passed", "plain": "failed",
+                                   "baseline_plain": "failed"}])"));
   CHECK_FALSE(honest["anti_gaming"].contains("tampering_caught"));
   CHECK(honest["anti_gaming"]["launcher_differential"]["differing"].empty());
   CHECK(honest["anti_gaming"]["process_references"]["tests_judged"] == true);

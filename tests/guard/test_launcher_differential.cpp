@@ -50,7 +50,7 @@ TEST_CASE("a test that passed only under the launcher fails, one that failed und
                                                           {"candidate", "plain_passes", "passed", 1},
                                                           {"candidate", "timed", "timed out", 1},
                                                           {"candidate", "unknown", "not run", 0}};
-  const auto judged = judge_launcher_differential(results, true, tests);
+  const auto judged = judge_launcher_differential(results, true, {}, tests);
   CHECK(judged.differing.size() == 3);
   CHECK(tests[0].status == TestStatus::failed);
   CHECK(tests[0].message.find("launcher differential") == 0);
@@ -62,6 +62,27 @@ TEST_CASE("a test that passed only under the launcher fails, one that failed und
   CHECK(judged.evidence["differing"][1] ==
         json::parse(R"({"run": "held-out", "test": "gtest_prog", "judged": "passed", "plain": "failed"})"));
   CHECK(judged.evidence["ran_plain"].size() == 5);
+}
+
+TEST_CASE("a test the baseline's own code fails plain too is excused", "[guard]") {
+  hydra::model::Run baseline;
+  // The baseline's run: "needs_home" passed judged and failed plain (a test
+  // that needs something of the judged run), "fine" passed both.
+  baseline.records.launcher_differential =
+      std::vector<hydra::model::PlainResult>{{"candidate", "needs_home", "failed", 2}, {"candidate", "fine", "passed", 1}};
+  const auto excused = hydra::guard::failing_plain(baseline);
+  CHECK(excused == std::set<std::string>{"needs_home"});
+  CHECK(hydra::guard::failing_plain(hydra::model::Run{}).empty());
+  std::vector<TestCase> tests = {make("", "needs_home", TestStatus::passed), make("", "fine", TestStatus::passed)};
+  const std::vector<hydra::guard::PlainResult> results = {{"candidate", "needs_home", "failed", 2},
+                                                          {"candidate", "fine", "failed", 2}};
+  const auto judged = judge_launcher_differential(results, true, excused, tests);
+  REQUIRE(judged.differing.size() == 1);
+  CHECK(judged.differing[0].test == "fine");  // the baseline passed it plain: the candidate's doing
+  CHECK(tests[0].status == TestStatus::passed);
+  CHECK(tests[1].status == TestStatus::failed);
+  CHECK(judged.evidence["excused"] == json::parse(R"([{"run": "candidate", "test": "needs_home", "judged": "passed",
+                                                      "plain": "failed", "baseline_plain": "failed"}])"));
 }
 
 TEST_CASE("tampering the launcher caught is the candidate's unless the baseline's runs caught it on that test",

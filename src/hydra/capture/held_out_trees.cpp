@@ -185,7 +185,8 @@ json run_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sa
   // The held-out run's improved tests: against the baseline's results with
   // the same tests (its own held-out run, when it ran the private tests).
   sub.improved_against.reset();
-  if (name == "held-out" && request.baseline_run) {
+  sub.plain_differential = name == "held-out" && request.baseline_run;
+  if (sub.plain_differential) {
     const fs::path baseline = util::absolute_clean(*request.baseline_run);
     sub.improved_against =
         private_tests && fs::is_regular_file(baseline / "held-out" / "junit" / "0.xml") ? baseline / "held-out" : baseline;

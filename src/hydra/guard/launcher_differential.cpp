@@ -15,15 +15,33 @@ std::vector<PlainResult> plain_results(const model::Run& candidate, bool& judged
   return results;
 }
 
+namespace {
+bool failed_plain(const PlainResult& result) { return result.plain == "failed" || result.plain == "timed out"; }
+}  // namespace
+
+std::set<std::string> failing_plain(const model::Run& baseline) {
+  std::set<std::string> failing;
+  if (baseline.records.launcher_differential)
+    for (const auto& result : *baseline.records.launcher_differential)
+      if (failed_plain(result)) failing.insert(result.test);
+  return failing;
+}
+
 DifferentialJudgement judge_launcher_differential(const std::vector<PlainResult>& results, bool judged,
+                                                  const std::set<std::string>& excused,
                                                   std::vector<model::TestCase>& tests) {
   DifferentialJudgement judgement;
   judgement.judged = judged;
-  json ran = json::array(), differing = json::array();
+  json ran = json::array(), differing = json::array(), forgiven = json::array();
   std::set<std::string> failing;
   for (const auto& result : results) {
     ran.push_back({{"run", result.run}, {"test", result.test}, {"plain", result.plain}, {"plain_runs", result.plain_runs}});
-    if (result.plain != "failed" && result.plain != "timed out") continue;
+    if (!failed_plain(result)) continue;
+    if (excused.count(result.test)) {
+      forgiven.push_back({{"run", result.run}, {"test", result.test}, {"judged", "passed"}, {"plain", result.plain},
+                          {"baseline_plain", "failed"}});
+      continue;
+    }
     judgement.differing.push_back(result);
     differing.push_back({{"run", result.run}, {"test", result.test}, {"judged", "passed"}, {"plain", result.plain}});
     failing.insert(result.test);
@@ -35,6 +53,7 @@ DifferentialJudgement judge_launcher_differential(const std::vector<PlainResult>
     test.message = "launcher differential: passed under HydraScore's test launcher, failed when run without it";
   }
   judgement.evidence = {{"judged", judged}, {"ran_plain", std::move(ran)}, {"differing", std::move(differing)}};
+  if (!forgiven.empty()) judgement.evidence["excused"] = std::move(forgiven);
   return judgement;
 }
 

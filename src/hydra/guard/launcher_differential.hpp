@@ -7,6 +7,7 @@
 // whatever the plain run said (the launcher may have caught tampering). Pure.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,10 +33,18 @@ struct DifferentialJudgement {
 /// recorded one.
 std::vector<PlainResult> plain_results(const model::Run& candidate, bool& judged);
 
+/// The tests the baseline's own run passed under the launcher and failed
+/// (or timed out) in every plain run: its own code needs something of the
+/// judged run (a test sensitive to its environment, not a candidate's trick).
+std::set<std::string> failing_plain(const model::Run& baseline);
+
 /// Judges `results`: every test that failed (or timed out) in every plain
-/// run is differing; each of `tests` whose CTest test (its program, else
-/// itself) differs and that passed is set failed with the reason.
+/// run is differing, unless `excused` (failing_plain of the baseline) holds
+/// it; each of `tests` whose CTest test (its program, else itself) differs
+/// and that passed is set failed with the reason. Excused ones are listed in
+/// the evidence (`excused`) and change nothing.
 DifferentialJudgement judge_launcher_differential(const std::vector<PlainResult>& results, bool judged,
+                                                  const std::set<std::string>& excused,
                                                   std::vector<model::TestCase>& tests);
 
 /// The tests whose verdict HydraScore's test launcher caught rewritten from

@@ -196,14 +196,15 @@ model::Tampering detect_tampering(const config::Config& config, const fs::path& 
 
 /// The launcher differential (guard/launcher_differential.hpp): a test that
 /// passed under the launcher and failed without it fails, is named in the
-/// evidence and fails the anti-gaming gate.
-void judge_plain_runs(const config::Config& config, model::Run& candidate) {
+/// evidence and fails the anti-gaming gate, unless the baseline's own run
+/// failed it plain too.
+void judge_plain_runs(const config::Config& config, const model::Run& baseline, model::Run& candidate) {
   bool judged = false;
   const auto results = guard::plain_results(candidate, judged);
   if (!judged && results.empty()) return;
   std::vector<model::TestCase> none;
-  guard::DifferentialJudgement found =
-      guard::judge_launcher_differential(results, judged, candidate.tests ? *candidate.tests : none);
+  guard::DifferentialJudgement found = guard::judge_launcher_differential(
+      results, judged, guard::failing_plain(baseline), candidate.tests ? *candidate.tests : none);
   candidate.tampering.evidence["launcher_differential"] = std::move(found.evidence);
   if (found.differing.empty()) return;
   candidate.tampering.evidence["tampering"] = true;
@@ -271,7 +272,7 @@ Evaluation evaluate(const ScoreRequest& request) {
     // Each program at the baseline's level (guard/test_levels.hpp).
     if (candidate.tests && baseline_tests) candidate.tests = guard::align_levels(*baseline_tests, std::move(*candidate.tests));
     // Tests that passed only under HydraScore's launcher fail.
-    judge_plain_runs(config, candidate);
+    judge_plain_runs(config, evaluation.baseline, candidate);
     // Tests the launcher caught rewriting their verdict, against the baseline's.
     judge_caught_tampering(config, evaluation.baseline, candidate);
     candidate.path = path.generic_string();

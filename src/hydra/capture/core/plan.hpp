@@ -132,6 +132,11 @@ struct Plan {
   /// HydraScore's launcher (runners/launcher_differential.hpp). nullopt: no
   /// such run (a baseline's captures, the new tests on the baseline's code).
   std::optional<std::filesystem::path> improved_against;
+  /// Whether the test step runs every test that passed once more without
+  /// the launcher: a capture's own run (a baseline's too: scoring excuses a
+  /// candidate's plain failure of a test whose baseline run failed plain as
+  /// well) and a candidate's held-out run; not the other held-out runs.
+  bool plain_differential = true;
 
   /// Where the steps see `path` (seen_path of the tree mounts).
   std::filesystem::path seen(const std::filesystem::path& path) const { return seen_path(tree_mounts, path); }

@@ -101,10 +101,12 @@ json plain_run_differences() {
 }
 
 void run_launcher_differential(const Plan& plan, Staging& staging, Progress& progress, const PlainRun& run_plain) {
-  if (!plan.improved_against) return;
-  json record = {{"baseline_results", plan.improved_against->generic_string()}, {"tests", json::array()}};
+  if (!plan.plain_differential) return;
+  json record = {{"tests", json::array()}};
+  if (plan.improved_against) record["baseline_results"] = plan.improved_against->generic_string();
   const auto judged = run_folder_tests(staging.directory);
-  const auto improved = improved_tests(run_folder_tests(*plan.improved_against), judged);
+  const auto improved =
+      plan.improved_against ? improved_tests(run_folder_tests(*plan.improved_against), judged) : std::vector<std::string>{};
   const auto passed = passed_tests(judged);
   record["differences"] = plain_run_differences();
   if (passed.empty()) {

@@ -1,11 +1,12 @@
 // The launcher differential (docs/threat-model.md, "Behaving well only under
-// test"): every test that passed in some attempt of a candidate's test step
-// (the ones it improves over the baseline's run and the ones it keeps
-// passing) runs once more in the same sandbox without HydraScore's test
+// test"): every test that passed in some attempt of a capture's test step
+// (a candidate's: the ones it improves over the baseline's run and the ones
+// it keeps passing; a baseline's, whose plain failures excuse a candidate's
+// on the same tests) runs once more in the same sandbox without HydraScore's test
 // launcher: no verdict witness, no pipes, no report options, no neutral
 // name; the program at its own path. The plain run also differs from the
 // judged run in what code can key on but a correct test never needs: HOME
-// and TMPDIR elsewhere, a few more (neutral) environment variables, no
+// and TMPDIR outside the build tree, a few more (neutral) environment variables, no
 // CPU-seconds limit, and each test started in a session of its own
 // (setsid). Code that recognises the judged run (the launcher's
 // descriptors, the neutral name, the sandbox's limits or environment)
