@@ -33,12 +33,16 @@ TEST_CASE("compile_commands_by_file reads arguments and command forms", "[captur
   const auto database = nlohmann::json::parse(R"([
     {"directory": "/b", "file": "../s/a.cpp", "command": "c++ -c ../s/a.cpp -o a.o"},
     {"directory": "/b", "file": "/s/b.cpp", "arguments": ["c++", "-c", "/s/b.cpp"]},
-    {"directory": "/b", "file": 3}
+    {"directory": "/b", "file": 3},
+    {"directory": "/b", "file": "/s/b.cpp", "arguments": ["c++", "-DKERNEL", "-c", "/s/b.cpp"]}
   ])");
   const auto commands = compile_commands_by_file(database);
   REQUIRE(commands.size() == 2);
   CHECK(commands.at("/s/a.cpp").arguments == std::vector<std::string>{"c++", "-c", "../s/a.cpp", "-o", "a.o"});
+  CHECK_FALSE(commands.at("/s/a.cpp").several);
   CHECK(commands.at("/s/b.cpp").directory == "/b");
+  // Two commands for one file: no cache key made from one of them covers it.
+  CHECK(commands.at("/s/b.cpp").several);
 }
 
 TEST_CASE("path placeholders make trees at different paths write the same text", "[capture][lint_cache]") {

@@ -64,6 +64,31 @@ TEST_CASE("lint_database keeps the source tree's units that no exclusion names",
   }
 }
 
+TEST_CASE("lint_database lints a source the build compiles again with other macros as each command", "[capture][lint]") {
+  const fs::path source = "/work/project";
+  const fs::path build = "/work/project/build";
+  const json commands = json::parse(R"([
+    {"directory": "/work/project/build", "file": "/work/project/src/count.cpp",
+     "arguments": ["c++", "-DNDEBUG", "-I/work/project/include", "-c", "/work/project/src/count.cpp"]}])");
+  using hydra::capture::CompileCommand;
+  // The build's own log: count.cpp compiled as compile_commands.json says,
+  // and once more by a custom command with a macro of its own.
+  const CompileCommand same{build, source / "src/count.cpp",
+                            {"/usr/bin/c++", "-DNDEBUG", "-I/work/project/include", "-O2", "-c", "../src/count.cpp"}};
+  const CompileCommand again{build, source / "src/count.cpp",
+                             {"/usr/bin/c++", "-DNDEBUG", "-I/work/project/include", "-D", "KERNEL", "-c",
+                              "../src/count.cpp"}};
+  const auto database = lint_database(commands, no_targets(), source, build, {build}, {}, {same, again, again});
+  CHECK(database.units == std::vector<fs::path>{"/work/project/src/count.cpp"});
+  CHECK(database.commands.size() == 2);  // the listed command and the one with -D KERNEL, once
+  CHECK(database.compiled_again == std::vector<std::string>{"/work/project/src/count.cpp"});
+  CHECK(database.commands.at(1).at("arguments").get<std::vector<std::string>>() == again.arguments);
+  // The same macros and include paths (other optimisation flags): nothing more.
+  const auto plain = lint_database(commands, no_targets(), source, build, {build}, {}, {same});
+  CHECK(plain.commands.size() == 1);
+  CHECK(plain.compiled_again.empty());
+}
+
 TEST_CASE("lint_database adds the codemodel's units compile_commands.json does not list", "[capture][lint]") {
   const fs::path source = "/p";
   const fs::path build = "/p/build";

@@ -318,6 +318,40 @@ void run_attacks(Layout& layout) {
     append(source / "CMakeLists.txt",
            "target_include_directories(textstats SYSTEM PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/detail)\n");
   });
+  // 8. Lint through files no diff shows as they are read (one layout: the
+  //    same defence in both): NOLINT markers a configure writes from spelled-apart
+  //    parts, markers read through an in-tree symbolic link, and a configure
+  //    preset the scorer does not use.
+  std::vector<std::string> generated_lint;
+  if (!layout.one_file()) {
+    generated_lint = {"lint-generated-nolint", "lint-symlink-alias", "preset"};
+    layout.candidate("lint-generated-nolint", [&] {
+      edit_file(source / "src/count.cpp", kCountLines, "");
+      create_file(source / "src/count_lines.cpp.in",
+                  "#include <textstats/textstats.hpp>\n\nnamespace textstats {\n\n// @TAG@BEGIN\n" + kLintyFix +
+                      "// @TAG@END\n}\n");
+      append(source / "CMakeLists.txt",
+             "string(CONCAT TAG \"NO\" \"LINT\")\n"
+             "configure_file(src/count_lines.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/count_lines.cpp @ONLY)\n"
+             "target_sources(textstats PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/count_lines.cpp)\n");
+    });
+    layout.candidate("lint-symlink-alias", [&] {
+      edit_file(source / "src/count.cpp", kCountLines,
+                "std::size_t count_lines(std::string_view text) { return detail::count_lines(text); }\n");
+      edit_file(source / "src/count.cpp", "#include <algorithm>\n", "#include <algorithm>\n\n#include \"count_alias.hpp\"\n");
+      create_file(source / "include/textstats/count_lines.hpp",
+                  "#pragma once\n\n#include <cstddef>\n#include <string_view>\n\nnamespace textstats::detail {\n\n"
+                  "// NOLINTBEGIN\ninline std::size_t count_lines(std::string_view text) {\n" + kLintyBody +
+                      "}\n// NOLINTEND\n\n}\n");
+      fs::create_symlink("../include/textstats/count_lines.hpp", source / "src/count_alias.hpp");
+    });
+    layout.candidate("preset", [&] {
+      edit_file(source / "src/count.cpp", kCountLines, kFixedCountLines);
+      create_file(source / "CMakePresets.json",
+                  "{\"version\": 3, \"configurePresets\": [{\"name\": \"default\", \"binaryDir\": \"build\", "
+                  "\"cacheVariables\": {\"TEXTSTATS_FAST_COUNT\": \"ON\"}}]}\n");
+    });
+  }
   layout.capture_candidates();
 
   // The same build-step attack without the sandbox (in one layout: it is the
@@ -337,7 +371,9 @@ void run_attacks(Layout& layout) {
   const std::vector<std::string> names = {"fix", "no-op", "lint-honest", "force-include", "environment", "pass-regex",
                                           "post-build-edit", "where-am-i", "special-case", "lint-analyzer-macro",
                                           "lint-configured-file", "lint-unexported-objects", "lint-system-header"};
-  const nlohmann::json contract = layout.score(names);
+  std::vector<std::string> scored = names;
+  scored.insert(scored.end(), generated_lint.begin(), generated_lint.end());
+  const nlohmann::json contract = layout.score(scored);
 
   // The honest fix resolves the task, is mergeable and first.
   CHECK(contract.at("rankings")[0].at("agent") == "cand-fix");
@@ -382,6 +418,21 @@ void run_attacks(Layout& layout) {
                                  "lint-system-header"}) {
     CAPTURE(name);
     CHECK(entry(contract, name).at("lint").at("introduced").size() >= 2);
+  }
+  // The generated file's and the aliased header's markers do not hide
+  // their findings; a preset the scorer never used is a protected edit.
+  if (!layout.one_file()) {
+    for (const std::string name : {"lint-generated-nolint", "lint-symlink-alias"}) {
+      CAPTURE(name);
+      check_no_gain(contract, name, "lint-honest");
+      CHECK(entry(contract, name).at("dimensions").at("lint").at("score").get<double>() <
+            entry(contract, "fix").at("dimensions").at("lint").at("score").get<double>());
+    }
+    const auto manifest = read_json(layout.out() / "cand-lint-generated-nolint" / "manifest.json");
+    CHECK(manifest.dump().find("\"generated_files_stripped\":[\"count_lines.cpp\"]") != std::string::npos);
+    CHECK_FALSE(mergeable(contract, "preset"));
+    CHECK(entry(contract, "preset").at("anti_gaming").at("config_edits").dump().find("CMakePresets.json") !=
+          std::string::npos);
   }
   // Every report shows the resolution.
   const std::string markdown = read_file(layout.out().parent_path() / "score.md");

@@ -382,7 +382,7 @@ TEST_CASE("edits to protected configuration files are found", "[guard]") {
     unprotected.protected_config_files.clear();
     CHECK(analyze_scenario("config-edits", unprotected).config_edits.empty());
   }
-  SECTION("the files that change how git writes the tree, and object code, are protected whatever the settings") {
+  SECTION("the files that change how git writes the tree, configure presets and object code are protected whatever the settings") {
     guard::Settings unprotected;
     unprotected.protected_config_files.clear();
     hydra::parse::DiffLines diff;
@@ -400,9 +400,17 @@ TEST_CASE("edits to protected configuration files are found", "[guard]") {
     hydra::parse::FileLines image;
     image.path = image.old_path = "docs/logo.png";
     image.created = image.binary = true;
-    diff.files = {attributes, modules, source, object, image};
+    hydra::parse::FileLines presets;
+    presets.path = presets.old_path = "CMakePresets.json";
+    presets.created = true;
+    presets.added = {{1, "{\"version\": 3}"}};
+    hydra::parse::FileLines notes;
+    notes.path = notes.old_path = "docs/CMakePresets.md";
+    diff.files = {attributes, modules, source, object, image, presets, notes};
     const auto edits = guard::find_config_edits(unprotected, diff);
-    REQUIRE(edits.size() == 3);
+    REQUIRE(edits.size() == 4);
+    CHECK(edits[3].path == "CMakePresets.json");
+    CHECK(edits[3].pattern == "configure presets the scorer does not use (CMakePresets.json, CMakeUserPresets.json)");
     CHECK(edits[2].path == "src/fast_count.o");
     CHECK(edits[2].pattern == "object code (.o, .obj, .a, .lib, .so, .dylib, .dll)");
     CHECK(edits[0].path == "src/.gitattributes");

@@ -56,7 +56,8 @@ std::set<fs::path> built_files(const std::vector<fs::path>& units, const std::ve
   std::set<fs::path> files(units.begin(), units.end());
   for (const auto& command : compiled) files.insert(command.file);
   for (const auto& [header, users] : header_users(build_dir))
-    files.insert(util::absolute_clean(fs::path(header).is_absolute() ? fs::path(header) : build_dir / header));
+    // As the build named it (lexically: an in-tree symbolic link stays one).
+    files.insert(fs::absolute(fs::path(header).is_absolute() ? fs::path(header) : build_dir / header).lexically_normal());
   return files;
 }
 
@@ -179,7 +180,7 @@ struct UnitLookup {
 UnitLookup look_up_directly(const LintCacheUse& use, const fs::path& unit, util::ProcessResult& result) {
   UnitLookup lookup;
   const auto command = use.unit_commands.find(unit);
-  if (command == use.unit_commands.end()) return lookup;
+  if (command == use.unit_commands.end() || command->second.several) return lookup;  // no key covers it
   lookup.has_command = true;
   DirectLintKey direct = direct_lint_key(use.key_context, command->second);
   lookup.key = std::move(direct.key);

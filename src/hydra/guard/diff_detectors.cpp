@@ -131,6 +131,15 @@ std::vector<ConfigEdit> find_config_edits(const Settings& settings, const parse:
     };
     if (pattern == nullptr && (is_repository_setting(file.path) || is_repository_setting(file.old_path)))
       pattern = &repository_settings;
+    // How a user configures the project where the scorer's configure does
+    // not look: a preset can select other sources, options or a toolchain
+    // than the tree HydraScore built and tested.
+    static const std::string presets = "configure presets the scorer does not use (CMakePresets.json, CMakeUserPresets.json)";
+    const auto is_preset = [](const std::string& path) {
+      const std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+      return name == "CMakePresets.json" || name == "CMakeUserPresets.json";
+    };
+    if (pattern == nullptr && (is_preset(file.path) || is_preset(file.old_path))) pattern = &presets;
     // Object code added or changed by the change: linked into the build, it
     // is code that neither lint, the reference checks nor a reviewer reads.
     static const std::string object_code = "object code (.o, .obj, .a, .lib, .so, .dylib, .dll)";

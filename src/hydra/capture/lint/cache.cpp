@@ -141,7 +141,8 @@ std::map<fs::path, CompileCommand> compile_commands_by_file(const json& database
       command.arguments = split_command(entry["command"].get<std::string>());
     }
     if (command.arguments.empty()) continue;
-    commands.emplace(command.file, std::move(command));
+    const auto [found, added] = commands.emplace(command.file, command);
+    if (!added) found->second.several = true;
   }
   return commands;
 }

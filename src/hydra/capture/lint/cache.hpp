@@ -64,6 +64,9 @@ struct CompileCommand {
   std::filesystem::path directory;
   std::filesystem::path file;  ///< absolute, clean
   std::vector<std::string> arguments;
+  /// The database has more than one command for the file (compiled again
+  /// with other macros): a key made from one would not cover the others.
+  bool several = false;
 };
 
 /// `command` split into arguments as a POSIX shell would (quotes and

@@ -88,6 +88,26 @@ json command_from_group(const model::CompileGroup& group, const std::string& com
   return {{"directory", build.string()}, {"file", file.string()}, {"arguments", arguments}};
 }
 
+/// What of `arguments` decides the code the preprocessor makes: macro
+/// definitions, forced includes and include paths, in order (a value given
+/// as the next argument joined to its option).
+std::vector<std::string> preprocessor_signature(const std::vector<std::string>& arguments) {
+  static const std::vector<std::string> options = {"-D", "-U", "-I", "-include", "-imacros", "-isystem", "-iquote",
+                                                   "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
+                                                   "-std=", "--std="};
+  std::vector<std::string> signature;
+  for (std::size_t index = 0; index < arguments.size(); ++index) {
+    const std::string& argument = arguments[index];
+    for (const auto& option : options) {
+      if (argument.compare(0, option.size(), option) != 0) continue;
+      const bool separate = argument.size() == option.size() && option.back() != '=';
+      signature.push_back(separate && index + 1 < arguments.size() ? argument + arguments[++index] : argument);
+      break;
+    }
+  }
+  return signature;
+}
+
 }  // namespace
 
 LintDatabase lint_database(const json& compile_commands, const model::BuildTargets& targets, const fs::path& source,
@@ -107,6 +127,9 @@ LintDatabase lint_database(const json& compile_commands, const model::BuildTarge
   };
   std::set<std::string> made_user;
   std::set<fs::path> listed, units;
+  // What each listed file's commands define: a file the build compiles again
+  // with other macros or include paths (a custom command) is linted as each.
+  std::map<fs::path, std::set<std::vector<std::string>>> signatures;
   if (compile_commands.is_array()) {
     for (const auto& entry : compile_commands) {
       if (!entry.is_object() || !entry.contains("file") || !entry["file"].is_string()) continue;
@@ -126,6 +149,7 @@ LintDatabase lint_database(const json& compile_commands, const model::BuildTarge
       json rewritten = entry;
       rewritten.erase("command");
       rewritten["arguments"] = without_project_system(arguments, directory, is_project, made_user);
+      signatures[file].insert(preprocessor_signature(arguments));
       database.commands.push_back(std::move(rewritten));
       listed.insert(file);
       if (lintable(file)) units.insert(file);
@@ -148,6 +172,7 @@ LintDatabase lint_database(const json& compile_commands, const model::BuildTarge
       units.insert(file);
       json made = command_from_group(group, compiler->second, file, build);
       std::vector<std::string> arguments = made["arguments"].get<std::vector<std::string>>();
+      signatures[file].insert(preprocessor_signature(arguments));
       made["arguments"] = without_project_system(arguments, build, is_project, made_user);
       database.commands.push_back(std::move(made));
       database.made_from_codemodel.push_back(file.string());
@@ -156,7 +181,9 @@ LintDatabase lint_database(const json& compile_commands, const model::BuildTarge
   }
   for (const auto& command : compiled) {
     const fs::path file = util::absolute_clean(command.file);
-    if (listed.count(file) || !lintable(file)) continue;
+    if (!lintable(file)) continue;
+    if (listed.count(file) && !signatures[file].insert(preprocessor_signature(command.arguments)).second) continue;
+    if (listed.count(file)) database.compiled_again.push_back(file.string());
     units.insert(file);
     json made = {{"directory", command.directory.string()}, {"file", file.string()}};
     made["arguments"] = without_project_system(command.arguments, command.directory, is_project, made_user);
@@ -168,6 +195,7 @@ LintDatabase lint_database(const json& compile_commands, const model::BuildTarge
   database.system_made_user.assign(made_user.begin(), made_user.end());
   std::sort(database.made_from_codemodel.begin(), database.made_from_codemodel.end());
   std::sort(database.made_from_build_commands.begin(), database.made_from_build_commands.end());
+  std::sort(database.compiled_again.begin(), database.compiled_again.end());
   return database;
 }
 

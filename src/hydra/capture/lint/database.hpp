@@ -34,6 +34,10 @@ struct LintDatabase {
   std::vector<std::filesystem::path> units;          ///< what clang-tidy lints, sorted
   std::vector<std::string> made_from_codemodel;      ///< units compile_commands.json did not list
   std::vector<std::string> made_from_build_commands;  ///< units only the build's own commands compiled, sorted
+  /// Units the build's own commands compiled once more with other macros or
+  /// include paths (a custom command compiling a source again): each command
+  /// is linted (clang-tidy runs every command the database has for a file), sorted.
+  std::vector<std::string> compiled_again;
   std::vector<std::string> system_made_user;         ///< project include directories linted as -I, sorted
 };
 

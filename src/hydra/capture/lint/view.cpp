@@ -212,6 +212,35 @@ std::string filter_lint_log(std::string_view log, const LintScope& scope, std::s
   return out;
 }
 
+std::map<fs::path, std::vector<guard::Suppression>> generated_suppressions(const std::set<fs::path>& built_files,
+                                                                           const fs::path& build) {
+  std::map<fs::path, std::vector<guard::Suppression>> found;
+  for (const auto& built : built_files) {
+    const fs::path file = util::absolute_clean(built);
+    std::error_code error;
+    if (!util::is_within(file, build) || !is_project_generated(file, build) || !fs::is_regular_file(file, error) ||
+        fs::file_size(file, error) > (std::size_t(8) << 20))
+      continue;
+    const std::string content = util::read_file(file);
+    // The whole file as added lines of a diff: the detector's every kind.
+    parse::DiffLines lines;
+    parse::FileLines whole;
+    whole.path = file.generic_string();
+    whole.created = true;
+    std::uint64_t number = 0;
+    for (const std::string_view line : util::split(content, '\n'))
+      whole.added.push_back({++number, std::string(without_cr(line)), 0});
+    lines.files.push_back(std::move(whole));
+    std::vector<guard::Suppression> markers = guard::find_added_suppression_markers(lines, {file.generic_string()});
+    std::vector<guard::Suppression> kept;
+    for (auto& marker : markers)
+      if (starts_with(marker.kind, "NOLINT") || starts_with(marker.kind, "pragma ") || marker.kind == "line marker")
+        kept.push_back(std::move(marker));
+    if (!kept.empty()) found.emplace(file, std::move(kept));
+  }
+  return found;
+}
+
 json LintView::to_json() const {
   json record = {{"options", json::array()},
                  {"stripped_suppressions", json::array()},
@@ -219,6 +248,8 @@ json LintView::to_json() const {
                  {"units_made_from_codemodel", made_from_codemodel},
                  {"system_includes_linted_as_user", system_made_user},
                  {"units_made_from_build_commands", made_from_build_commands},
+                 {"units_compiled_again", compiled_again},
+                 {"generated_files_stripped", stripped_generated},
                  {"compiled_changed_files", compiled_changed_files},
                  {"digest", digest}};
   for (const auto& option : options) record["options"].push_back(option);
@@ -251,6 +282,7 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
   view.made_from_codemodel = database.made_from_codemodel;
   view.system_made_user = database.system_made_user;
   view.made_from_build_commands = database.made_from_build_commands;
+  view.compiled_again = database.compiled_again;
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
 
@@ -319,6 +351,29 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
 
   nlohmann::ordered_json overlay_roots = nlohmann::ordered_json::array();
   json stripped_files = json::object();
+  // Every path the build read a file through (an in-tree symbolic link to a
+  // changed header among them): the resolved path -> those paths.
+  std::map<fs::path, std::set<std::string>> aliases;
+  for (const auto& file : built_files) {
+    std::error_code error;
+    const fs::path resolved = fs::weakly_canonical(file, error);
+    if (!error) aliases[resolved].insert(fs::absolute(file).lexically_normal().string());
+  }
+  // Shows clang-tidy `copy` wherever it opens `real`: at its path, at the
+  // source path it lies at, through every alias the build used.
+  const auto overlay = [&](const fs::path& real, const fs::path& copy, std::set<std::string> names) {
+    names.insert(real.string());
+    std::error_code error;
+    const fs::path resolved = fs::weakly_canonical(real, error);
+    if (!error)
+      if (const auto found = aliases.find(resolved); found != aliases.end())
+        names.insert(found->second.begin(), found->second.end());
+    for (const auto& name : names) {
+      view.overlaid[name] = copy;
+      overlay_roots.push_back(
+          nlohmann::ordered_json{{"type", "file"}, {"name", name}, {"external-contents", copy.string()}});
+    }
+  };
   if (!by_file.empty()) {
     // Diff paths are relative to the work tree's top level; clang may open a
     // file through the source path as given or through the resolved one.
@@ -334,16 +389,28 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
       const fs::path copy = scratch / "files" / relative;
       fs::create_directories(copy.parent_path());
       util::write_file_atomic(copy, stripped);
-      std::set<std::string> names = {real.string()};
+      std::set<std::string> names;
       const fs::path inside = real.lexically_relative(resolved_source);
       if (!inside.empty() && !starts_with(inside.generic_string(), "..")) names.insert((plan.source / inside).string());
-      for (const auto& name : names) view.overlaid[name] = copy;
-      for (const auto& name : names)
-        overlay_roots.push_back(
-            nlohmann::ordered_json{{"type", "file"}, {"name", name}, {"external-contents", copy.string()}});
+      overlay(real, copy, names);
       stripped_files[relative] = util::sha256_hex(stripped);
       view.stripped.insert(view.stripped.end(), suppressions.begin(), suppressions.end());
     }
+  }
+  // The files the project generated in the build tree (configure_file, a
+  // custom command): no diff shows their suppressions, whoever wrote them,
+  // so lint reads every such file without any, for a baseline and its
+  // candidates alike (generated_suppressions).
+  for (const auto& [file, suppressions] : generated_suppressions(built_files, plan.build_dir)) {
+    const std::string content = util::read_file(file);
+    const std::string stripped = strip_suppressions(content, suppressions);
+    if (stripped == content) continue;
+    const fs::path copy = scratch / "generated" / file.lexically_relative(plan.build_dir);
+    fs::create_directories(copy.parent_path());
+    util::write_file_atomic(copy, stripped);
+    overlay(file, copy, {});
+    stripped_files["<build>/" + file.lexically_relative(plan.build_dir).generic_string()] = util::sha256_hex(stripped);
+    view.stripped_generated.push_back(file.lexically_relative(plan.build_dir).generic_string());
   }
   if (!overlay_roots.empty()) {
     // Diagnostics name the real path ("use-external-names": false). LLVM's

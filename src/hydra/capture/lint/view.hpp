@@ -49,6 +49,14 @@ std::vector<std::string> added_warning_flags(const std::vector<guard::Suppressio
 /// from "arguments" lists and from "command" strings. Pure.
 nlohmann::json without_flags(const nlohmann::json& compile_commands, const std::vector<std::string>& flags);
 
+/// The suppressions (NOLINT markers, diagnostic and system_header pragmas,
+/// line markers: the detector's kinds, every line read as added) of the
+/// files of `built_files` the project generated in `build` (configure_file,
+/// custom commands; is_project_generated). No diff shows them, whoever wrote
+/// them: lint reads them without any. Reads files.
+std::map<std::filesystem::path, std::vector<guard::Suppression>> generated_suppressions(
+    const std::set<std::filesystem::path>& built_files, const std::filesystem::path& build);
+
 /// Which files' findings count.
 struct LintScope {
   std::filesystem::path source;                 ///< absolute
@@ -81,6 +89,10 @@ struct LintView {
   std::vector<std::string> removed_flags;    ///< added -w/-Wno-* flags removed from the compile database
   std::vector<std::string> made_from_codemodel;  ///< units compile_commands.json did not list
   std::vector<std::string> made_from_build_commands;  ///< units only the build's commands compiled
+  std::vector<std::string> compiled_again;            ///< units also compiled with other macros (database.hpp)
+  /// Files the project generated in the build tree (relative to it) read
+  /// without their suppressions (generated_suppressions).
+  std::vector<std::string> stripped_generated;
   /// The changed files (diff paths) that are units or that the build's
   /// objects depend on (`built_files`), whatever their names.
   std::vector<std::string> compiled_changed_files;
