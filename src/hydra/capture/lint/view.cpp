@@ -270,6 +270,29 @@ std::string regex_escaped(const std::string& text) {
   return out;
 }
 
+std::vector<std::string> changed_files_built(const Plan& plan, const std::set<std::string>& changed,
+                                             const std::set<fs::path>& built_files) {
+  const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
+  std::set<std::string> names;  // resolve only the built files a changed file could be
+  for (const auto& path : changed) names.insert(fs::path(path).filename().string());
+  std::set<fs::path> known;
+  for (const auto& file : built_files) {
+    if (!names.count(file.filename().string())) continue;
+    known.insert(util::absolute_clean(file));
+    std::error_code error;
+    const fs::path resolved = fs::weakly_canonical(file, error);
+    if (!error) known.insert(resolved);
+  }
+  std::vector<std::string> built;
+  for (const auto& path : changed) {
+    const fs::path real = util::absolute_clean(top / path);
+    std::error_code error;
+    const fs::path resolved = fs::weakly_canonical(real, error);
+    if (known.count(real) || (!error && known.count(resolved))) built.push_back(path);
+  }
+  return built;
+}
+
 LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::path& scratch,
                            const LintDatabase& database, const std::set<fs::path>& built_files,
                            const std::vector<std::string>& compiled_with) {
@@ -327,27 +350,7 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
     if (std::find(view.removed_flags.begin(), view.removed_flags.end(), flag) == view.removed_flags.end())
       view.removed_flags.push_back(flag);
   std::sort(view.removed_flags.begin(), view.removed_flags.end());
-  {
-    // The changed files the build compiled or included (the detector reads
-    // them as code whatever their names).
-    const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
-    std::set<std::string> names;  // resolve only the built files a changed file could be
-    for (const auto& path : every_file) names.insert(fs::path(path).filename().string());
-    std::set<fs::path> known;
-    for (const auto& file : built_files) {
-      if (!names.count(file.filename().string())) continue;
-      known.insert(util::absolute_clean(file));
-      std::error_code error;
-      const fs::path resolved = fs::weakly_canonical(file, error);
-      if (!error) known.insert(resolved);
-    }
-    for (const auto& path : every_file) {
-      const fs::path real = util::absolute_clean(top / path);
-      std::error_code error;
-      const fs::path resolved = fs::weakly_canonical(real, error);
-      if (known.count(real) || (!error && known.count(resolved))) view.compiled_changed_files.push_back(path);
-    }
-  }
+  view.compiled_changed_files = changed_files_built(plan, every_file, built_files);
 
   nlohmann::ordered_json overlay_roots = nlohmann::ordered_json::array();
   json stripped_files = json::object();

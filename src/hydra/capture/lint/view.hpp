@@ -57,6 +57,13 @@ nlohmann::json without_flags(const nlohmann::json& compile_commands, const std::
 std::map<std::filesystem::path, std::vector<guard::Suppression>> generated_suppressions(
     const std::set<std::filesystem::path>& built_files, const std::filesystem::path& build);
 
+/// The files of `changed` (paths relative to the work tree's top level)
+/// that the build compiled or included, as `built_files` names them or
+/// through a symbolic link: the suppression detector reads them as code
+/// whatever their names. Reads the file system.
+std::vector<std::string> changed_files_built(const Plan& plan, const std::set<std::string>& changed,
+                                             const std::set<std::filesystem::path>& built_files);
+
 /// Which files' findings count.
 struct LintScope {
   std::filesystem::path source;                 ///< absolute
