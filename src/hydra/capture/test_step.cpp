@@ -1,6 +1,7 @@
 // The test step: list the tests, run them with JUnit output, and believe the
 // JUnit file only where ctest's own console verdicts agree with it.
 #include <hydra/capture/test_step.hpp>
+#include <hydra/capture/plain_step.hpp>
 #include <hydra/capture/runners/attempt_state.hpp>
 #include <hydra/capture/runners/test_attempts.hpp>
 #include <hydra/capture/runners/launcher_differential.hpp>
@@ -231,21 +232,10 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     StepPolicy policy =
         tree_step_policy(plan, "test", {build_dir, junit_file.parent_path()}, build_dir / ".hydra-tmp", readable);
     for (const auto& [variable, value] : launch) policy.environment[variable] = value;
-    // The plain run's HOME and TMPDIR outside the build tree (a fresh folder
-    // of the machine's temporary folder, writable at its own path), more
-    // variables and no CPU-seconds limit.
+    // The plain run's HOME and TMPDIR outside the build tree, more
+    // variables and no CPU-seconds limit (plain_step.hpp).
     std::optional<util::TempDir> elsewhere;
-    if (plain) {
-      elsewhere.emplace("tmp");
-      policy.home = elsewhere->path() / "home";
-      policy.temporary = elsewhere->path() / "tmp";
-      for (const fs::path& folder : {policy.home, policy.temporary}) fs::create_directories(folder);
-      policy.add(Mount::Access::read_write, elsewhere->path());
-      policy.environment["HOME"] = policy.home.string();
-      policy.environment["TMPDIR"] = policy.temporary.string();
-      for (const auto& [variable, value] : kPlainNeutralVariables) policy.environment.emplace(variable, value);
-      policy.limits.cpu_seconds.reset();
-    }
+    if (plain) make_plain_policy(policy, elsewhere.emplace("tmp"));
     util::ProcessRequest process = sandbox.request(policy, argv);
     process.output_file = log;
     process.timeout = std::chrono::duration<double>(budget);
@@ -304,15 +294,19 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   // The tests this run improves, once more without the launcher. Only a
   // listed run can be run plain: its commands are HydraScore's to rewrite.
   if (result.junit_written && !tested.timed_out && listed_tests)
-    run_launcher_differential(plan, staging, progress, [&](const std::vector<std::string>& selection,
+    run_launcher_differential(plan, staging, progress, [&](const std::vector<std::string>& names,
                                                            const fs::path& log, double budget, const std::string& step) {
-      restore_build_tree(start);
-      // ctest's own JUnit file of the plain run is not kept: its console says the results.
-      const fs::path junit_file = log.parent_path() / (log.stem().string() + ".xml");
-      const auto ran = ctest_run(selection, junit_file, log, budget, step, true);
-      std::error_code ignored;
-      fs::remove(junit_file, ignored);
-      return ran;
+      const auto restore = [&] { restore_build_tree(start); };
+      return run_plain_tests_step(plan, request, sandbox, staging, names, log, budget, step, restore,
+                                  [&](const std::vector<std::string>& selection, const fs::path& ctest_log,
+                                      double ctest_budget, const std::string& ctest_step) {
+        // ctest's own JUnit file of the plain run is not kept: its console says the results.
+        const fs::path junit_file = ctest_log.parent_path() / (ctest_log.stem().string() + ".xml");
+        const auto ran = ctest_run(selection, junit_file, ctest_log, ctest_budget, ctest_step, true);
+        std::error_code ignored;
+        fs::remove(junit_file, ignored);
+        return ran;
+      });
     });
   return result;
 }

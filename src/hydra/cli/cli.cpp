@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <hydra/capture/runners/plain_runner.hpp>
+#include <hydra/capture/runners/plain_tests.hpp>
 #include <hydra/capture/runners/test_frameworks.hpp>
 #include <hydra/capture/runners/test_launcher.hpp>
 #include <hydra/cli/commands.hpp>
@@ -25,6 +27,9 @@ int main(int argc, char** argv) {
   // The test launcher of capture trees takes its arguments as they are.
   if (argc >= 2 && std::string(argv[1]) == capture::kLauncherSubcommand)
     return capture::run_test_launcher(std::vector<std::string>(argv + 2, argv + argc));
+  // So does the plain runner of the launcher differential.
+  if (argc >= 2 && std::string(argv[1]) == capture::kPlainSubcommand)
+    return capture::run_plain_tests(std::vector<std::string>(argv + 2, argv + argc));
   CLI::App app{"hydra-score: reproducible scores for code changes in CMake projects"};
   app.set_version_flag("--version", std::string(engine_version));
   app.footer(exit_code_help());

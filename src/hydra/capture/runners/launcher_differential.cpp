@@ -94,6 +94,8 @@ json caught_tampering(const fs::path& folder) {
 
 json plain_run_differences() {
   return json::array({"no test launcher (no witness, pipes, report options or neutral name)",
+                      "no ctest where the plain runner can judge the test: started by bash, stdout and stderr "
+                      "two regular files, stdin an empty regular file, the environment in the shell's order",
                       "HOME and TMPDIR outside the build tree", "more environment variables (" +
                           std::to_string(kPlainNeutralVariables.size()) + " neutral ones)",
                       "no CPU-seconds limit (the memory and process limits stay)",
@@ -125,23 +127,17 @@ void run_launcher_differential(const Plan& plan, Staging& staging, Progress& pro
   const int rounds = std::max(1, plan.config.tests.attempts);
   fs::create_directories(staging.directory / "launcher-differential");
   for (int round = 1; round <= rounds && !pending.empty(); ++round) {
-    std::vector<unsigned> selected;
-    for (const auto& name : pending) selected.push_back(numbers.at(name).number);
-    std::sort(selected.begin(), selected.end());
     const std::string relative = "launcher-differential/" + std::to_string(round) + ".log";
     progress.start("test plain");
-    const auto ran = run_plain(ctest_selection(selected), staging.directory / relative, timeout,
-                               "test without launcher");
+    const PlainOutcome outcome = run_plain(pending, staging.directory / relative, timeout, "test without launcher");
     staging.add(relative, kPlainLogRole);
-    const auto verdicts = ctest_console_results(util::read_file(staging.directory / relative));
     std::vector<std::string> failing;
     for (const auto& name : pending) {
       auto& [result, runs] = results[name];
       ++runs;
-      const auto found = verdicts.find(name);
-      const bool passed = !ran.timed_out && found != verdicts.end() && found->second.passed;
-      result = passed ? "passed" : (ran.timed_out ? "timed out" : "failed");
-      if (!passed) failing.push_back(name);
+      const auto found = outcome.results.find(name);
+      result = found != outcome.results.end() ? found->second : (outcome.timed_out ? "timed out" : "failed");
+      if (result != "passed") failing.push_back(name);
     }
     progress.finish(std::to_string(pending.size() - failing.size()) + " of " + std::to_string(pending.size()) +
                     " passed");

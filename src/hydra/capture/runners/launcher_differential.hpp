@@ -4,7 +4,9 @@
 // it keeps passing; a baseline's, whose plain failures excuse a candidate's
 // on the same tests) runs once more in the same sandbox without HydraScore's test
 // launcher: no verdict witness, no pipes, no report options, no neutral
-// name; the program at its own path. The plain run also differs from the
+// name; the program at its own path; and, for every test whose properties
+// the plain runner models, without ctest (plain_tests.hpp): started by a
+// shell, stdout and stderr two regular files. The plain run also differs from the
 // judged run in what code can key on but a correct test never needs: HOME
 // and TMPDIR outside the build tree, a few more (neutral) environment variables, no
 // CPU-seconds limit, and each test started in a session of its own
@@ -19,6 +21,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -76,12 +79,18 @@ std::vector<model::TestCase> run_folder_tests(const std::filesystem::path& folde
 /// "message"}], one entry per test and message, sorted.
 nlohmann::json caught_tampering(const std::filesystem::path& folder);
 
-/// One ctest run of the tests `selection` (ctest_selection) from the plain
-/// listing, its console written to `log`, under `timeout` seconds, recorded
-/// as step `step`.
-using PlainRun = std::function<util::ProcessResult(const std::vector<std::string>& selection,
-                                                   const std::filesystem::path& log, double timeout,
-                                                   const std::string& step)>;
+/// What one plain run of some tests said: each test's result ("passed",
+/// "failed", "skipped", "timed out", "not run"; a test it gives none did not
+/// pass) and whether the run as a whole ran out of time.
+struct PlainOutcome {
+  bool timed_out = false;
+  std::map<std::string, std::string> results;
+};
+
+/// One plain run of the tests `names`, its log written to `log`, under
+/// `timeout` seconds, recorded as step `step` (plain_step.hpp).
+using PlainRun = std::function<PlainOutcome(const std::vector<std::string>& names, const std::filesystem::path& log,
+                                            double timeout, const std::string& step)>;
 
 /// After the test step's attempts (test.log in the staging directory): when
 /// `plan.improved_against` is set, runs every test that passed plain and
