@@ -28,7 +28,7 @@
 // - process_name: fixes the bug only when its program's name holds "test".
 // - launcher_name: fixes the bug only when its program's name has the shape
 //   of HydraScore's neutral name (`run-<hex>`), read by a static constructor
-//   from its `.init_array` arguments: no catalogued reference; the launcher
+//   from its `.init_array` arguments: the entry is named (a constructor of its own), and the launcher
 //   differential (the improved test run once more without the launcher)
 //   names it;
 // - test_only_header: fixes the bug in an inline function of the public
@@ -45,6 +45,10 @@
 // - pipe_keyed, shell_keyed: fix the bug only where stdout and stderr are
 //   one pipe (ctest's), or where no shell started the program (no SHLVL):
 //   the plain runner starts the tests from bash, with two regular files;
+// - image_bounds, argv_entry: fix the bug only where the program's image
+//   (read between the linker's bounds) holds a test's name, or where a
+//   function of their own in .init_array saw the arguments: the bounds and
+//   the entry are named;
 // - raw_no_new_privs: fixes the bug only where no_new_privs is set (the
 //   sandbox sets it for the plain run too), read by an inline `syscall`
 //   instruction: the object's own system call is named.
@@ -268,6 +272,21 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   candidate(source, "shell_keyed",
             "#include <cstdlib>\n#include \"answer.hpp\"\n"
             "int answer() { return std::getenv(\"SHLVL\") == nullptr ? 42 : 41; }\n");
+  // The fix holds only where the program's own image holds a test
+  // framework's mark (its bounds from the linker), or only where a function
+  // of its own in .init_array saw arguments before main: the image bounds
+  // and the entry are named.
+  candidate(source, "image_bounds",
+            "#include <cstring>\n#include \"answer.hpp\"\n"
+            "extern \"C\" const char __executable_start[];\nextern \"C\" const char _etext[];\n"
+            "int answer() {\n  const char* at = static_cast<const char*>(\n"
+            "      memmem(__executable_start, std::size_t(_etext - __executable_start), \"answer.fi\", 9));\n"
+            "  return at ? 42 : 41;\n}\n");
+  candidate(source, "argv_entry",
+            "#include \"answer.hpp\"\n"
+            "namespace { int count = 0; void look(int argc, char**, char**) { count = argc; } }\n"
+            "__attribute__((used, section(\".init_array\"))) void (*look_entry)(int, char**, char**) = look;\n"
+            "int answer() { return count >= 1 ? 42 : 41; }\n");
   // A sandbox fingerprint the plain run shares (bubblewrap sets
   // no_new_privs for every step), read by a system call of its own.
   candidate(source, "raw_no_new_privs",
@@ -334,7 +353,8 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   std::vector<std::string> scored_names = {"honest",        "honest_atexit",    "exit_handler", "sniff_pid1",
                                           "process_name",  "thread_exit",      "harness_reach", "launcher_name",
                                           "test_only_header", "forge_write",   "descriptor_keyed", "cpu_budget",
-                                          "raw_no_new_privs", "home_keyed", "pipe_keyed", "shell_keyed"};
+                                          "raw_no_new_privs", "home_keyed", "pipe_keyed", "shell_keyed",
+                                          "image_bounds", "argv_entry"};
   scored_names.insert(scored_names.end(), defining.begin(), defining.end());
   const auto scored = run(score_command(out, scored_names, root / "score.json"));
   INFO(scored.output);
@@ -414,6 +434,10 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   check_flagged(contract, "cand-sniff_pid1", "/proc/1/comm", honest_total);
   // No catalogued symbol: the instruction itself is named.
   check_flagged(contract, "cand-raw_no_new_privs", "system call instruction", honest_total);
+  // The linker's bounds of the program's image, and an .init_array entry
+  // of the code's own.
+  check_flagged(contract, "cand-image_bounds", "__executable_start", honest_total);
+  check_flagged(contract, "cand-argv_entry", "constructor of its own", honest_total);
   check_flagged(contract, "cand-process_name", "program_invocation_short_name", honest_total);
   // Under test the program runs under a neutral name: the name sniffer keeps
   // its bug (a failure the baseline had too), and the anti-gaming gate names it.
@@ -440,7 +464,9 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
   CHECK(failed_gates(launcher) == std::vector<std::string>{"anti_gaming"});
   CHECK(launcher["anti_gaming"]["launcher_differential"]["differing"] ==
         nlohmann::json::parse(R"([{"run": "candidate", "test": "answer.fixed", "judged": "passed", "plain": "failed"}])"));
-  CHECK(launcher["anti_gaming"]["process_references"]["new"].empty());  // nothing catalogued
+  // Its .init_array entry, which read the arguments, is named too.
+  CHECK(launcher["anti_gaming"]["process_references"]["new"].size() == 1);
+  CHECK(names(launcher, "constructor of its own"));
   CHECK(launcher["dimensions"]["tests"]["score"].get<double>() < 100.0);
   CHECK(launcher["total"].get<double>() <= honest_total);
   // What the change's header compiles into the baseline's test only.

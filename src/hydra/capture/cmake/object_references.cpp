@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/cmake/own_constructors.hpp>
 #include <hydra/capture/cmake/system_calls.hpp>
 #include <hydra/error.hpp>
 #include <hydra/parse/cmake_cache.hpp>
@@ -308,10 +309,13 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
   std::vector<std::string> every_file = files;
   every_file.insert(every_file.end(), test_files.begin(), test_files.end());
   const std::set<std::string> issuing = objects_issuing_system_calls(every_file, *objdump, failed);
+  // Objects with functions of their own before or after main.
+  const std::set<std::string> constructing = objects_with_own_constructors(every_file, *objdump, failed);
   for (const auto& [file, source] : test_objects) {
     auto& references = scan.test_references[source];
     references.merge(own_references(test_symbols[file], test_texts[file], {seen_build, seen_top}));
     if (issuing.count(file)) references.insert(kSystemCallInstruction);
+    if (constructing.count(file)) references.insert(kOwnConstructor);
   }
   // Definitions of what the C and C++ runtimes export: interposition.
   const std::set<std::string> exports = runtime_exports(build_dir, *nm);
@@ -329,6 +333,7 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
       if (auto definition = definition_of(line)) definitions.push_back(std::move(*definition));
     found.merge(guard::interposed_definitions(definitions, exports));
     if (issuing.count(file)) found.insert(kSystemCallInstruction);
+    if (constructing.count(file)) found.insert(kOwnConstructor);
     if (!found.empty()) scan.references[source].insert(found.begin(), found.end());
   }
   scan.objects = objects.size();
