@@ -106,10 +106,49 @@ std::string_view special_prefix(std::string_view name) {
   return {};
 }
 
+/// What the object scan names besides symbols (an object's own system-call
+/// instructions and constructors), and the program's own image: the
+/// linker's bounds of its sections, read to
+/// scan the test program's memory for a framework's strings or to reset
+/// what the harness counted. Only loaders, allocators and collectors need
+/// them. The bare `end`, `etext`, `edata` are left out (a C function may be
+/// called so).
+std::vector<CatalogueEntry> image_entries() {
+  return {
+      // Not a symbol: the object scan names an object whose own instructions
+      // enter the kernel (inline assembly), past every symbol of this table.
+      {M::symbol, "system call instruction", kProcess,
+       "a syscall, sysenter, int $0x80 or svc instruction of its own: any system call, past every symbol of this "
+       "table"},
+      // Not a symbol either: the object scan names an object with an entry
+      // of its own in .init_array (and the like), which the C library calls
+      // with argc, argv and envp before main.
+      {M::symbol, "constructor of its own", kProcess,
+       "a function of its own in .init_array, .preinit_array or .fini_array: runs before or after main, and "
+       "before main receives (and may rewrite) the program's arguments and environment"},
+      {M::symbol, "sigqueue", kSignal, "signals a process, as kill does"},
+      {M::symbol, "pthread_kill", kSignal, "signals a thread: the main thread among them"},
+      {M::symbol, "__executable_start", kSelf, "where the program's image starts: a scan of its own memory"},
+      {M::symbol, "__ehdr_start", kSelf, "the program's own ELF header: a scan of its own image"},
+      {M::symbol, "_etext", kSelf, "where the program's code ends: a scan of its own image"},
+      {M::symbol, "__etext", kSelf, "where the program's code ends: a scan of its own image"},
+      {M::symbol, "_edata", kSelf, "where the program's data ends: a scan of its own image"},
+      {M::symbol, "__data_start", kSelf, "where the program's data starts: a scan of its own image"},
+      {M::symbol, "__bss_start", kSelf, "where the program's zeroed data starts: the harness's counters"},
+      {M::symbol, "_end", kSelf, "where the program's image ends: a scan of its own memory"},
+      {M::symbol, "__init_array_start", kSelf, "the program's own static constructors"},
+      {M::symbol, "__init_array_end", kSelf, "the program's own static constructors"},
+      {M::symbol, "__preinit_array_start", kSelf, "the program's own early constructors"},
+      {M::symbol, "__fini_array_start", kSelf, "the program's own static destructors"},
+      {M::symbol, "mincore", kSelf, "which pages are mapped: a scan of the program's own memory"},
+  };
+}
+
 }  // namespace
 
 const std::vector<CatalogueEntry>& process_reference_catalogue() {
-  static const std::vector<CatalogueEntry> catalogue = {
+  static const std::vector<CatalogueEntry> catalogue = [] {
+    std::vector<CatalogueEntry> all = {
       // Exit handlers: run after the test decided, they can rewrite the exit
       // status or the report written a moment before.
       {M::symbol, "atexit", kExitHandler, "registers code that runs after main returned"},
@@ -168,19 +207,6 @@ const std::vector<CatalogueEntry>& process_reference_catalogue() {
       {M::symbol, "ptrace", kProcess, "reads and writes another process"},
       {M::symbol, "process_vm_writev", kProcess, "writes another process's memory"},
       {M::symbol, "syscall", kProcess, "any system call, past every symbol of this table"},
-      // Not a symbol: the object scan names an object whose own instructions
-      // enter the kernel (inline assembly), past every symbol of this table.
-      {M::symbol, "system call instruction", kProcess,
-       "a syscall, sysenter, int $0x80 or svc instruction of its own: any system call, past every symbol of this "
-       "table"},
-      // Not a symbol either: the object scan names an object with an entry
-      // of its own in .init_array (and the like), which the C library calls
-      // with argc, argv and envp before main.
-      {M::symbol, "constructor of its own", kProcess,
-       "a function of its own in .init_array, .preinit_array or .fini_array: runs before or after main, and "
-       "before main receives (and may rewrite) the program's arguments and environment"},
-      {M::symbol, "sigqueue", kSignal, "signals a process, as kill does"},
-      {M::symbol, "pthread_kill", kSignal, "signals a thread: the main thread among them"},
       // Dynamic lookup: a function found by a name built at run time, past
       // every symbol of this table and past interposed functions (libc's own
       // exit beside a preloaded library's). Plugin loaders use them too: an
@@ -202,24 +228,6 @@ const std::vector<CatalogueEntry>& process_reference_catalogue() {
       {M::symbol, "dladdr1", kSelf, "the file holding an address: the program's own"},
       {M::symbol, "pthread_getname_np", kSelf, "a thread's name: the main thread's is the program's own"},
       {M::symbol, "getprogname", kSelf, "the program's own name"},
-      // The program's own image: the linker's bounds of its sections, read
-      // to scan the test program's memory for a framework's strings or to
-      // reset what the harness counted. Only loaders, allocators and
-      // collectors need them. The bare `end`, `etext`, `edata` are left out
-      // (a C function may be called so).
-      {M::symbol, "__executable_start", kSelf, "where the program's image starts: a scan of its own memory"},
-      {M::symbol, "__ehdr_start", kSelf, "the program's own ELF header: a scan of its own image"},
-      {M::symbol, "_etext", kSelf, "where the program's code ends: a scan of its own image"},
-      {M::symbol, "__etext", kSelf, "where the program's code ends: a scan of its own image"},
-      {M::symbol, "_edata", kSelf, "where the program's data ends: a scan of its own image"},
-      {M::symbol, "__data_start", kSelf, "where the program's data starts: a scan of its own image"},
-      {M::symbol, "__bss_start", kSelf, "where the program's zeroed data starts: the harness's counters"},
-      {M::symbol, "_end", kSelf, "where the program's image ends: a scan of its own memory"},
-      {M::symbol, "__init_array_start", kSelf, "the program's own static constructors"},
-      {M::symbol, "__init_array_end", kSelf, "the program's own static constructors"},
-      {M::symbol, "__preinit_array_start", kSelf, "the program's own early constructors"},
-      {M::symbol, "__fini_array_start", kSelf, "the program's own static destructors"},
-      {M::symbol, "mincore", kSelf, "which pages are mapped: a scan of the program's own memory"},
       {M::symbol, "environ", kSelf, "the whole environment, to look for a harness's variables"},
       {M::symbol, "__environ", kSelf, "the whole environment"},
       {M::symbol, "getenv", kNone, "common; the variables a harness sets are matched as strings"},
@@ -278,7 +286,11 @@ const std::vector<CatalogueEntry>& process_reference_catalogue() {
       {M::definition, "operator new[]", kNone, "a standard replacement of the global allocation function"},
       {M::definition, "operator delete", kNone, "a standard replacement of the global deallocation function"},
       {M::definition, "operator delete[]", kNone, "a standard replacement of the global deallocation function"},
-  };
+    };
+    const auto image = image_entries();
+    all.insert(all.end(), image.begin(), image.end());
+    return all;
+  }();
   return catalogue;
 }
 
