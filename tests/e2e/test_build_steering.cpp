@@ -320,11 +320,17 @@ void run_attacks(Layout& layout) {
   });
   // 8. Lint through files no diff shows as they are read (one layout: the
   //    same defence in both): NOLINT markers a configure writes from spelled-apart
-  //    parts, markers read through an in-tree symbolic link, and a configure
-  //    preset the scorer does not use.
+  //    parts, markers read through an in-tree symbolic link, a configure
+  //    preset the scorer does not use, and the linty fix in a branch only the
+  //    build's compiler (GCC) takes, a clean one where clang-tidy looks.
   std::vector<std::string> generated_lint;
   if (!layout.one_file()) {
-    generated_lint = {"lint-generated-nolint", "lint-symlink-alias", "preset"};
+    generated_lint = {"lint-generated-nolint", "lint-symlink-alias", "preset", "lint-compiler-only"};
+    layout.candidate("lint-compiler-only", [&] {
+      edit_file(source / "src/count.cpp", kCountLines,
+                "#if defined(__GNUC__) && !defined(__clang__)\n" + kLintyFix + "#else\n" + kFixedCountLines +
+                    "#endif\n");
+    });
     layout.candidate("lint-generated-nolint", [&] {
       edit_file(source / "src/count.cpp", kCountLines, "");
       create_file(source / "src/count_lines.cpp.in",
@@ -422,7 +428,7 @@ void run_attacks(Layout& layout) {
   // The generated file's and the aliased header's markers do not hide
   // their findings; a preset the scorer never used is a protected edit.
   if (!layout.one_file()) {
-    for (const std::string name : {"lint-generated-nolint", "lint-symlink-alias"}) {
+    for (const std::string name : {"lint-generated-nolint", "lint-symlink-alias", "lint-compiler-only"}) {
       CAPTURE(name);
       check_no_gain(contract, name, "lint-honest");
       CHECK(entry(contract, name).at("dimensions").at("lint").at("score").get<double>() <
@@ -430,6 +436,19 @@ void run_attacks(Layout& layout) {
     }
     const auto manifest = read_json(layout.out() / "cand-lint-generated-nolint" / "manifest.json");
     CHECK(manifest.dump().find("\"generated_files_stripped\":[\"count_lines.cpp\"]") != std::string::npos);
+    // The branch only GCC compiles is linted in GCC's view: kLintyFix's
+    // findings, as lint-honest has them, on lines 8-17 of src/count.cpp (the
+    // #if is line 7, where count_lines began); the #else branch is linted and
+    // never built.
+    const auto compiler_view = read_json(layout.out() / "cand-lint-compiler-only" / "manifest.json")
+                                   .at("lint_view").at("compiler_view");
+    INFO(compiler_view.dump());
+    CHECK(compiler_view.at("compiled_not_linted") ==
+          nlohmann::json::parse(R"([{"file": "src/count.cpp", "first": 8, "last": 17}])"));
+    CHECK(compiler_view.at("linted_not_compiled").size() == 1);
+    CHECK(compiler_view.at("findings").get<int>() >= 2);
+    CHECK(entry(contract, "lint-compiler-only").at("lint").at("introduced").size() ==
+          entry(contract, "lint-honest").at("lint").at("introduced").size());
     CHECK_FALSE(mergeable(contract, "preset"));
     CHECK(entry(contract, "preset").at("anti_gaming").at("config_edits").dump().find("CMakePresets.json") !=
           std::string::npos);

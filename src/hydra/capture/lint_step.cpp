@@ -4,6 +4,7 @@
 #include <hydra/capture/cmake/codemodel.hpp>
 #include <hydra/capture/lint/build_commands.hpp>
 #include <hydra/capture/lint/cache.hpp>
+#include <hydra/capture/lint/compiler_view_run.hpp>
 #include <hydra/capture/lint/completeness.hpp>
 #include <hydra/capture/lint/database.hpp>
 #include <hydra/capture/lint/flag_suppressions.hpp>
@@ -336,6 +337,20 @@ LintLog lint_log(const std::vector<util::ProcessResult>& results, const std::vec
   return collected;
 }
 
+/// The change's lines only the build's compiler compiles, linted in its view
+/// (lint/compiler_view_run.hpp): clang-tidy's findings there and the record.
+CompilerViewResult compiler_view_of(const Plan& plan, const LintView& view, const fs::path& clang_tidy,
+                                    const Sandbox& sandbox, const StepPolicy& policy, double timeout_seconds) {
+  CompilerViewRequest request;
+  request.clang_tidy = clang_tidy;
+  request.scratch = plan.build_dir / ".hydra-lint-view" / "compiler-view";
+  if (!view.added_lines.empty()) request.deps = ninja_tool(plan.build_dir, {"deps"}).value_or("");
+  request.prepare = [&](const std::vector<std::string>& argv) { return sandbox.request(policy, argv); };
+  request.timeout_seconds = timeout_seconds;
+  request.jobs = plan.jobs;
+  return lint_compiler_view(plan, view, request);
+}
+
 /// The manifest's record of the lint cache ("caches"."lint").
 json lint_cache_record(const Plan& plan, const std::optional<LintCache>& cache, const LintCounts& counts,
                        std::size_t trimmed) {
@@ -397,9 +412,15 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   const std::size_t trimmed = cache_use.cache ? cache_use.cache->trim() : 0;
   const bool timed_out = counts.timed_out;
 
-  const LintLog log = lint_log(results, units, plan.source, view);
-  if (!log.incomplete.empty() && !timed_out) staging.manifest["lint_incomplete"] = log.incomplete;
+  LintLog log = lint_log(results, units, plan.source, view);
   json view_record = view.to_json();
+  if (!timed_out) {
+    CompilerViewResult compiler_view = compiler_view_of(plan, view, clang_tidy, sandbox, policy, timeout_seconds);
+    log.text += compiler_view.findings;
+    log.incomplete.insert(log.incomplete.end(), compiler_view.incomplete.begin(), compiler_view.incomplete.end());
+    view_record["compiler_view"] = std::move(compiler_view.record);
+  }
+  if (!log.incomplete.empty() && !timed_out) staging.manifest["lint_incomplete"] = log.incomplete;
   view_record["findings_outside_scope"] = log.outside_scope;
   staging.manifest["lint_view"] = std::move(view_record);
   util::ProcessResult summary;

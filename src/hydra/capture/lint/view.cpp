@@ -337,7 +337,10 @@ LintView prepare_lint_view(const Plan& plan, std::string_view diff, const fs::pa
   // fragment named like a document when a source includes it, and only the
   // files clang opens are seen through the overlay.
   std::set<std::string> every_file;
-  for (const auto& file : lines.files) every_file.insert(file.path);
+  for (const auto& file : lines.files) {
+    every_file.insert(file.path);
+    for (const auto& line : file.added) view.added_lines[file.path].insert(line.number);
+  }
   const std::vector<guard::Suppression> added = guard::find_added_suppression_markers(lines, every_file);
   std::map<std::string, std::vector<guard::Suppression>> by_file;
   for (const auto& suppression : added) {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -104,6 +105,9 @@ struct LintView {
   /// objects depend on (`built_files`), whatever their names.
   std::vector<std::string> compiled_changed_files;
   std::vector<std::string> system_made_user;     ///< the project's SYSTEM include directories, linted as -I
+  /// The change's added lines, per file as the diff names it (relative to
+  /// the work tree's top level): what lint/compiler_view.hpp judges.
+  std::map<std::string, std::set<std::uint64_t>> added_lines;
   LintScope scope;
   /// SHA-256 of everything besides the tree and the build that decides
   /// clang-tidy's raw output: the options without scratch paths, the

@@ -1,0 +1,376 @@
+// The runs of the compiler's view (lint/compiler_view_run.hpp).
+#include <hydra/capture/lint/compiler_view_run.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <mutex>
+#include <optional>
+
+#include <hydra/capture/core/plan.hpp>
+#include <hydra/capture/lint/cache.hpp>
+#include <hydra/capture/lint/compiler_view.hpp>
+#include <hydra/capture/lint/completeness.hpp>
+#include <hydra/util/files.hpp>
+#include <hydra/util/git.hpp>
+#include <hydra/util/text.hpp>
+#include <hydra/util/thread_pool.hpp>
+
+namespace hydra::capture {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+using util::starts_with;
+
+/// How many units a changed header is compared through.
+constexpr std::size_t kUnitsPerHeader = 2;
+
+/// A changed file with added lines: where it is and how a marker may name it.
+struct ChangedFile {
+  std::string diff_path;
+  fs::path real;             ///< absolute, clean, on this side of the sandbox
+  std::set<fs::path> names;  ///< every path it is known by (as is, resolved, as the steps see it)
+  const std::set<std::uint64_t>* added = nullptr;
+};
+
+/// One command compared: its unit, both sides' preprocessed text.
+struct Compared {
+  CompileCommand command;
+  std::string compiler_text;
+  PreprocessedText compiler, clang;
+  std::string problem;
+};
+
+std::vector<ChangedFile> changed_files(const Plan& plan, const LintView& view) {
+  const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
+  std::vector<ChangedFile> files;
+  for (const auto& [path, added] : view.added_lines) {
+    ChangedFile file{path, util::absolute_clean(top / path), {}, &added};
+    std::error_code error;
+    if (added.empty() || !fs::is_regular_file(file.real, error)) continue;
+    file.names = {file.real, plan.seen(file.real)};
+    const fs::path resolved = fs::weakly_canonical(file.real, error);
+    if (!error) file.names.insert(resolved);
+    files.push_back(std::move(file));
+  }
+  return files;
+}
+
+/// Every command of the lint database (several per file when a file is
+/// compiled again), with its file absolute and clean.
+std::vector<CompileCommand> database_commands(const LintView& view) {
+  std::vector<CompileCommand> commands;
+  json database;
+  try {
+    database = json::parse(util::read_file(view.database_dir / "compile_commands.json"));
+  } catch (const std::exception&) {
+    return commands;
+  }
+  for (const auto& entry : database) {
+    if (!entry.is_object() || !entry.contains("file") || !entry.contains("directory")) continue;
+    CompileCommand command;
+    command.directory = entry["directory"].get<std::string>();
+    fs::path file = entry["file"].get<std::string>();
+    command.file = util::absolute_clean(file.is_absolute() ? file : command.directory / file);
+    if (entry.contains("arguments") && entry["arguments"].is_array())
+      for (const auto& argument : entry["arguments"]) command.arguments.push_back(argument.get<std::string>());
+    else if (entry.contains("command") && entry["command"].is_string())
+      command.arguments = split_command(entry["command"].get<std::string>());
+    if (!command.arguments.empty()) commands.push_back(std::move(command));
+  }
+  return commands;
+}
+
+/// Whether `name` (a file a command or marker names) is one of `file`'s names.
+bool names_file(const fs::path& name, const ChangedFile& file) {
+  if (file.names.count(name)) return true;
+  std::error_code error;
+  const fs::path resolved = fs::weakly_canonical(name, error);
+  return !error && file.names.count(resolved);
+}
+
+/// The commands to compare: those of a changed unit, and up to
+/// kUnitsPerHeader units including each changed header.
+std::vector<CompileCommand> commands_to_compare(const std::vector<CompileCommand>& all,
+                                                const std::vector<ChangedFile>& changed, const std::string& deps,
+                                                const fs::path& build) {
+  std::set<fs::path> units;
+  std::vector<const ChangedFile*> headers;
+  for (const auto& file : changed) {
+    const bool is_unit = std::any_of(all.begin(), all.end(), [&](const auto& command) { return names_file(command.file, file); });
+    if (is_unit) {
+      for (const auto& command : all)
+        if (names_file(command.file, file)) units.insert(command.file);
+    } else {
+      headers.push_back(&file);
+    }
+  }
+  if (!headers.empty() && !deps.empty()) {
+    std::set<fs::path> known;
+    for (const auto& command : all) known.insert(command.file);
+    for (const auto& [header, sources] : sources_including(deps, build)) {
+      const auto file = std::find_if(headers.begin(), headers.end(), [&](const ChangedFile* each) { return names_file(header, *each); });
+      if (file == headers.end()) continue;
+      std::size_t taken = 0;
+      for (const auto& source : sources)
+        if (known.count(source) && taken < kUnitsPerHeader) {
+          units.insert(source);
+          ++taken;
+        }
+    }
+  }
+  std::vector<CompileCommand> chosen;
+  for (const auto& command : all)
+    if (units.count(command.file)) chosen.push_back(command);
+  return chosen;
+}
+
+/// `command`'s preprocessing to standard output, without comments.
+std::vector<std::string> compiler_preprocessing(const CompileCommand& command) {
+  std::vector<std::string> argv = preprocess_arguments(command);
+  const auto comments = std::find(argv.begin(), argv.end(), "-C");
+  if (comments != argv.end()) argv.erase(comments);
+  return argv;
+}
+
+/// Whether the program `argv0` is a C++ driver (`g++`, `c++`, `clang++-14`):
+/// clang-tidy runs such a command in clang's g++ mode.
+bool cxx_driver(const std::string& argv0) {
+  std::string name = fs::path(argv0).filename().string();
+  while (!name.empty() && (std::isdigit(static_cast<unsigned char>(name.back())) || name.back() == '.' || name.back() == '-'))
+    name.pop_back();
+  return name.size() >= 2 && name.compare(name.size() - 2, 2, "++") == 0;
+}
+
+/// The same preprocessing by clang as clang-tidy parses the unit: clang-tidy's
+/// extra arguments, the lint view's overlay.
+std::vector<std::string> clang_preprocessing(const CompileCommand& command, const fs::path& clang, const LintView& view) {
+  std::vector<std::string> argv = compiler_preprocessing(command);
+  argv[0] = clang.string();
+  std::vector<std::string> extra = {"-Qunused-arguments", "-Wno-unknown-warning-option"};
+  if (cxx_driver(command.arguments.front())) argv.insert(argv.begin() + 1, "--driver-mode=g++");
+  for (const auto& option : view.options) {
+    if (starts_with(option, "--extra-arg=")) extra.push_back(option.substr(12));
+    if (starts_with(option, "--vfsoverlay=")) extra.insert(extra.end(), {"-ivfsoverlay", option.substr(13)});
+  }
+  argv.insert(argv.end() - 2, extra.begin(), extra.end());  // before "-o -"
+  return argv;
+}
+
+/// The arguments clang-tidy parses the compiler's view with: the command's
+/// language and code-generation flags, none of the preprocessor's.
+std::vector<std::string> view_arguments(const CompileCommand& command) {
+  static const std::set<std::string> with_value = {"-o", "-MF", "-MT", "-MQ", "-D", "-U", "-I", "-isystem", "-iquote",
+                                                   "-idirafter", "-include", "-imacros", "-cxx-isystem", "-x"};
+  static const std::vector<std::string> joined = {"-o", "-MF", "-MT", "-MQ", "-D", "-U", "-I", "-isystem", "-iquote",
+                                                  "-idirafter", "-cxx-isystem", "-include", "-imacros"};
+  std::vector<std::string> out;
+  if (cxx_driver(command.arguments.front())) out.push_back("--driver-mode=g++");
+  for (std::size_t i = 1; i < command.arguments.size(); ++i) {
+    const std::string& argument = command.arguments[i];
+    if (with_value.count(argument)) {
+      ++i;
+      continue;
+    }
+    if (argument == "-c" || argument == "-E" || starts_with(argument, "-M") ||
+        std::any_of(joined.begin(), joined.end(), [&](const std::string& flag) { return starts_with(argument, flag); }))
+      continue;
+    if (!argument.empty() && argument.front() != '-') continue;  // an input
+    out.push_back(argument);
+  }
+  out.insert(out.end(), {"-ferror-limit=0", "-Wno-unused-command-line-argument"});
+  return out;
+}
+
+util::ProcessResult run_preprocessor(const CompilerViewRequest& request, const std::vector<std::string>& argv,
+                                     const fs::path& directory) {
+  util::ProcessRequest process = request.prepare ? request.prepare(argv) : util::ProcessRequest{};
+  if (!request.prepare) process.argv = argv;
+  process.working_directory = directory;
+  process.timeout = std::chrono::duration<double>(request.timeout_seconds);
+  process.keep_output_bytes = std::size_t(1) << 31;
+  process.separate_stderr = true;
+  return util::run_process(process);
+}
+
+/// Both sides' preprocessing of `compared.command` (`problem` says why not).
+void preprocess_both(const CompilerViewRequest& request, const fs::path& clang, const LintView& view, Compared& compared) {
+  const CompileCommand& command = compared.command;
+  const util::ProcessResult compiler = run_preprocessor(request, compiler_preprocessing(command), command.directory);
+  const util::ProcessResult by_clang = run_preprocessor(request, clang_preprocessing(command, clang, view), command.directory);
+  const auto failed = [&](const util::ProcessResult& result, const std::string& who) {
+    if (result.started && !result.timed_out && result.exit_code == 0) return false;
+    compared.problem = command.file.string() + ": " + who + " cannot preprocess it" +
+                       (result.started ? " (exit code " + std::to_string(result.exit_code) + ")" : ": " + result.error);
+    return true;
+  };
+  if (failed(compiler, "its compiler") || failed(by_clang, "clang")) return;
+  compared.compiler_text = compiler.output;
+  compared.compiler = read_preprocessed(compiler.output);
+  compared.clang = read_preprocessed(by_clang.output);
+}
+
+/// The token lines of `text` in `file`, its markers' names resolved against `directory`.
+std::set<std::uint64_t> lines_of(const PreprocessedText& text, const ChangedFile& file, const fs::path& directory,
+                                 std::vector<std::string>* names = nullptr) {
+  std::set<std::uint64_t> lines;
+  for (std::size_t index = 0; index < text.files.size(); ++index) {
+    const std::string& name = text.files[index];
+    if (name.empty() || name.front() == '<') continue;
+    const fs::path path = util::absolute_clean(fs::path(name).is_absolute() ? fs::path(name) : directory / name);
+    if (fs::path(name).filename() != file.real.filename() || !names_file(path, file)) continue;
+    if (names) names->push_back(name);
+    if (const auto found = text.token_lines.find(index); found != text.token_lines.end())
+      lines.insert(found->second.begin(), found->second.end());
+  }
+  return lines;
+}
+
+json runs_json(const std::string& file, const std::set<std::uint64_t>& lines, const std::set<std::uint64_t>& seen) {
+  json runs = json::array();
+  for (const auto& [first, last] : line_runs(lines, seen)) runs.push_back({{"file", file}, {"first", first}, {"last", last}});
+  return runs;
+}
+
+/// clang-tidy over `compared`'s compiler view: its findings on `judged`.
+std::string lint_one_view(const CompilerViewRequest& request, const Plan& plan, const LintView& view,
+                          const Compared& compared, std::size_t index, const std::map<std::string, JudgedFile>& judged,
+                          CompilerViewResult& result, std::size_t& count) {
+  const std::string extension = compared.command.file.extension() == ".c" && !cxx_driver(compared.command.arguments.front()) ? ".c" : ".cpp";
+  const fs::path file = request.scratch / (std::to_string(index) + "-" + compared.command.file.stem().string() + extension);
+  util::write_file_atomic(file, compared.compiler_text);
+  std::vector<std::string> argv = {request.clang_tidy.string(), "--quiet"};
+  for (const auto& option : view.options)
+    if (starts_with(option, "--config-file=") || starts_with(option, "--config=")) argv.push_back(option);
+  argv.push_back(plan.seen(file).string());
+  argv.push_back("--");
+  const std::vector<std::string> arguments = view_arguments(compared.command);
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  util::ProcessRequest process = request.prepare ? request.prepare(argv) : util::ProcessRequest{};
+  if (!request.prepare) process.argv = argv;
+  process.working_directory = compared.command.directory;
+  process.timeout = std::chrono::duration<double>(request.timeout_seconds);
+  process.keep_output_bytes = std::size_t(1) << 30;
+  const util::ProcessResult ran = util::run_process(process);
+  const std::string unit = "the compiler's view of " + compared.command.file.string();
+  if (std::string why = clang_tidy_stopped_early(ran, unit); !why.empty()) result.incomplete.push_back(std::move(why));
+  std::size_t kept = 0;
+  std::string findings = compiler_view_findings(ran.output, plan.seen(file).string(), compared.compiler, judged, &kept);
+  count += kept;
+  return findings;
+}
+
+}  // namespace
+
+std::map<fs::path, std::set<fs::path>> sources_including(std::string_view deps, const fs::path& build) {
+  std::map<fs::path, std::set<fs::path>> including;
+  std::optional<fs::path> source;  // the current object's first dependency
+  bool first = false;
+  for (const std::string_view line : util::split(deps, '\n')) {
+    if (line.empty()) continue;
+    if (line.front() != ' ') {
+      first = line.find(": #deps") != std::string_view::npos;
+      source.reset();
+      continue;
+    }
+    const std::size_t at = line.find_first_not_of(' ');
+    const fs::path name(std::string(line.substr(at)));
+    const fs::path path = util::absolute_clean(name.is_absolute() ? name : build / name);
+    if (first) {
+      source = path;
+      first = false;
+    } else if (source) {
+      including[path].insert(*source);
+    }
+  }
+  return including;
+}
+
+fs::path clang_beside(const fs::path& clang_tidy) {
+  std::error_code error;
+  const fs::path resolved = fs::canonical(clang_tidy, error);
+  for (const fs::path& folder : {error ? fs::path() : resolved.parent_path(), clang_tidy.parent_path()})
+    if (!folder.empty() && fs::is_regular_file(folder / "clang", error)) return folder / "clang";
+  return {};
+}
+
+CompilerViewResult lint_compiler_view(const Plan& plan, const LintView& view, const CompilerViewRequest& request) {
+  CompilerViewResult result;
+  json& record = result.record;
+  record = {{"units_compared", 0}, {"compiled_not_linted", json::array()}, {"linted_not_compiled", json::array()},
+            {"findings", 0}, {"problems", json::array()}};
+  const std::vector<ChangedFile> changed = changed_files(plan, view);
+  if (changed.empty()) return result;
+  const fs::path clang = clang_beside(request.clang_tidy);
+  if (clang.empty()) {
+    record["problems"].push_back("no clang beside " + request.clang_tidy.string() + ": the compiler's view is not compared");
+    return result;
+  }
+  std::vector<Compared> compared;
+  for (auto& command : commands_to_compare(database_commands(view), changed, request.deps, plan.build_dir))
+    compared.push_back({std::move(command), {}, {}, {}, {}});
+  record["units_compared"] = compared.size();
+  util::parallel_for(compared.size(), std::max(1u, request.jobs),
+                     [&](std::size_t index) { preprocess_both(request, clang, view, compared[index]); });
+  // Per changed file: the lines each side compiled, united over the commands.
+  std::map<std::string, JudgedFile> judged;  // marker name -> judged lines
+  std::vector<bool> to_lint(compared.size(), false);
+  for (const auto& file : changed) {
+    LinesBySide sides;
+    std::vector<std::vector<std::string>> names(compared.size());
+    std::vector<std::set<std::uint64_t>> compiled_by(compared.size());
+    for (std::size_t index = 0; index < compared.size(); ++index) {
+      if (!compared[index].problem.empty()) continue;
+      const fs::path& directory = compared[index].command.directory;
+      compiled_by[index] = lines_of(compared[index].compiler, file, directory, &names[index]);
+      sides.compiled.insert(compiled_by[index].begin(), compiled_by[index].end());
+      const auto linted = lines_of(compared[index].clang, file, directory);
+      sides.linted.insert(linted.begin(), linted.end());
+    }
+    if (sides.compiled.empty()) continue;
+    const std::string text = util::read_file(file.real);
+    const HiddenLines hidden = hidden_lines(conditional_branches(text), *file.added, sides);
+    for (auto& run : runs_json(file.diff_path, hidden.compiled_not_linted, sides.linted))
+      record["compiled_not_linted"].push_back(std::move(run));
+    for (auto& run : runs_json(file.diff_path, hidden.linted_not_compiled, sides.compiled))
+      record["linted_not_compiled"].push_back(std::move(run));
+    if (hidden.compiled_not_linted.empty()) continue;
+    const std::vector<std::string_view> source_lines = util::split(text, '\n');
+    for (std::size_t index = 0; index < compared.size(); ++index) {
+      const bool has = std::any_of(hidden.compiled_not_linted.begin(), hidden.compiled_not_linted.end(),
+                                   [&](std::uint64_t line) { return compiled_by[index].count(line) != 0; });
+      if (!has) continue;
+      to_lint[index] = true;
+      for (const auto& name : names[index]) {
+        JudgedFile& entry = judged[name];
+        entry.shown = file.real.string();
+        for (const std::uint64_t line : hidden.compiled_not_linted)
+          if (line <= source_lines.size()) entry.lines[line] = std::string(source_lines[line - 1]);
+      }
+    }
+  }
+  for (const auto& each : compared)
+    if (!each.problem.empty()) record["problems"].push_back(each.problem);
+  if (std::none_of(to_lint.begin(), to_lint.end(), [](bool each) { return each; })) return result;
+  std::error_code ignored;
+  fs::remove_all(request.scratch, ignored);
+  fs::create_directories(request.scratch);
+  std::mutex mutex;
+  std::size_t count = 0;
+  util::parallel_for(compared.size(), std::max(1u, request.jobs), [&](std::size_t index) {
+    if (!to_lint[index]) return;
+    CompilerViewResult local;
+    std::size_t found = 0;
+    std::string findings = lint_one_view(request, plan, view, compared[index], index, judged, local, found);
+    const std::lock_guard<std::mutex> lock(mutex);
+    result.findings += findings;
+    result.incomplete.insert(result.incomplete.end(), local.incomplete.begin(), local.incomplete.end());
+    count += found;
+  });
+  record["findings"] = count;
+  return result;
+}
+
+}  // namespace hydra::capture

@@ -1,0 +1,67 @@
+// The runs of the compiler's view (lint/compiler_view.hpp): each unit the
+// change touches preprocessed by its compiler and by clang as clang-tidy
+// sees it, and clang-tidy over the compiler's preprocessed text of the units
+// whose added lines only the compiler compiles.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <hydra/capture/lint/view.hpp>
+#include <hydra/util/process.hpp>
+
+namespace hydra::capture {
+
+struct Plan;
+
+/// Which sources include each header, from `ninja -t deps` output `deps` of
+/// the build tree `build` (an object's first dependency is its source):
+/// header -> sources, both absolute and clean. Pure.
+std::map<std::filesystem::path, std::set<std::filesystem::path>> sources_including(std::string_view deps,
+                                                                                 const std::filesystem::path& build);
+
+/// The clang driver that preprocesses as `clang_tidy` parses: `clang` beside
+/// the resolved clang-tidy binary (the same version and resource folder),
+/// else beside clang-tidy as named; empty when neither exists.
+std::filesystem::path clang_beside(const std::filesystem::path& clang_tidy);
+
+/// What the comparison needs of the lint step.
+struct CompilerViewRequest {
+  std::filesystem::path clang_tidy;
+  std::filesystem::path scratch;  ///< emptied, then the compiler's views are written here
+  /// `ninja -t deps` of the build tree (empty: changed headers reach no unit).
+  std::string deps;
+  /// Prepares a command to run under the lint step's sandbox policy.
+  std::function<util::ProcessRequest(const std::vector<std::string>& argv)> prepare;
+  double timeout_seconds = 600;
+  unsigned jobs = 1;
+};
+
+/// What the comparison found.
+struct CompilerViewResult {
+  /// The manifest's "lint_view"/"compiler_view": `units_compared`,
+  /// `compiled_not_linted` and `linted_not_compiled` (each a list of
+  /// {"file", "first", "last"}: the change's file as the diff names it and a
+  /// run of its lines), `findings` (how many clang-tidy findings of the
+  /// compiler's view joined the log) and `problems`.
+  nlohmann::json record;
+  std::string findings;                 ///< clang-tidy's findings on those lines, as log text
+  std::vector<std::string> incomplete;  ///< clang-tidy runs on a compiler's view that stopped early
+};
+
+/// Compares, for every command of `view`'s lint database whose unit is a
+/// file the change added lines to, or (at most two per header) includes
+/// one, what its compiler and clang-tidy's clang compile of those lines, and
+/// lints the compiler's view where they differ. Nothing runs when the change
+/// adds no lines. Reads and writes files, runs processes.
+CompilerViewResult lint_compiler_view(const Plan& plan, const LintView& view, const CompilerViewRequest& request);
+
+}  // namespace hydra::capture
