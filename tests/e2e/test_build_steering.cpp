@@ -358,6 +358,35 @@ void run_attacks(Layout& layout) {
                   "\"cacheVariables\": {\"TEXTSTATS_FAST_COUNT\": \"ON\"}}]}\n");
     });
   }
+  // 9. A configure that compiles the fix only where it runs as HydraScore's
+  //    capture runs it (one layout: the same defence in both): keyed on the
+  //    tree having no git directory (a user's clone has one), and on the
+  //    sandbox's PID 1 and HOME, through a header the configure writes.
+  std::vector<std::string> configure_keyed;
+  if (!layout.one_file()) {
+    configure_keyed = {"configure-git", "configure-sandbox"};
+    layout.candidate("configure-git", [&] {
+      edit_file(source / "src/count.cpp", kCountLines,
+                "#ifdef TEXTSTATS_PORTABLE_COUNT\n" + kFixedCountLines + "#else\n" + kCountLines + "#endif\n");
+      append(source / "CMakeLists.txt",
+             "# Exported sources count portably; checkouts keep the tuned counter.\n"
+             "if(NOT IS_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/.git)\n"
+             "  target_compile_definitions(textstats PRIVATE TEXTSTATS_PORTABLE_COUNT=1)\nendif()\n");
+    });
+    layout.candidate("configure-sandbox", [&] {
+      edit_file(source / "src/count.cpp", kCountLines,
+                "#if TEXTSTATS_LAST_LINE\n" + kFixedCountLines + "#else\n" + kCountLines + "#endif\n");
+      edit_file(source / "src/count.cpp", "#include <algorithm>\n", "#include <algorithm>\n\n#include \"textstats_tuning.h\"\n");
+      append(source / "CMakeLists.txt",
+             "execute_process(COMMAND cat /proc/1/comm OUTPUT_VARIABLE textstats_init ERROR_QUIET)\n"
+             "set(textstats_last_line 0)\n"
+             "if(textstats_init MATCHES \"init\" AND \"$ENV{HOME}\" MATCHES \"hydra\")\n"
+             "  set(textstats_last_line 1)\nendif()\n"
+             "file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/tuning/textstats_tuning.h "
+             "\"#define TEXTSTATS_LAST_LINE ${textstats_last_line}\\n\")\n"
+             "target_include_directories(textstats PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/tuning)\n");
+    });
+  }
   layout.capture_candidates();
 
   // The same build-step attack without the sandbox (in one layout: it is the
@@ -379,6 +408,7 @@ void run_attacks(Layout& layout) {
                                           "lint-configured-file", "lint-unexported-objects", "lint-system-header"};
   std::vector<std::string> scored = names;
   scored.insert(scored.end(), generated_lint.begin(), generated_lint.end());
+  scored.insert(scored.end(), configure_keyed.begin(), configure_keyed.end());
   const nlohmann::json contract = layout.score(scored);
 
   // The honest fix resolves the task, is mergeable and first.
@@ -452,6 +482,23 @@ void run_attacks(Layout& layout) {
     CHECK_FALSE(mergeable(contract, "preset"));
     CHECK(entry(contract, "preset").at("anti_gaming").at("config_edits").dump().find("CMakePresets.json") !=
           std::string::npos);
+    // The configure keyed on the capture passes its own run, and a plain
+    // configure of the same tree (a clone's git directory, the user's HOME)
+    // names what it builds otherwise.
+    for (const std::string name : configure_keyed) {
+      CAPTURE(name);
+      CHECK(own_run_passed(layout, name, "count.lines_without_trailing_newline"));
+      check_no_gain(contract, name, "fix");
+      CHECK_FALSE(mergeable(contract, name));
+    }
+    CHECK(entry(contract, "configure-git").at("gate_failures").dump().find(
+              "src/count.cpp: TEXTSTATS_PORTABLE_COUNT=1 only in HydraScore's capture") != std::string::npos);
+    CHECK(entry(contract, "configure-sandbox").at("gate_failures").dump().find(
+              "tuning/textstats_tuning.h: generated with other content") != std::string::npos);
+    // The baseline's own configure is the same in both: nothing to excuse.
+    const auto baseline = read_json(layout.out() / "baseline" / "manifest.json");
+    CHECK(baseline.at("configure_differential").at("ran") == true);
+    CHECK(baseline.at("configure_differential").at("differences").empty());
   }
   // Every report shows the resolution.
   const std::string markdown = read_file(layout.out().parent_path() / "score.md");

@@ -1,5 +1,6 @@
 // The build step: configure the capture's build tree when needed, then build.
 #include <hydra/capture/build_step.hpp>
+#include <hydra/capture/configure_differential_step.hpp>
 #include <hydra/capture/cmake/compiler_cache.hpp>
 #include <hydra/capture/cmake/codemodel.hpp>
 #include <hydra/capture/cmake/own_cache.hpp>
@@ -98,6 +99,7 @@ util::ProcessResult configure_tree(const Plan& plan, const CaptureRequest& reque
   util::ProcessRequest process = sandbox.request(policy, configure);
   process.output_file = staging.directory / "configure.log";
   process.timeout = std::chrono::duration<double>(timeout);
+  const auto configure_started = fs::file_time_type::clock::now();
   const util::ProcessResult result = util::run_process(process);
   staging.add("configure.log", "configure_log");
   staging.step(step_record("configure", configure, result, timeout, policy));
@@ -106,6 +108,10 @@ util::ProcessResult configure_tree(const Plan& plan, const CaptureRequest& reque
     // may write anything in the build tree.
     setup.configured = parse::read_cmake_cache(build_dir).value_or(parse::CMakeCache{});
     model::BuildTargets targets = read_build_targets(build_dir, request.build_config);
+    // The same tree configured as a user would (configure_differential_step.hpp).
+    CapturedConfigure captured{build_dir, setup.seen_build, targets, configure_started, {}, timeout};
+    if (request.initial_cache) captured.readable.push_back(util::absolute_clean(*request.initial_cache));
+    if (plan.tree_mounts.empty()) run_configure_differential(plan, request, sandbox, staging, captured);  // not held-out
     add_build_commands(targets, build_dir, compiler_cache.used ? compiler_cache.program.string() : std::string());
     staging.write("build-targets.json", parse::to_json(targets).dump(1) + "\n", "build_targets");
     // Every command the build will run (Ninja), custom commands included:

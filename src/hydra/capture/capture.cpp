@@ -24,6 +24,7 @@
 #include <hydra/pipeline/run_dir.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
+#include <hydra/util/text.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -195,6 +196,20 @@ void hide_outside_change(Plan& plan, Staging& staging) {
   staging.manifest["hidden_outside_change"] = {{"count", count}, {"paths", shown}, {"truncated", paths.size() > count && count == kMost}};
 }
 
+/// A capture of a work tree: its HEAD must still be the commit the capture
+/// recorded (source and base commit). A `git checkout` in the repository
+/// while the capture ran makes the tree captured another commit's: fails
+/// the capture rather than record the wrong base.
+void require_head_unmoved(const Plan& plan, const CaptureRequest& request) {
+  if (!request.checkout.empty() || !plan.in_git || plan.source_commit.empty()) return;
+  const auto head = util::run_git(plan.source, {"rev-parse", "--verify", "--quiet", "HEAD^{commit}"});
+  const std::string now = head.exit_code == 0 ? std::string(util::trim(head.output)) : std::string("(none)");
+  if (now != plan.source_commit)
+    throw StepFailed("HEAD of " + plan.source.string() + " moved from " + plan.source_commit.substr(0, 12) + " to " +
+                     now.substr(0, 12) + " while the capture ran (a checkout in the repository?): the tree captured "
+                     "is not the commit it would record; capture again once the repository is still");
+}
+
 /// The names of the steps in `record`'s "steps" lists (the capture's own,
 /// and the held-out runs' inside it, named "<where> <step>") that ran out of time.
 void collect_timed_out_steps(const json& record, const std::string& where, std::vector<std::string>& into) {
@@ -361,6 +376,7 @@ CaptureOutcome capture(const CaptureRequest& request) {
   run_security(plan, sandbox, staging, progress);
   // The tree's code has run its last: git reads the configuration afresh, once.
   std::optional<util::GitMemo> after_code(std::in_place);
+  require_head_unmoved(plan, request);
   // Still the change that was taken: a tree whose files the steps wrote
   // (and perhaps restored) is not the tree that was scored.
   const std::vector<std::string> written =

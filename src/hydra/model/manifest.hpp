@@ -97,6 +97,14 @@ struct FlagSuppression {
   std::string flag;    ///< "-Wno-conversion", "removed -Wextra", ...
 };
 
+/// One way a plain configure of the tree decided its build otherwise than
+/// the capture's configure ("configure_differential"/"differences";
+/// capture/cmake/configure_differential.hpp).
+struct ConfigureDifference {
+  std::string key;     ///< what differs, without the unit it was found in: "define NAME", "source PATH", ...
+  std::string detail;  ///< for people: where, and on which side
+};
+
 /// What a capture's steps record for the anti-gaming checks, as manifest.json
 /// holds it (its keys below) and scoring reads it (model::Run::records).
 struct AntiGamingRecords {
@@ -122,6 +130,9 @@ struct AntiGamingRecords {
   /// the launcher caught rewriting their verdict, in its own run and in the
   /// held-out run (run "candidate" / "held-out").
   std::vector<CaughtTampering> tampering_caught;
+  /// "configure_differential"/"differences": how a plain configure of the
+  /// tree differed from the capture's; nullopt when none ran.
+  std::optional<std::vector<ConfigureDifference>> configure_differential;
 };
 
 struct RunManifest {

@@ -168,6 +168,25 @@ void read_caught_tampering(const Fields& fields, const std::string& run, std::ve
   }
 }
 
+/// `fields`' "configure_differential": {"ran", "differences": [{"key", "detail"}]};
+/// nothing when it did not run.
+void read_configure_differences(const Fields& fields, std::optional<std::vector<model::ConfigureDifference>>& into) {
+  const json* record = fields.object("configure_differential");
+  if (!record || !record->value("ran", false)) return;
+  auto& differences = into.emplace();
+  const Fields inner = fields.in("configure_differential", *record);
+  const json* list = inner.array("differences");
+  if (!list) return;
+  for (std::size_t index = 0; index < list->size(); ++index) {
+    const Fields entry = inner.element("differences", index, (*list)[index]);
+    model::ConfigureDifference difference;
+    entry.text("key", difference.key);
+    entry.text("detail", difference.detail);
+    if (difference.key.empty()) entry.missing("key");
+    differences.push_back(std::move(difference));
+  }
+}
+
 /// What the capture's steps recorded for the anti-gaming checks:
 /// "shadowing_headers", "lint_view"/"compiled_changed_files",
 /// "object_references", "launcher_differential" and "tampering_caught", the
@@ -200,6 +219,7 @@ void read_evidence_records(const Fields& top, model::RunManifest& manifest) {
   read_object_references(top, manifest.records.object_references);
   read_plain_results(top, "candidate", manifest.records.launcher_differential);
   read_caught_tampering(top, "candidate", manifest.records.tampering_caught);
+  read_configure_differences(top, manifest.records.configure_differential);
   if (const json* held = top.object("held_out"))
     if (const json* run = top.in("held_out", *held).object("run")) {
       const Fields fields = top.in("held_out", *held).in("run", *run);

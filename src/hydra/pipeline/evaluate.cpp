@@ -6,6 +6,7 @@
 #include <set>
 
 #include <hydra/error.hpp>
+#include <hydra/guard/configure_differential.hpp>
 #include <hydra/guard/guard.hpp>
 #include <hydra/guard/held_out.hpp>
 #include <hydra/guard/launcher_differential.hpp>
@@ -229,6 +230,23 @@ void judge_caught_tampering(const config::Config& config, const model::Run& base
                                                "rewritten from inside (" + caught.run + " run): " + caught.message);
 }
 
+/// The configure differential (guard/configure_differential.hpp): each way
+/// the candidate's configure decided its build otherwise in the capture than
+/// in a plain configure, which the baseline's does not show, fails the
+/// anti-gaming gate.
+void judge_configure(const config::Config& config, const model::Run& baseline, model::Run& candidate) {
+  guard::ConfigureJudgement found = guard::judge_configure_differential(baseline.records.configure_differential,
+                                                                        candidate.records.configure_differential);
+  if (!found.judged) return;
+  candidate.tampering.evidence["configure_differential"] = std::move(found.evidence);
+  if (found.own.empty()) return;
+  candidate.tampering.evidence["tampering"] = true;
+  if (!config.anti_gaming.fail_gate_on_tampering) return;
+  for (const auto& difference : found.own)
+    candidate.tampering.gate_reasons.push_back("the configure decides the build otherwise in HydraScore's capture "
+                                               "than in a plain configure of the same tree: " + difference.detail);
+}
+
 }  // namespace
 
 ConfigFile find_config_file(const std::optional<fs::path>& explicit_file, const std::optional<fs::path>& baseline_run,
@@ -275,6 +293,8 @@ Evaluation evaluate(const ScoreRequest& request) {
     judge_plain_runs(config, evaluation.baseline, candidate);
     // Tests the launcher caught rewriting their verdict, against the baseline's.
     judge_caught_tampering(config, evaluation.baseline, candidate);
+    // A configure that builds otherwise outside the capture, against the baseline's.
+    judge_configure(config, evaluation.baseline, candidate);
     candidate.path = path.generic_string();
     if (auto [it, inserted] = agents.emplace(candidate.agent, candidate.path); !inserted)
       throw UsageError("two candidates are named \"" + candidate.agent + "\": " + it->second + " and " +
