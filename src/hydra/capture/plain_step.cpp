@@ -1,6 +1,7 @@
 // The test step's plain runs (plain_step.hpp).
 #include <hydra/capture/plain_step.hpp>
 #include <hydra/capture/core/tree_step_policy.hpp>
+#include <hydra/capture/runners/listed_tests.hpp>
 #include <hydra/capture/runners/plain_tests.hpp>
 #include <hydra/capture/runners/rerun_commands.hpp>
 
@@ -59,6 +60,11 @@ PlainOutcome run_plain_tests_step(const Plan& plan, const CaptureRequest& reques
   PlainOutcome outcome;
   const json listing = plain_listing(json::parse(util::read_file(staging.directory / "ctest.json"), nullptr, false));
   PlainSelection selection = select_plain_tests(listing, names);
+  // A test without a working directory of its own runs where ctest runs it
+  // in the judged run: the folder of the listed tests' CTestTestfile.cmake.
+  for (auto& test : selection.direct)
+    if (test.working_directory.empty())
+      test.working_directory = plan.seen(plan.build_dir / kListedTestsFolder).string();
   if (request.test_launcher.empty()) {
     // No program of HydraScore's to run them with: ctest runs them all.
     for (const auto& test : selection.direct) selection.ctest.push_back(test.name);
