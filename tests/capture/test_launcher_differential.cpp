@@ -64,10 +64,11 @@ TEST_CASE("improved tests passed in some attempt here and in no attempt of the b
 
 TEST_CASE("the plain run differs from the judged run in what only a test's surroundings show", "[capture]") {
   const json differences = hydra::capture::plain_run_differences();
-  REQUIRE(differences.size() == 6);
+  REQUIRE(differences.size() == 7);
   // Outside ctest, where the plain runner can judge the test.
   CHECK(differences[1].get<std::string>().rfind("no ctest where the plain runner can judge the test", 0) == 0);
   CHECK(differences[2] == "HOME and TMPDIR outside the build tree");
+  CHECK(differences[3].get<std::string>().rfind("in bubblewrap: HOME at the user's own home path", 0) == 0);
   // The neutral variables name nothing of HydraScore's.
   for (const auto& [name, value] : hydra::capture::kPlainNeutralVariables) {
     CHECK(name.find("HYDRA") == std::string::npos);

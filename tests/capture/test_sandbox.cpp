@@ -310,6 +310,21 @@ TEST_CASE("inside bubblewrap a step reaches only what its policy gives it", "[ca
     CHECK(run(online, connect).output == "connected\n");
     ::close(listener);
   }
+  SECTION("a folder hidden first and mounted from elsewhere later is that folder, writable") {
+    StepPolicy over = policy;
+    const fs::path place = temp.path() / "place", elsewhere = temp.path() / "elsewhere";
+    fs::create_directories(place);
+    fs::create_directories(elsewhere);
+    hydra::util::write_file_atomic(place / "kept", "hidden\n");
+    over.add(Mount::Access::hidden, place);
+    over.add(Mount::Access::read_write, place, elsewhere);
+    const auto result = run(over, "ls -A " + place.string() + "; echo x > " + (place / "made").string() +
+                                      " && echo written");
+    INFO(result.output);
+    CHECK(result.output == "written\n");
+    CHECK(fs::exists(elsewhere / "made"));
+    CHECK_FALSE(fs::exists(place / "made"));
+  }
   SECTION("in the PID namespace too, an orphan is killed, so the step ends") {
     if (!sandbox.pid_namespace) WARN("no PID namespace here");
     const auto result = run(policy, "out=$( (setsid sh -c 'exec sleep 300' &) ; echo done ); echo \"got $out\"");

@@ -161,3 +161,22 @@ TEST_CASE("the allowlist silences a reference, exactly or by a prefix ending in 
   CHECK(fresh[0].reference == "/proc/1/comm");
   CHECK(guard::new_references({}, candidate, {"atexi"}).size() == 3);
 }
+
+TEST_CASE("the program's own image, its start-up stack and the time it was compiled are references", "[guard]") {
+  const auto found = guard::catalogue_references({"__executable_start", "_end", "__libc_stack_end", "mincore", "end"},
+                                                 {});
+  // The bare `end` is left out: a C function may be called so.
+  CHECK(found == Set{"__executable_start", "__libc_stack_end", "_end", "mincore"});
+  CHECK(guard::reference_category("__libc_stack_end") == "self-inspection");
+  // What __DATE__ (anywhere in a string), __TIME__ (the whole string) and
+  // __TIMESTAMP__ leave; a date in another form, or a time inside a longer
+  // text, is not one.
+  for (const std::string text : {"Nov 28 2026", "built Jan  3 2025 at", "Sat Nov 28 10:37:12 2026", "23:59:07"}) {
+    INFO(text);
+    CHECK(guard::catalogue_references({}, {text}) == Set{guard::kCompileTime});
+  }
+  for (const std::string text : {"2026-11-28", "at 10:37:12 sharp", "24:00:00", "Month 28 2026", "%H:%M:%S"})
+    CHECK(guard::catalogue_references({}, {text}).empty());
+  CHECK(guard::reference_category(guard::kCompileTime) == "self-inspection");
+  CHECK(guard::reference_category(guard::kOwnResolver) == "process control");
+}

@@ -5,7 +5,11 @@
 #include <hydra/capture/runners/plain_tests.hpp>
 #include <hydra/capture/runners/rerun_commands.hpp>
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <random>
 #include <thread>
 
 #include <hydra/util/load_clock.hpp>
@@ -14,15 +18,40 @@ namespace hydra::capture {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-void make_plain_policy(StepPolicy& policy, const util::TempDir& elsewhere) {
-  policy.home = elsewhere.path() / "home";
-  policy.temporary = elsewhere.path() / "tmp";
-  for (const fs::path& folder : {policy.home, policy.temporary}) fs::create_directories(folder);
-  policy.add(Mount::Access::read_write, elsewhere.path());
+PlainPlaces make_plain_policy(StepPolicy& policy, const util::TempDir& elsewhere, bool confined) {
+  PlainPlaces places;
+  places.temporary = elsewhere.path() / "tmp";
+  const fs::path home = elsewhere.path() / "home";
+  for (const fs::path& folder : {places.temporary, home}) fs::create_directories(folder);
+  const struct passwd* user = ::getpwuid(::getuid());
+  const std::string own_home = user && user->pw_dir ? user->pw_dir : "";
+  // Only a home that exists: bubblewrap mounts over a folder that is there.
+  std::error_code error;
+  if (confined && fs::path(own_home).is_absolute() && fs::path(own_home).lexically_normal() != "/" &&
+      fs::is_directory(own_home, error) && fs::is_directory("/tmp", error)) {
+    policy.home = own_home;
+    policy.temporary = "/tmp";
+    policy.add(Mount::Access::read_write, policy.home, home);
+    policy.add(Mount::Access::read_write, policy.temporary, places.temporary);
+    policy.environment.erase("TMPDIR");
+  } else {
+    policy.home = home;
+    policy.temporary = places.temporary;
+    policy.add(Mount::Access::read_write, elsewhere.path());
+    policy.environment["TMPDIR"] = policy.temporary.string();
+  }
+  places.seen_temporary = policy.temporary;
   policy.environment["HOME"] = policy.home.string();
-  policy.environment["TMPDIR"] = policy.temporary.string();
+  if (user) {
+    if (user->pw_name && *user->pw_name) {
+      policy.environment.emplace("USER", user->pw_name);
+      policy.environment.emplace("LOGNAME", user->pw_name);
+    }
+    policy.environment.emplace("SHELL", user->pw_shell && *user->pw_shell ? user->pw_shell : "/bin/sh");
+  }
   for (const auto& [variable, value] : kPlainNeutralVariables) policy.environment.emplace(variable, value);
   policy.limits.cpu_seconds.reset();
+  return places;
 }
 
 namespace {
@@ -36,13 +65,18 @@ util::ProcessResult run_plain_runner(const Plan& plan, const CaptureRequest& req
   const double wall_per_counted =
       1.0 / util::counted_share(util::machine_load(), std::max(1u, std::thread::hardware_concurrency()));
   const util::TempDir elsewhere("tmp");
-  const fs::path plan_file = elsewhere.path() / "plan.json";
-  util::write_file_atomic(plan_file, plain_plan(tests, plan.jobs, std::max(1.0, budget * 0.9 * wall_per_counted)).dump());
   const fs::path runner = request.test_launcher.front();
   StepPolicy policy = tree_step_policy(plan, "test", {plan.build_dir}, plan.build_dir / ".hydra-tmp",
                                        {plan.source, runner});
-  make_plain_policy(policy, elsewhere);
-  const std::vector<std::string> argv = {runner.string(), kPlainSubcommand, plan_file.string()};
+  const PlainPlaces places = make_plain_policy(policy, elsewhere, sandbox.confined());
+  // Process numbers from a few thousand on, as on a machine that has run
+  // for a while (a PID namespace of its own starts at 1).
+  std::random_device seed;
+  const unsigned pid_floor = sandbox.pid_namespace ? 1000 + seed() % 3000 : 0;
+  util::write_file_atomic(places.temporary / "plan.json",
+                          plain_plan(tests, plan.jobs, std::max(1.0, budget * 0.9 * wall_per_counted), pid_floor).dump());
+  const std::vector<std::string> argv = {runner.string(), kPlainSubcommand,
+                                         (places.seen_temporary / "plan.json").string()};
   util::ProcessRequest process = sandbox.request(policy, argv);
   process.output_file = log;
   process.timeout = std::chrono::duration<double>(budget);

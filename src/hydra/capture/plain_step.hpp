@@ -20,10 +20,20 @@
 
 namespace hydra::capture {
 
-/// Makes `policy` a plain run's: HOME and TMPDIR in `elsewhere` (a fresh
-/// folder of the machine's temporary folder, writable at its own path),
-/// the neutral variables (kPlainNeutralVariables) and no CPU-seconds limit.
-void make_plain_policy(StepPolicy& policy, const util::TempDir& elsewhere);
+/// Where a plain run keeps its temporary files: the folder on HydraScore's
+/// side and the path the run sees it at.
+struct PlainPlaces {
+  std::filesystem::path temporary, seen_temporary;
+};
+
+/// Makes `policy` a plain run's, as like a user's login as the sandbox
+/// allows: in bubblewrap (`confined`), HOME at the user's own home path
+/// (the password database's) and /tmp, both fresh folders of `elsewhere`
+/// (the machine's temporary folder) mounted there writable, no TMPDIR;
+/// unconfined, HOME and TMPDIR in `elsewhere` at its own path. SHELL, USER
+/// and LOGNAME as a login sets them, the neutral variables
+/// (kPlainNeutralVariables) and no CPU-seconds limit.
+PlainPlaces make_plain_policy(StepPolicy& policy, const util::TempDir& elsewhere, bool confined);
 
 /// A plain ctest run of the tests `selection` (ctest_selection's words),
 /// its console written to `log`.

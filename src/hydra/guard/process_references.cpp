@@ -8,6 +8,7 @@
 
 #include <cxxabi.h>
 
+#include <hydra/util/regex.hpp>
 #include <hydra/util/text.hpp>
 
 namespace hydra::guard {
@@ -106,6 +107,16 @@ std::string_view special_prefix(std::string_view name) {
   return {};
 }
 
+/// Whether `text` is what __DATE__ ("Nov 28 2026"), __TIME__ ("10:37:12",
+/// the whole string) or __TIMESTAMP__ leave in an object.
+bool compile_time_string(const std::string& text) {
+  static const util::Regex date("(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 123][0-9] (19|20)[0-9][0-9]");
+  static const util::Regex time("^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$");
+  static const util::Regex stamp("(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 123][0-9] "
+                                 "([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9] (19|20)[0-9][0-9]");
+  return date.search(text) || time.search(text) || stamp.search(text);
+}
+
 /// What the object scan names besides symbols (an object's own system-call
 /// instructions and constructors), and the program's own image: the
 /// linker's bounds of its sections, read to
@@ -141,6 +152,17 @@ std::vector<CatalogueEntry> image_entries() {
       {M::symbol, "__preinit_array_start", kSelf, "the program's own early constructors"},
       {M::symbol, "__fini_array_start", kSelf, "the program's own static destructors"},
       {M::symbol, "mincore", kSelf, "which pages are mapped: a scan of the program's own memory"},
+      {M::symbol, "__libc_stack_end", kSelf,
+       "the stack the C library started with: argv, envp and the aux vector, past getauxval and .init_array"},
+      {M::symbol, "_environ", kSelf, "the whole environment"},
+      // Not symbols: the object scan names a resolver of the object's own
+      // (an IFUNC, run by the loader before any constructor), and the
+      // strings __DATE__, __TIME__ and __TIMESTAMP__ leave.
+      {M::symbol, "resolver of its own (ifunc)", kProcess,
+       "a function the dynamic loader calls to pick an implementation, before any constructor or main"},
+      {M::symbol, "compile time (__DATE__, __TIME__)", kSelf,
+       "the time the object was compiled: code comparing it with the clock behaves one way soon after the build "
+       "and another later"},
   };
 }
 
@@ -303,6 +325,7 @@ std::set<std::string> catalogue_references(const std::vector<std::string>& symbo
       if (entry.match == M::symbol && name == entry.text && !entry.category.empty()) found.insert(name);
   }
   for (const auto& text : strings) match_string(text, found);
+  if (std::any_of(strings.begin(), strings.end(), compile_time_string)) found.insert(std::string(kCompileTime));
   return found;
 }
 

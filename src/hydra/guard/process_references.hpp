@@ -40,6 +40,12 @@ struct CatalogueEntry {
   bool inside_words = false;
 };
 
+/// References the object scan names besides symbols and strings: strings
+/// __DATE__, __TIME__ or __TIMESTAMP__ left, and a resolver (IFUNC) of an
+/// object's own (catalogue entries of their own).
+inline constexpr const char* kCompileTime = "compile time (__DATE__, __TIME__)";
+inline constexpr const char* kOwnResolver = "resolver of its own (ifunc)";
+
 /// The catalogue (docs/threat-model.md lists it).
 const std::vector<CatalogueEntry>& process_reference_catalogue();
 

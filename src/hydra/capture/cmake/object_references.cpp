@@ -81,6 +81,31 @@ std::map<std::string, std::vector<std::string>> per_file(const std::vector<std::
   return lines;
 }
 
+/// Where the parameter list of a demangled function name starts: the first
+/// '(' outside template arguments and past an `operator` word's own
+/// characters ("std::function<void ()>::operator()() const" -> the second
+/// "()"); npos when there is none.
+std::size_t parameters_start(const std::string& name) {
+  int depth = 0;
+  for (std::size_t at = 0; at < name.size(); ++at) {
+    if (name.compare(at, 8, "operator") == 0) {
+      // The operator's own characters: "()", "<<=", "->", "[]", ...
+      std::size_t next = at + 8;
+      if (name.compare(next, 2, "()") == 0) next += 2;
+      else
+        while (next < name.size() && std::string_view("<>=!+-*/%&|^~[],").find(name[next]) != std::string_view::npos)
+          ++next;
+      at = next - 1;
+      continue;
+    }
+    const char c = name[at];
+    if (c == '<') ++depth;
+    else if (c == '>' && depth > 0) --depth;
+    else if (c == '(' && depth == 0) return at;
+  }
+  return std::string::npos;
+}
+
 /// One line of `nm -P -C` ("<name> <type> [<value> [<size>]]") -> name
 /// (cut before its parameters: "f(int)" -> "f") and type.
 std::optional<std::pair<std::string, char>> nm_symbol(const std::string& line) {
@@ -102,7 +127,7 @@ std::optional<std::pair<std::string, char>> nm_symbol(const std::string& line) {
     if (!fits) continue;
     std::string name;
     for (std::size_t index = 0; index < at; ++index) name += (index ? " " : "") + tokens[index];
-    const std::size_t open = name.find('(');
+    const std::size_t open = parameters_start(name);
     if (open != std::string::npos && open > 0) name.erase(open);
     return std::make_pair(name, tokens[at][0]);
   }
@@ -328,6 +353,9 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
     auto found = own_references(symbols[file], texts[file], {seen_build, seen_top});
     found.insert(harness.begin(), harness.end());
     found.merge(guard::harness_definitions(defined[file], test_defined, own_scopes));
+    // A resolver of its own (nm's type `i`): the loader runs it first.
+    for (const std::string& line : symbols[file])
+      if (const auto symbol = nm_symbol(line); symbol && symbol->second == 'i') found.insert(guard::kOwnResolver);
     std::vector<guard::Definition> definitions;
     for (const std::string& line : mangled[file])
       if (auto definition = definition_of(line)) definitions.push_back(std::move(*definition));

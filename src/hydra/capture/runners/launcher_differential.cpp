@@ -96,8 +96,10 @@ json plain_run_differences() {
   return json::array({"no test launcher (no witness, pipes, report options or neutral name)",
                       "no ctest where the plain runner can judge the test: started by bash, stdout and stderr "
                       "two regular files, stdin an empty regular file, the environment in the shell's order",
-                      "HOME and TMPDIR outside the build tree", "more environment variables (" +
-                          std::to_string(kPlainNeutralVariables.size()) + " neutral ones)",
+                      "HOME and TMPDIR outside the build tree",
+                      "in bubblewrap: HOME at the user's own home path and /tmp, fresh folders on disk, no TMPDIR; "
+                      "SHELL, USER and LOGNAME as a login sets them; process numbers from the thousands on",
+                      "more environment variables (" + std::to_string(kPlainNeutralVariables.size()) + " neutral ones)",
                       "no CPU-seconds limit (the memory and process limits stay)",
                       "each test in a session and process group of its own (setsid)"});
 }

@@ -128,7 +128,7 @@ std::string plain_verdict(const PlainTest& test, int exit_code, bool signalled, 
   return success ? "passed" : "failed";
 }
 
-json plain_plan(const std::vector<PlainTest>& tests, unsigned jobs, double timeout) {
+json plain_plan(const std::vector<PlainTest>& tests, unsigned jobs, double timeout, unsigned pid_floor) {
   json list = json::array();
   for (const auto& test : tests) {
     json entry = {{"name", test.name},
@@ -143,7 +143,7 @@ json plain_plan(const std::vector<PlainTest>& tests, unsigned jobs, double timeo
     if (test.skip_return_code) entry["skip_return_code"] = *test.skip_return_code;
     list.push_back(std::move(entry));
   }
-  return {{"tests", std::move(list)}, {"jobs", jobs}, {"timeout", timeout}};
+  return {{"tests", std::move(list)}, {"jobs", jobs}, {"timeout", timeout}, {"pid_floor", pid_floor}};
 }
 
 PlainPlan read_plain_plan(const json& plan, const std::string& file) {
@@ -151,6 +151,7 @@ PlainPlan read_plain_plan(const json& plan, const std::string& file) {
   try {
     read.jobs = std::max(1u, plan.at("jobs").get<unsigned>());
     read.timeout = plan.at("timeout").get<double>();
+    read.pid_floor = plan.value("pid_floor", 0u);
     for (const auto& entry : plan.at("tests")) {
       PlainTest test;
       test.name = entry.at("name").get<std::string>();

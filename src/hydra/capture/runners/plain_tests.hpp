@@ -56,9 +56,10 @@ PlainSelection select_plain_tests(const nlohmann::json& listing, const std::vect
 std::string plain_verdict(const PlainTest& test, int exit_code, bool signalled, bool timed_out,
                           const std::string& output);
 
-/// The runner's plan file: the tests, how many run at once and the timeout
-/// of a test without its own. Pure.
-nlohmann::json plain_plan(const std::vector<PlainTest>& tests, unsigned jobs, double timeout);
+/// The runner's plan file: the tests, how many run at once, the timeout
+/// of a test without its own and the process number the tests' start from
+/// (`pid_floor`; 0: as they come). Pure.
+nlohmann::json plain_plan(const std::vector<PlainTest>& tests, unsigned jobs, double timeout, unsigned pid_floor = 0);
 
 /// The tests, jobs and timeout of the plan file `file`'s document; throws
 /// hydra::InputError naming `file` when it is not one. Pure.
@@ -66,6 +67,7 @@ struct PlainPlan {
   std::vector<PlainTest> tests;
   unsigned jobs = 1;
   double timeout = 0;
+  unsigned pid_floor = 0;
 };
 PlainPlan read_plain_plan(const nlohmann::json& plan, const std::string& file);
 

@@ -2,6 +2,7 @@
 #include <hydra/capture/sandbox/sandbox.hpp>
 
 #include <algorithm>
+#include <set>
 #include <chrono>
 #include <iterator>
 #include <system_error>
@@ -48,6 +49,13 @@ std::vector<std::string> Sandbox::wrap(const StepPolicy& policy, const std::vect
   }
   std::stable_sort(mounts.begin(), mounts.end(),
                    [](const Mount& left, const Mount& right) { return depth(left.path) < depth(right.path); });
+  // At one path only the last mount is made: an earlier hidden folder would
+  // otherwise be remounted read-only over the later one at the end.
+  std::set<fs::path> placed;
+  std::vector<Mount> last;
+  for (auto it = mounts.rbegin(); it != mounts.rend(); ++it)
+    if (placed.insert(it->path.lexically_normal()).second) last.push_back(*it);
+  mounts.assign(last.rbegin(), last.rend());
   std::vector<std::string> hidden_folders;
   for (const auto& mount : mounts) {
     std::error_code error;
