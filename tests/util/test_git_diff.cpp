@@ -207,6 +207,24 @@ TEST_CASE("the clone's settings change nothing a checkout writes or a diff print
   hydra::util::remove_worktree(repo, worktree);
 }
 
+TEST_CASE("a checkout holds the commit's bytes whatever the clone's info/attributes say", "[util][git]") {
+  hydra::util::TempDir temp("hydra-git-attributes");
+  const fs::path repo = temp.path() / "repo";
+  fs::create_directories(repo / "src");
+  write(repo / "src" / "id.cpp", "const char* id = \"$Id$\";\n");
+  write(repo / "src" / "lines.txt", "one\ntwo\n");
+  const std::string base = committed_repository(repo);
+  // Attributes of the clone only (no file of any tree): keyword expansion
+  // and CRLF line ends change what a checkout writes.
+  write(repo / ".git" / "info" / "attributes", "src/id.cpp ident\nsrc/lines.txt eol=crlf\n");
+  for (const fs::path& worktree : {temp.path() / "first", temp.path() / "first"}) {  // added, then checked out again
+    hydra::util::checkout_worktree(repo, base, worktree);
+    CHECK(hydra::util::read_file(worktree / "src" / "id.cpp") == "const char* id = \"$Id$\";\n");
+    CHECK(hydra::util::read_file(worktree / "src" / "lines.txt") == "one\ntwo\n");
+  }
+  hydra::util::remove_worktree(repo, temp.path() / "first");
+}
+
 TEST_CASE("GitMemo: a repository's top and filter drivers are read once per scope, and afresh after it",
           "[util][git]") {
   hydra::util::TempDir temp("hydra-git-memo");

@@ -23,7 +23,7 @@ namespace {
 /// the scratch shown there).
 struct PlainPlaces {
   fs::path temporary = "/tmp";
-  fs::path build = "/tmp/build";
+  fs::path build = "/tmp/build";  ///< inside the source tree, see run_configure_differential
   fs::path home;
   std::string user;
 };
@@ -91,6 +91,7 @@ StepPolicy plain_policy(const Plan& plan, const fs::path& top, const fs::path& v
                       policy.mounts.end());
   policy.add(Mount::Access::read_write, places.temporary, scratch / "tmp");
   policy.add(Mount::Access::read_write, places.home, scratch / "home");
+  policy.add(Mount::Access::read_write, places.build, scratch / "tmp" / "build");
   if (!objects.empty()) policy.add(Mount::Access::read_only, seen_top / ".git" / "objects", objects);
   policy.temporary = places.temporary;
   policy.home = places.home;
@@ -123,7 +124,14 @@ void run_configure_differential(const Plan& plan, const CaptureRequest& request,
   copy_tree(top, view, plan.in_git, excluded, {});
   fs::path objects;
   if (plan.in_git && !plan.source_commit.empty()) objects = make_clone_git(top, plan.source_commit, view);
-  const PlainPlaces places = plain_places(current_environment());
+  PlainPlaces places = plain_places(current_environment());
+  // The build tree inside the source tree, where a user's `cmake -B build`
+  // puts it (the capture's own lies outside): a folder the tree lacks.
+  const fs::path in_view = view / plan.source.lexically_relative(top);
+  std::string name = "build";
+  for (int suffix = 2; fs::exists(in_view / name); ++suffix) name = "build-" + std::to_string(suffix);
+  fs::create_directories(in_view / name);
+  places.build = plan.seen(plan.source) / name;
   fs::create_directories(scratch.path() / "tmp" / "build");
   fs::create_directories(scratch.path() / "home");
   const fs::path build = scratch.path() / "tmp" / "build";

@@ -50,6 +50,58 @@ std::optional<fs::path> registered_worktree(const fs::path& repository, const fs
   return admin;
 }
 
+/// Makes every file and link of `path` hold what `commit` holds, byte for
+/// byte: a checkout applies the attributes of the repository's
+/// `info/attributes` (ident, eol, working-tree-encoding, filters), which no
+/// option switches off, so the files are compared with their blobs after
+/// it (`hash-object --no-filters`) and any that differ are written from the
+/// blob.
+void restore_committed_bytes(const fs::path& repository, const std::string& commit, const fs::path& path) {
+  const auto listed = checked_git(repository, {"ls-tree", "-r", "-z", "--full-tree", commit});
+  struct Entry {
+    std::string mode, blob, file;
+  };
+  std::vector<Entry> entries;
+  for (const std::string_view record : split(listed.output, '\0')) {
+    // "<mode> <type> <object>\t<path>"
+    const std::size_t tab = record.find('\t');
+    if (tab == std::string_view::npos) continue;
+    const auto words = split(record.substr(0, tab), ' ');
+    if (words.size() != 3 || words[1] != "blob") continue;
+    const std::string file(record.substr(tab + 1));
+    if (file.find('\n') != std::string::npos) continue;
+    entries.push_back({std::string(words[0]), std::string(words[2]), file});
+  }
+  std::string paths;
+  std::vector<const Entry*> files;
+  for (const auto& entry : entries) {
+    const fs::path on_disk = path / entry.file;
+    std::error_code error;
+    if (entry.mode == "120000") {
+      const auto blob = checked_git(repository, {"cat-file", "blob", entry.blob});
+      if (fs::read_symlink(on_disk, error).string() != blob.output) {
+        fs::remove(on_disk, error);
+        fs::create_symlink(blob.output, on_disk, error);
+      }
+      continue;
+    }
+    if (!fs::is_regular_file(fs::symlink_status(on_disk, error))) continue;
+    files.push_back(&entry);
+    paths += on_disk.string() + "\n";
+  }
+  if (files.empty()) return;
+  const auto hashed = checked_git(repository, {"hash-object", "--no-filters", "--stdin-paths"}, {}, paths);
+  const auto hashes = split(hashed.output, '\n');
+  for (std::size_t index = 0; index < files.size(); ++index) {
+    if (index < hashes.size() && trim(hashes[index]) == files[index]->blob) continue;
+    const auto blob = checked_git(repository, {"cat-file", "blob", files[index]->blob});
+    write_file_atomic(path / files[index]->file, blob.output);
+    if (files[index]->mode == "100755")
+      fs::permissions(path / files[index]->file, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                      fs::perm_options::add);
+  }
+}
+
 }  // namespace
 
 void checkout_worktree(const fs::path& repository, const std::string& commit, const fs::path& path) {
@@ -66,6 +118,7 @@ void checkout_worktree(const fs::path& repository, const std::string& commit, co
     if (checkout.exit_code == 0) {
       // Untracked and ignored files, nested repositories included, are gone.
       run_git(path, {"clean", "-ffdx", "--quiet"}, environment);
+      restore_committed_bytes(repository, commit, path);
       return;
     }
   }
@@ -75,6 +128,7 @@ void checkout_worktree(const fs::path& repository, const std::string& commit, co
   auto added = run_git(repository, {"worktree", "add", "--detach", "--force", path.string(), commit});
   if (added.exit_code != 0)
     throw Error("git worktree add " + path.string() + " failed: " + added.output + added.error_output);
+  restore_committed_bytes(repository, commit, path);
 }
 
 void remove_worktree(const fs::path& repository, const fs::path& path) {
