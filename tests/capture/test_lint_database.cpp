@@ -158,3 +158,16 @@ TEST_CASE("is_project_generated names the build tree's files the project made", 
   CHECK_FALSE(is_project_generated("/elsewhere/a.cpp", "/b"));
   CHECK_FALSE(is_project_generated("/b", "/b"));
 }
+
+TEST_CASE("lint_database writes include folders as lexically normal absolute paths", "[capture][lint]") {
+  // A tree's headers reached through `/./`, `//` or `x/../` spellings: the
+  // header filter, which matches the path a header is found by, sees the
+  // tree's own path.
+  const json commands = json::parse(R"([{"directory": "/p/build", "file": "/p/src/a.cpp", "arguments":
+      ["/usr/bin/c++", "-I/./p/src/detail", "-iquote", "/p//src", "-isystem", "/opt/../opt/lib", "-I", "../include",
+       "-include", "/p/./config.h", "-DX=/./y", "-c", "/p/src/a.cpp"]}])");
+  const auto database = lint_database(commands, no_targets(), "/p", "/p/build", {"/p/build"}, {});
+  CHECK(arguments_of(database.commands, "/p/src/a.cpp") ==
+        std::vector<std::string>{"/usr/bin/c++", "-I/p/src/detail", "-iquote", "/p/src", "-isystem", "/opt/lib", "-I",
+                                 "/p/include", "-include", "/p/config.h", "-DX=/./y", "-c", "/p/src/a.cpp"});
+}

@@ -39,7 +39,11 @@ const std::vector<std::string>& system_include_options() {
 }
 
 /// `arguments` with every SYSTEM include directory `is_project` accepts
-/// given as -I (recorded in `made_user`).
+/// given as -I (recorded in `made_user`), and every include directory and
+/// forced include written as an absolute, lexically normal path: the
+/// header filter matches the path a header is found by, so `/./src`,
+/// `//src` or `/x/../src` spellings would otherwise take a tree's headers
+/// out of its reach.
 std::vector<std::string> without_project_system(const std::vector<std::string>& arguments, const fs::path& directory,
                                                 const std::function<bool(const fs::path&)>& is_project,
                                                 std::set<std::string>& made_user) {
@@ -48,24 +52,34 @@ std::vector<std::string> without_project_system(const std::vector<std::string>& 
     const fs::path value = path;
     return util::absolute_clean(value.is_absolute() ? value : directory / value);
   };
+  const auto system = system_include_options();
+  // Longer options first: "-I" is a prefix of "-include" and "-iquote" is not.
+  static const std::vector<std::string> separate = {"-include", "-imacros", "-iquote", "-isystem", "-cxx-isystem",
+                                                    "-idirafter", "-I"};
+  static const std::vector<std::string> joined = {"-iquote", "-isystem", "-cxx-isystem", "-idirafter", "-I"};
+  // Written as it was (one word or two), a project's SYSTEM folder as -I.
+  const auto add = [&](const std::string& option, const std::string& value, bool one_word) {
+    const fs::path path = absolute(value);
+    const bool made = std::find(system.begin(), system.end(), option) != system.end() && is_project(path);
+    if (made) made_user.insert(path.string());
+    if (made || one_word) out.push_back((made ? std::string("-I") : option) + path.string());
+    else {
+      out.push_back(option);
+      out.push_back(path.string());
+    }
+  };
   for (std::size_t index = 0; index < arguments.size(); ++index) {
     const std::string& argument = arguments[index];
-    bool rewritten = false;
-    for (const auto& option : system_include_options()) {
-      if (argument == option && index + 1 < arguments.size() && is_project(absolute(arguments[index + 1]))) {
-        made_user.insert(absolute(arguments[index + 1]).string());
-        out.push_back("-I" + arguments[index + 1]);
-        ++index;
-        rewritten = true;
-      } else if (argument.size() > option.size() && argument.compare(0, option.size(), option) == 0 &&
-                 is_project(absolute(argument.substr(option.size())))) {
-        made_user.insert(absolute(argument.substr(option.size())).string());
-        out.push_back("-I" + argument.substr(option.size()));
-        rewritten = true;
-      }
-      if (rewritten) break;
+    if (index + 1 < arguments.size() && std::find(separate.begin(), separate.end(), argument) != separate.end()) {
+      add(argument, arguments[index + 1], false);
+      ++index;
+      continue;
     }
-    if (!rewritten) out.push_back(argument);
+    const auto option = std::find_if(joined.begin(), joined.end(), [&](const std::string& candidate) {
+      return argument.size() > candidate.size() && argument.compare(0, candidate.size(), candidate) == 0;
+    });
+    if (option != joined.end() && argument.rfind("-include", 0) != 0) add(*option, argument.substr(option->size()), true);
+    else out.push_back(argument);
   }
   return out;
 }
