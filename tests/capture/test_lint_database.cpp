@@ -157,6 +157,10 @@ TEST_CASE("is_project_generated names the build tree's files the project made", 
   CHECK(is_project_generated("/b/.hydra-tmp/x.hpp", "/b"));
   CHECK_FALSE(is_project_generated("/elsewhere/a.cpp", "/b"));
   CHECK_FALSE(is_project_generated("/b", "/b"));
+  // A unity build's source holds the project's sources: it is linted.
+  CHECK(is_project_generated("/b/src/CMakeFiles/lib.dir/Unity/unity_0_cxx.cxx", "/b"));
+  CHECK_FALSE(is_project_generated("/b/_deps/x/CMakeFiles/lib.dir/Unity/unity_0_cxx.cxx", "/b"));
+  CHECK_FALSE(is_project_generated("/b/CMakeFiles/lib.dir/Unity/other.cxx", "/b"));
 }
 
 TEST_CASE("lint_database writes include folders as lexically normal absolute paths", "[capture][lint]") {

@@ -1,5 +1,6 @@
 // The runs of the compiler's view (lint/compiler_view_run.hpp).
 #include <hydra/capture/lint/compiler_view_run.hpp>
+#include <hydra/capture/lint/database.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -25,7 +26,7 @@ namespace {
 using util::starts_with;
 
 /// How many units a changed header is compared through.
-constexpr std::size_t kUnitsPerHeader = 2;
+constexpr std::size_t kUnitsPerHeader = 8;
 
 /// A changed file with added lines: where it is and how a marker may name it.
 struct ChangedFile {
@@ -91,8 +92,9 @@ bool names_file(const fs::path& name, const ChangedFile& file) {
   return !error && file.names.count(resolved);
 }
 
-/// The commands to compare: those of a changed unit, and up to
-/// kUnitsPerHeader units including each changed header.
+/// The commands to compare: those of a changed unit, and, for each changed
+/// header, one unit including it per distinct preprocessor signature (up to
+/// kUnitsPerHeader).
 std::vector<CompileCommand> commands_to_compare(const std::vector<CompileCommand>& all,
                                                 const std::vector<ChangedFile>& changed, const std::string& deps,
                                                 const fs::path& build) {
@@ -113,12 +115,14 @@ std::vector<CompileCommand> commands_to_compare(const std::vector<CompileCommand
     for (const auto& [header, sources] : sources_including(deps, build)) {
       const auto file = std::find_if(headers.begin(), headers.end(), [&](const ChangedFile* each) { return names_file(header, *each); });
       if (file == headers.end()) continue;
-      std::size_t taken = 0;
-      for (const auto& source : sources)
-        if (known.count(source) && taken < kUnitsPerHeader) {
-          units.insert(source);
-          ++taken;
-        }
+      // One unit per way of compiling it (its macros, include paths and
+      // standard): a header's code can differ with each.
+      std::set<std::vector<std::string>> seen;
+      for (const auto& source : sources) {
+        if (!known.count(source) || seen.size() >= kUnitsPerHeader) continue;
+        const auto command = std::find_if(all.begin(), all.end(), [&](const auto& each) { return each.file == source; });
+        if (seen.insert(preprocessor_signature(command->arguments)).second) units.insert(source);
+      }
     }
   }
   std::vector<CompileCommand> chosen;

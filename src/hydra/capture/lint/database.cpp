@@ -16,7 +16,16 @@ using nlohmann::json;
 
 bool is_project_generated(const fs::path& file, const fs::path& build) {
   if (!util::is_within(file, build) || file == build) return false;
-  for (const auto& part : file.lexically_relative(build)) {
+  const fs::path relative = file.lexically_relative(build);
+  // A unity build's source (CMakeFiles/<target>.dir/Unity/unity_0_cxx.cxx)
+  // is CMake's file but holds nothing but the project's sources, which are
+  // then no units of their own: it is linted, and they with it.
+  const std::vector<fs::path> parts(relative.begin(), relative.end());
+  if (parts.size() >= 4 && parts[parts.size() - 4] == "CMakeFiles" && parts[parts.size() - 2] == "Unity" &&
+      parts.back().string().rfind("unity_", 0) == 0 &&
+      std::none_of(parts.begin(), parts.end(), [](const fs::path& part) { return part == "_deps"; }))
+    return true;
+  for (const auto& part : relative) {
     const std::string name = part.string();
     // HydraScore's own folders by their exact names, never by a prefix a
     // folder the project's build makes could share (`.hydra-gen/`): the
@@ -102,6 +111,9 @@ json command_from_group(const model::CompileGroup& group, const std::string& com
   return {{"directory", build.string()}, {"file", file.string()}, {"arguments", arguments}};
 }
 
+
+}  // namespace
+
 /// What of `arguments` decides the code the preprocessor makes: macro
 /// definitions, forced includes and include paths, in order (a value given
 /// as the next argument joined to its option).
@@ -121,8 +133,6 @@ std::vector<std::string> preprocessor_signature(const std::vector<std::string>& 
   }
   return signature;
 }
-
-}  // namespace
 
 LintDatabase lint_database(const json& compile_commands, const model::BuildTargets& targets, const fs::path& source,
                            const fs::path& build, const std::vector<fs::path>& excluded,

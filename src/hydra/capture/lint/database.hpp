@@ -29,6 +29,12 @@ namespace hydra::capture {
 /// HydraScore's .hydra/ and .hydra-lint-view/ folders). Pure.
 bool is_project_generated(const std::filesystem::path& file, const std::filesystem::path& build);
 
+/// What of `arguments` decides the code the preprocessor makes: macro
+/// definitions, forced includes, include paths and the language standard,
+/// in order (a value given as the next argument joined to its option).
+/// Pure.
+std::vector<std::string> preprocessor_signature(const std::vector<std::string>& arguments);
+
 struct LintDatabase {
   nlohmann::json commands = nlohmann::json::array();  ///< compile_commands.json for `-p`, "arguments" form
   std::vector<std::filesystem::path> units;          ///< what clang-tidy lints, sorted
