@@ -115,8 +115,11 @@ pid_t launch(const Start& start, const fs::path& stdin_file) {
 }
 
 std::string read_limited(const fs::path& file) {
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(file, error);
+  if (error || size == 0) return {};
   std::ifstream in(file, std::ios::binary);
-  std::string text(kOutputLimit, '\0');
+  std::string text(std::min(size, kOutputLimit), '\0');
   in.read(text.data(), std::streamsize(text.size()));
   text.resize(std::size_t(in.gcount()));
   return text;

@@ -13,10 +13,11 @@ using nlohmann::json;
 
 namespace {
 
-/// Properties that change nothing of how one test runs or is judged when
-/// the tests run one after another in the listing's order (ordering,
-/// scheduling, labels, attachments).
-const std::set<std::string> kIgnoredProperties = {
+/// The properties the runner takes: those it models (working directory,
+/// environment, the verdict's rules, the timeout) and those that change
+/// nothing of how one test runs or is judged when the tests run in the
+/// listing's order (ordering, scheduling, labels, attachments).
+const std::set<std::string> kTakenProperties = {
     "LABELS",        "COST",           "PROCESSORS",    "RUN_SERIAL",          "RESOURCE_LOCK",
     "DEPENDS",       "ATTACHED_FILES", "MEASUREMENT",   "ATTACHED_FILES_ON_FAIL", "REQUIRED_FILES",
     "TIMEOUT_SIGNAL_NAME", "TIMEOUT_SIGNAL_GRACE_PERIOD", "WORKING_DIRECTORY", "ENVIRONMENT",
@@ -54,7 +55,7 @@ std::optional<PlainTest> plain_test(const json& test) {
     if (!property.is_object() || !property.contains("name") || !property.contains("value")) return std::nullopt;
     const std::string name = property["name"].is_string() ? property["name"].get<std::string>() : std::string();
     const json& value = property["value"];
-    if (!kIgnoredProperties.count(name)) {
+    if (!kTakenProperties.count(name)) {
       if (name == "DISABLED" && value == false) continue;
       return std::nullopt;
     }
