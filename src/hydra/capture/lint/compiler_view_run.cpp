@@ -112,7 +112,9 @@ std::vector<CompileCommand> commands_to_compare(const std::vector<CompileCommand
   if (!headers.empty() && !deps.empty()) {
     std::set<fs::path> known;
     for (const auto& command : all) known.insert(command.file);
-    for (const auto& [header, sources] : sources_including(deps, build)) {
+    for (const auto& including : sources_including(deps, build)) {
+      const fs::path& header = including.first;  // a plain name: lambdas capture it
+      const std::set<fs::path>& sources = including.second;
       const auto file = std::find_if(headers.begin(), headers.end(), [&](const ChangedFile* each) { return names_file(header, *each); });
       if (file == headers.end()) continue;
       // One unit per way of compiling it (its macros, include paths and
