@@ -35,12 +35,14 @@ TEST_CASE("the plain runner takes the tests whose properties it models, ctest th
                     {"name": "PASS_REGULAR_EXPRESSION", "value": ["ok"]}, {"name": "TIMEOUT", "value": 7.5},
                     {"name": "SKIP_RETURN_CODE", "value": 77}]},
     {"name": "fixture", "command": ["/b/f"], "properties": [{"name": "FIXTURES_REQUIRED", "value": ["db"]}]},
+    {"name": "serial", "command": ["/b/s"], "properties": [{"name": "RUN_SERIAL", "value": true}]},
+    {"name": "locked", "command": ["/b/l"], "properties": [{"name": "RESOURCE_LOCK", "value": ["port"]}]},
     {"name": "bad pattern", "command": ["/b/p"],
      "properties": [{"name": "FAIL_REGULAR_EXPRESSION", "value": ["(unclosed"]}]},
     {"name": "unbuilt"},
     {"name": "not asked", "command": ["/b/n"]}]})");
   const auto selection =
-      hydra::capture::select_plain_tests(listing, {"plain", "fixture", "bad pattern", "unbuilt", "missing"});
+      hydra::capture::select_plain_tests(listing, {"plain", "fixture", "serial", "locked", "bad pattern", "unbuilt", "missing"});
   REQUIRE(selection.direct.size() == 1);
   const PlainTest& plain = selection.direct.front();
   CHECK(plain.command == std::vector<std::string>{"/b/t", "x"});
@@ -50,8 +52,10 @@ TEST_CASE("the plain runner takes the tests whose properties it models, ctest th
   CHECK(plain.pass_regex == std::vector<std::string>{"ok"});
   CHECK(plain.timeout == 7.5);
   CHECK(plain.skip_return_code == 77);
-  // A fixture, a pattern RE2 does not take, no program, not listed: ctest.
-  CHECK(selection.ctest == std::vector<std::string>{"fixture", "bad pattern", "unbuilt", "missing"});
+  // A fixture, a test kept apart from others, a pattern RE2 does not take,
+  // no program, not listed: ctest.
+  CHECK(selection.ctest ==
+        std::vector<std::string>{"fixture", "serial", "locked", "bad pattern", "unbuilt", "missing"});
 }
 
 TEST_CASE("the plain runner judges a test as ctest does", "[capture]") {

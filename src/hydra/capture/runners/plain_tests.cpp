@@ -15,11 +15,12 @@ namespace {
 
 /// The properties the runner takes: those it models (working directory,
 /// environment, the verdict's rules, the timeout) and those that change
-/// nothing of how one test runs or is judged when the tests run in the
-/// listing's order (ordering, scheduling, labels, attachments).
+/// nothing of how one test runs or is judged (cost, labels, attachments).
+/// What orders tests or keeps them apart (DEPENDS, RUN_SERIAL,
+/// RESOURCE_LOCK, fixtures) is ctest's: such a test runs plain through it.
 const std::set<std::string> kTakenProperties = {
-    "LABELS",        "COST",           "PROCESSORS",    "RUN_SERIAL",          "RESOURCE_LOCK",
-    "DEPENDS",       "ATTACHED_FILES", "MEASUREMENT",   "ATTACHED_FILES_ON_FAIL", "REQUIRED_FILES",
+    "LABELS",        "COST",           "PROCESSORS",
+    "ATTACHED_FILES", "MEASUREMENT",   "ATTACHED_FILES_ON_FAIL", "REQUIRED_FILES",
     "TIMEOUT_SIGNAL_NAME", "TIMEOUT_SIGNAL_GRACE_PERIOD", "WORKING_DIRECTORY", "ENVIRONMENT",
     "WILL_FAIL",     "PASS_REGULAR_EXPRESSION", "FAIL_REGULAR_EXPRESSION", "SKIP_REGULAR_EXPRESSION",
     "SKIP_RETURN_CODE", "TIMEOUT"};
@@ -56,7 +57,7 @@ std::optional<PlainTest> plain_test(const json& test) {
     const std::string name = property["name"].is_string() ? property["name"].get<std::string>() : std::string();
     const json& value = property["value"];
     if (!kTakenProperties.count(name)) {
-      if (name == "DISABLED" && value == false) continue;
+      if ((name == "DISABLED" || name == "RUN_SERIAL") && value == false) continue;
       return std::nullopt;
     }
     bool ok = true;
