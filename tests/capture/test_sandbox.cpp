@@ -213,6 +213,22 @@ TEST_CASE("a step policy hides the evidence and what the plan hides, with the st
           read_only.end());
     CHECK(position(argv, runner.string()) > position(argv, runs.string()));
   }
+  SECTION("the reaper stays runnable inside a folder shown from elsewhere (a plain run's /tmp)") {
+    Sandbox sandbox;
+    sandbox.bwrap = "/usr/bin/bwrap";
+    const fs::path shown = temp.path() / "shown", origin = temp.path() / "origin";
+    fs::create_directories(shown);
+    fs::create_directories(origin);
+    const fs::path runner = shown / "hydra-score";
+    hydra::util::write_file_atomic(runner, "");
+    sandbox.step_runner = runner;
+    StepPolicy over = policy;
+    over.add(Mount::Access::read_write, shown, origin);
+    const auto argv = sandbox.wrap(over, {"true"});
+    const auto read_only = pairs_of(argv, "--ro-bind");
+    CHECK(std::find(read_only.begin(), read_only.end(), std::make_pair(runner.string(), runner.string())) !=
+          read_only.end());
+  }
   SECTION("with network allowed, no network namespace") {
     StepPolicy online = policy;
     online.network = true;

@@ -41,9 +41,11 @@ std::vector<std::string> Sandbox::wrap(const StepPolicy& policy, const std::vect
   // path the later mount wins (a stable sort keeps their order).
   std::vector<Mount> mounts = policy.mounts;
   if (policy.reaped && step_runner) {
-    // The reaper must stay runnable inside a hidden folder.
+    // The reaper must stay runnable inside a hidden folder, or a folder
+    // shown from elsewhere (a plain run's /tmp).
     const bool hidden = std::any_of(mounts.begin(), mounts.end(), [&](const Mount& mount) {
-      return mount.access == Mount::Access::hidden && util::is_within(*step_runner, mount.path);
+      return (mount.access == Mount::Access::hidden || mount.origin() != mount.path) &&
+             util::is_within(*step_runner, mount.path);
     });
     if (hidden) mounts.push_back({Mount::Access::read_only, *step_runner, {}});
   }
