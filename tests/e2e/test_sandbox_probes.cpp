@@ -284,7 +284,13 @@ int main(int argc, char** argv) {
   while (std::getline(lines, line)) {
     ++count;
     CAPTURE(line);
-    if (confined) CHECK(line.find(": blocked (") != std::string::npos);
+    // The test program runs last in the plain run, whose /tmp is a fresh
+    // folder of its own (a user's /tmp, not the judged run's read-only
+    // one): a write there succeeds but reaches nothing of the machine,
+    // which the checks below read.
+    const bool private_tmp = line.rfind("test: write outside its trees: ", 0) == 0 &&
+                             hydra::util::is_within(outside.path(), "/tmp");
+    if (confined && !private_tmp) CHECK(line.find(": blocked (") != std::string::npos);
   }
   // Each phase: the secret, the files, TCP, the two Unix sockets, resolve, interfaces, the writes.
   CHECK(count == 2 * (files.size() + 6 + folders.size()));
