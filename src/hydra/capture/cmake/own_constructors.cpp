@@ -1,11 +1,11 @@
 // Objects with constructors of their own (own_constructors.hpp).
 #include <hydra/capture/cmake/own_constructors.hpp>
+#include <hydra/capture/cmake/system_calls.hpp>
 
 #include <map>
 #include <optional>
 #include <sstream>
 
-#include <hydra/util/process.hpp>
 
 namespace hydra::capture {
 namespace fs = std::filesystem;
@@ -112,37 +112,13 @@ std::set<std::string> own_constructor_entries(const std::vector<std::string>& li
 
 std::set<std::string> objects_with_own_constructors(const std::vector<std::string>& objects, const fs::path& objdump,
                                                     bool& failed) {
+  std::map<std::string, std::vector<std::string>> lines;
+  if (!objdump_each(objdump, {"-r", "-t"}, objects,
+                    [&](const std::string& object, std::string_view line) { lines[object].emplace_back(line); }))
+    failed = true;
   std::set<std::string> found;
-  const std::set<std::string> known(objects.begin(), objects.end());
-  constexpr std::size_t batch = 64;
-  for (std::size_t from = 0; from < objects.size(); from += batch) {
-    util::ProcessRequest request;
-    request.argv = {objdump.string(), "-r", "-t"};
-    request.argv.insert(request.argv.end(), objects.begin() + long(from),
-                        objects.begin() + long(std::min(objects.size(), from + batch)));
-    request.separate_stderr = true;
-    request.keep_output_bytes = std::size_t(1) << 16;  // lines go to on_line
-    request.timeout = std::chrono::seconds(600);
-    std::string current;
-    std::vector<std::string> lines;
-    const auto finish = [&] {
-      if (!current.empty() && !own_constructor_entries(lines).empty()) found.insert(current);
-      lines.clear();
-    };
-    request.on_line = [&](std::string_view line) {
-      // "<object>:     file format elf64-x86-64" starts each object's part.
-      if (const std::size_t at = line.find(":     file format "); at != std::string_view::npos &&
-                                                                    known.count(std::string(line.substr(0, at)))) {
-        finish();
-        current = std::string(line.substr(0, at));
-        return;
-      }
-      lines.emplace_back(line);
-    };
-    const auto ran = util::run_process(request);
-    finish();
-    if (!ran.started || ran.exit_code != 0) failed = true;
-  }
+  for (const auto& [object, text] : lines)
+    if (!own_constructor_entries(text).empty()) found.insert(object);
   return found;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <fstream>
 
 #include <hydra/util/process.hpp>
@@ -105,22 +106,18 @@ SystemCallScan scan_system_call_bytes(const fs::path& object) {
   return found;
 }
 
-std::set<std::string> objects_issuing_system_calls(const std::vector<std::string>& objects, const fs::path& objdump,
-                                                   bool& failed) {
-  std::set<std::string> issuing;
-  std::vector<std::string> maybe;
-  for (const std::string& object : objects) {
-    const SystemCallScan scan = scan_system_call_bytes(object);
-    if (scan == SystemCallScan::yes) issuing.insert(object);
-    if (scan == SystemCallScan::maybe) maybe.push_back(object);
-  }
-  const std::set<std::string> known(maybe.begin(), maybe.end());
+bool objdump_each(const fs::path& objdump, const std::vector<std::string>& options,
+                  const std::vector<std::string>& objects,
+                  const std::function<void(const std::string& object, std::string_view line)>& on_line) {
+  const std::set<std::string> known(objects.begin(), objects.end());
+  bool ok = true;
   constexpr std::size_t batch = 64;
-  for (std::size_t from = 0; from < maybe.size(); from += batch) {
+  for (std::size_t from = 0; from < objects.size(); from += batch) {
     util::ProcessRequest request;
-    request.argv = {objdump.string(), "-d", "--no-show-raw-insn"};
-    request.argv.insert(request.argv.end(), maybe.begin() + long(from),
-                        maybe.begin() + long(std::min(maybe.size(), from + batch)));
+    request.argv = {objdump.string()};
+    request.argv.insert(request.argv.end(), options.begin(), options.end());
+    request.argv.insert(request.argv.end(), objects.begin() + long(from),
+                        objects.begin() + long(std::min(objects.size(), from + batch)));
     request.separate_stderr = true;
     request.keep_output_bytes = std::size_t(1) << 16;  // lines go to on_line
     request.timeout = std::chrono::seconds(600);
@@ -132,11 +129,28 @@ std::set<std::string> objects_issuing_system_calls(const std::vector<std::string
         current = std::string(line.substr(0, at));
         return;
       }
-      if (!current.empty() && !issuing.count(current) && system_call_line(line)) issuing.insert(current);
+      if (!current.empty()) on_line(current, line);
     };
     const auto ran = util::run_process(request);
-    if (!ran.started || ran.exit_code != 0) failed = true;
+    if (!ran.started || ran.exit_code != 0) ok = false;
   }
+  return ok;
+}
+
+std::set<std::string> objects_issuing_system_calls(const std::vector<std::string>& objects, const fs::path& objdump,
+                                                   bool& failed) {
+  std::set<std::string> issuing;
+  std::vector<std::string> maybe;
+  for (const std::string& object : objects) {
+    const SystemCallScan scan = scan_system_call_bytes(object);
+    if (scan == SystemCallScan::yes) issuing.insert(object);
+    if (scan == SystemCallScan::maybe) maybe.push_back(object);
+  }
+  const bool read = objdump_each(objdump, {"-d", "--no-show-raw-insn"}, maybe,
+                                 [&](const std::string& object, std::string_view line) {
+                                   if (!issuing.count(object) && system_call_line(line)) issuing.insert(object);
+                                 });
+  if (!read) failed = true;
   return issuing;
 }
 

@@ -11,6 +11,8 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <string_view>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,6 +27,14 @@ inline constexpr const char* kSystemCallInstruction = "system call instruction";
 /// disassembly must confirm) or "no" (also for what is no ELF object).
 enum class SystemCallScan { no, maybe, yes };
 SystemCallScan scan_system_call_bytes(const std::filesystem::path& object);
+
+/// Runs `objdump OPTIONS OBJECT...` over `objects` in batches and gives
+/// `on_line` each line of its output with the object it belongs to (the
+/// part each "<object>:     file format ..." line starts). False when
+/// objdump could not read one of them.
+bool objdump_each(const std::filesystem::path& objdump, const std::vector<std::string>& options,
+                  const std::vector<std::string>& objects,
+                  const std::function<void(const std::string& object, std::string_view line)>& on_line);
 
 /// Of `objects`, those that issue system calls themselves; `objdump`
 /// disassembles the ones whose bytes say "maybe". `failed` is set when it
