@@ -71,6 +71,21 @@ TEST_CASE("a source compiled on one side only is named on its side", "[capture][
   CHECK(found[1].detail == "target lib: b_fixed.cpp only in HydraScore's capture");
 }
 
+TEST_CASE("a file of the build tree is named alike where the build tree lies inside the source tree",
+          "[capture][configure-differential]") {
+  // A unity source: absolute in the capture's tree outside the source tree;
+  // relative to the source tree where a plain configure builds in /src/build
+  // (how the codemodel names a file inside the source tree).
+  ConfigureOutputs captured = configured("/b/capture"), plain = configured("/src/build");
+  captured.targets.targets[0].sources.push_back({"/b/capture/CMakeFiles/lib.dir/Unity/unity_0_cxx.cxx", false, 0});
+  plain.targets.targets[0].sources.push_back({"build/CMakeFiles/lib.dir/Unity/unity_0_cxx.cxx", false, 0});
+  CHECK(compare_configures(captured, plain).empty());
+  // A source of the tree named `build...` is not taken for the build tree.
+  plain.targets.targets[0].sources.back().path = "builder/unity_0_cxx.cxx";
+  CHECK(keys(compare_configures(captured, plain)) ==
+        std::vector<std::string>{"source <build>/CMakeFiles/lib.dir/Unity/unity_0_cxx.cxx", "source builder/unity_0_cxx.cxx"});
+}
+
 TEST_CASE("flags, include folders, link fragments and targets are compared", "[capture][configure-differential]") {
   ConfigureOutputs captured = configured("/b/capture"), plain = configured("/tmp/build");
   captured.targets.targets[0].compile_groups[0].fragments = {"-O2 -Wall -ffast-math"};

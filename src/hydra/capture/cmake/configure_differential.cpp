@@ -91,9 +91,16 @@ struct SourceView {
   std::string language;
 };
 
+/// A source's name on both sides: `<build>/...` for a file of the build tree
+/// (a unity source, a generated one), even where the build tree lies inside
+/// the source tree (a plain configure's `build/`, named relative to the
+/// source tree by the codemodel), else relative to the source tree.
 std::string source_name(const std::string& path, const std::string& source_root, const std::string& build) {
-  if (!source_root.empty() && util::starts_with(path, source_root + "/")) return path.substr(source_root.size() + 1);
-  return normalised(path, build);
+  std::string full = path;
+  if (!source_root.empty() && !fs::path(path).is_absolute()) full = source_root + "/" + path;
+  if (!build.empty() && util::starts_with(full, build + "/")) return normalised(full, build);
+  if (!source_root.empty() && util::starts_with(full, source_root + "/")) return full.substr(source_root.size() + 1);
+  return normalised(full, build);
 }
 
 std::map<std::string, SourceView> sources_of(const model::BuildTarget& target, const std::string& source_root,
