@@ -27,6 +27,16 @@ std::string run_plain_git(const fs::path& repo, std::vector<std::string> argumen
   return hydra::util::run_process(request).output;
 }
 
+/// git as a user runs it, for a fixture: a clone (the scorer's git fetches nothing).
+void plain_git_checked(const fs::path& directory, std::vector<std::string> arguments) {
+  hydra::util::ProcessRequest request;
+  request.argv = {"git", "-C", directory.string()};
+  request.argv.insert(request.argv.end(), arguments.begin(), arguments.end());
+  const hydra::util::ProcessResult result = hydra::util::run_process(request);
+  INFO(result.output);
+  REQUIRE(result.exit_code == 0);
+}
+
 }  // namespace
 
 TEST_CASE("diff_against leaves out build trees, run directories, staging folders and their locks", "[util][git]") {
@@ -158,7 +168,7 @@ TEST_CASE("checkout_worktree never runs git in a folder it did not make: a repos
   // worktree: a repository of its own, with a hook and a filter.
   const fs::path worktree = temp.path() / "build" / ".hydra" / "held-out" / "source";
   fs::create_directories(worktree.parent_path());
-  checked_git(temp.path(), {"clone", "--quiet", "--no-checkout", repo.string(), worktree.string()});
+  plain_git_checked(temp.path(), {"clone", "--quiet", "--no-checkout", repo.string(), worktree.string()});
   make_executable(worktree / ".git" / "hooks" / "post-checkout", "#!/bin/sh\ntouch " + ran.string() + "\n");
   checked_git(worktree, {"config", "core.fsmonitor", "touch " + ran.string()});
   write(worktree / "planted.txt", "x\n");
@@ -223,6 +233,50 @@ TEST_CASE("a checkout holds the commit's bytes whatever the clone's info/attribu
     CHECK(hydra::util::read_file(worktree / "src" / "lines.txt") == "one\ntwo\n");
   }
   hydra::util::remove_worktree(repo, temp.path() / "first");
+}
+
+TEST_CASE("a partial clone's missing object is never fetched: the clone's promisor command does not run",
+          "[util][git]") {
+  hydra::util::TempDir temp("hydra-git-lazy");
+  const fs::path source = temp.path() / "source";
+  fs::create_directories(source / "src");
+  write(source / "src" / "count.cpp", "int lines() { return 1; }\n");
+  const std::string base = committed_repository(source);
+  // A clone whose one blob is missing, and whose promisor remote's
+  // upload-pack is a script of the clone's own (it would run when git
+  // fetches the blob lazily), allowed by every protocol setting the clone
+  // can make.
+  const fs::path repo = temp.path() / "repo";
+  plain_git_checked(temp.path(), {"clone", "--quiet", "--no-local", source.string(), repo.string()});
+  const fs::path marker = temp.path() / "ran";
+  const fs::path script = temp.path() / "upload-pack.sh";
+  write(script, "#!/bin/sh\ntouch '" + marker.string() + "'\nexec git-upload-pack \"$@\"\n");
+  fs::permissions(script, fs::perms::owner_all);
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"core.repositoryformatversion", "1"},
+           {"extensions.partialClone", "origin"},
+           {"remote.origin.promisor", "true"},
+           {"remote.origin.uploadpack", script.string()},
+           {"protocol.allow", "always"},
+           {"protocol.file.allow", "always"}})
+    checked_git(repo, {"config", key, value});
+  const std::string blob = std::string(hydra::util::trim(checked_git(repo, {"rev-parse", base + ":src/count.cpp"}).output));
+  // Every object loose, then the blob's removed.
+  const fs::path packs = repo / ".git" / "objects" / "pack";
+  std::vector<fs::path> packed;
+  for (const auto& entry : fs::directory_iterator(packs)) packed.push_back(entry.path());
+  for (const auto& path : packed) {
+    if (path.extension() != ".pack") continue;
+    fs::rename(path, temp.path() / "moved.pack");
+    hydra::util::ProcessRequest unpack;
+    unpack.argv = {"sh", "-c", "git -C '" + repo.string() + "' unpack-objects -q < '" + (temp.path() / "moved.pack").string() + "'"};
+    REQUIRE(hydra::util::run_process(unpack).exit_code == 0);
+  }
+  for (const auto& path : packed) fs::remove(path);
+  REQUIRE(fs::remove(repo / ".git" / "objects" / blob.substr(0, 2) / blob.substr(2)));
+  CHECK_THROWS(hydra::util::checkout_worktree(repo, base, temp.path() / "tree"));
+  CHECK_FALSE(fs::exists(marker));
+  hydra::util::remove_worktree(repo, temp.path() / "tree");
 }
 
 TEST_CASE("GitMemo: a repository's top and filter drivers are read once per scope, and afresh after it",

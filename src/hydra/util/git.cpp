@@ -52,6 +52,14 @@ std::map<std::string, std::string> git_environment(std::map<std::string, std::st
   // read as other content: every command reads objects as they are.
   environment["GIT_NO_REPLACE_OBJECTS"] = "1";
   environment["GIT_GRAFT_FILE"] = "/dev/null";
+  // No transport at all: a partial clone's missing object is never fetched
+  // (a promisor remote's `uploadpack`, `sshCommand` or URL would run a
+  // command of the clone's, outside every sandbox), nor is a submodule.
+  // GIT_ALLOW_PROTOCOL overrides every `protocol.*` setting of the clone;
+  // "none" names no protocol.
+  environment["GIT_ALLOW_PROTOCOL"] = "none";
+  environment["GIT_PROTOCOL_FROM_USER"] = "0";
+  environment["GIT_NO_LAZY_FETCH"] = "1";
   return environment;
 }
 
@@ -80,7 +88,9 @@ std::vector<std::string> neutral_options(const fs::path& directory, const std::m
                                       "-c", "diff.mnemonicPrefix=false", "-c", "diff.relative=false",
                                       "-c", "core.quotePath=true",
                                       // No background work.
-                                      "-c", "gc.auto=0", "-c", "maintenance.auto=false"};
+                                      "-c", "gc.auto=0", "-c", "maintenance.auto=false",
+                                      // No fetch (see git_environment), whatever the clone allows.
+                                      "-c", "protocol.allow=never", "-c", "fetch.recurseSubmodules=false"};
   const std::string key = git_memory.depth > 0 ? memo_key(directory, environment) : std::string();
   const auto remembered = key.empty() ? git_memory.drivers.end() : git_memory.drivers.find(key);
   std::set<std::string> drivers;
