@@ -3,7 +3,8 @@
 // repository supplies (attributes, filters, hooks, a repository planted
 // where the capture puts its held-out worktree), and a baseline test that
 // does not build against the change fails rather than keep the baseline's
-// result. Each attack is a branch of example-project; all are captured in one
+// result, and a test file that builds the code otherwise than the held-out
+// run does is caught. Each attack is a branch of example-project; all are captured in one
 // `capture --ref` call against one baseline and scored once.
 #include <catch2/catch.hpp>
 
@@ -174,6 +175,19 @@ TEST_CASE("the scorer's git is blind to the candidate's repository, and an API c
     edit_file(source / "tests/test_count.cpp", "CHECK_EQ(counts.bytes, 22U);", "CHECK_EQ(counts.bytes, 23U);");
   });
 
+  // 5. A regression switched on from a test file: tests/CMakeLists.txt (the
+  //    held-out tree has the baseline's copy) gives the library a define,
+  //    and the change's own copy of the test agrees with the regression.
+  project.candidate("test-cmake-build", [&] {
+    edit_file(source / "src/count.cpp", kCountLines, kFixedCountLines);
+    edit_file(source / "src/count.cpp", "counts.bytes = text.size();",
+              "counts.bytes = text.size();\n#ifdef TEXTSTATS_BYTES_WITH_END\n  counts.bytes += 1;\n#endif");
+    edit_file(source / "tests/test_count.cpp", "CHECK_EQ(counts.bytes, 22U);", "CHECK_EQ(counts.bytes, 23U);");
+    edit_file(source / "tests/CMakeLists.txt", "textstats_add_test_suite(frequency)\n",
+              "target_compile_definitions(textstats PRIVATE TEXTSTATS_BYTES_WITH_END)\n\n"
+              "textstats_add_test_suite(frequency)\n");
+  });
+
   // The clone's settings, made once every branch is committed (the filter
   // would otherwise act on the test's own checkouts here).
   const std::string in_settings_held_out = "case \"$PWD\" in */cand-settings/build/.hydra/held-out/source) ";
@@ -187,7 +201,7 @@ TEST_CASE("the scorer's git is blind to the candidate's repository, and an API c
 
   project.capture_candidates();
   const nlohmann::json contract =
-      project.score({"fix", "lint-honest", "settings", "attributes", "planted", "api-rename"});
+      project.score({"fix", "lint-honest", "settings", "attributes", "planted", "api-rename", "test-cmake-build"});
   INFO(read_file(temp.path() / "score.md"));
 
   // The honest fix: mergeable and first.
@@ -208,6 +222,15 @@ TEST_CASE("the scorer's git is blind to the candidate's repository, and an API c
     INFO(attributes.at("anti_gaming").dump(1));
     CHECK(attributes.at("anti_gaming").at("suppressions_added").size() >= 5);
     CHECK(total(contract, "attributes") <= total(contract, "lint-honest"));
+  }
+
+  // 5: the held-out build of the library differs by the define: not mergeable, named.
+  {
+    const auto& built = entry(contract, "test-cmake-build");
+    INFO(built.at("anti_gaming").dump(1));
+    CHECK_FALSE(mergeable(contract, "test-cmake-build"));
+    REQUIRE(built.at("anti_gaming").contains("held_out_build"));
+    CHECK(built.at("anti_gaming").at("held_out_build").at(0).at("key") == "define TEXTSTATS_BYTES_WITH_END");
   }
 
   // 4: the broken baseline test is a regression, named with the reason.

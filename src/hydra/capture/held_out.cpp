@@ -13,8 +13,10 @@
 // Both trees live under the capture's build tree (.hydra/), are git worktrees
 // at the base commit, and are rebuilt incrementally by later captures.
 #include <hydra/capture/held_out.hpp>
+#include <hydra/capture/held_out_build.hpp>
 #include <hydra/capture/held_out_trees.hpp>
 
+#include <functional>
 #include <set>
 
 #include <hydra/capture/runners/case_reports.hpp>
@@ -23,6 +25,7 @@
 #include <hydra/capture/change_step.hpp>
 #include <hydra/error.hpp>
 #include <hydra/guard/test_recipes.hpp>
+#include <hydra/parse/build_targets.hpp>
 #include <hydra/parse/ctest_json.hpp>
 #include <hydra/parse/diff_lines.hpp>
 #include <hydra/pipeline/artifacts.hpp>
@@ -149,6 +152,30 @@ std::vector<std::string> private_test_names(const Plan& plan, const Staging& sta
 
 }  // namespace
 
+namespace {
+
+/// "build_differences" of `record`: how the held-out run's configure built
+/// the code otherwise than the candidate's own (held_out_build.hpp); only
+/// when both recorded their targets.
+void record_held_out_build(const Staging& staging, const std::function<bool(const std::string&)>& is_test_source,
+                           json& record) {
+  const fs::path own = staging.directory / "build-targets.json";
+  const fs::path held = staging.directory / "held-out" / "build-targets.json";
+  if (!fs::is_regular_file(own) || !fs::is_regular_file(held)) return;
+  json differences = json::array();
+  try {
+    for (const auto& difference : held_out_build_differences(parse::parse_build_targets_file(own),
+                                                             parse::parse_build_targets_file(held), is_test_source))
+      differences.push_back({{"key", difference.key}, {"detail", difference.detail}});
+  } catch (const Error& error) {
+    record["build_differences_problem"] = error.what();
+    return;
+  }
+  record["build_differences"] = std::move(differences);
+}
+
+}  // namespace
+
 void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
                   Progress& progress) {
   json record = {{"mode", "none"}, {"new_tests", {{"mode", "none"}}}};
@@ -249,6 +276,9 @@ void run_held_out(const Plan& plan, const CaptureRequest& request, const Sandbox
       record["run"] = run_tree(plan, request, sandbox, staging, progress, root / "held-out", source, "held-out",
                                private_patch.has_value());
       record["mode"] = "built";
+      record_held_out_build(staging, [&](const std::string& path) {
+        return is_test_file_of_change(path, baseline_files, candidate_files, globs);
+      }, record);
       if (private_patch) record["private_test_patch"]["applied"] = true;
     } catch (const Error& error) {
       staging.problem(std::string("held-out run: ") + error.what());

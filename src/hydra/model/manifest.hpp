@@ -133,6 +133,10 @@ struct AntiGamingRecords {
   /// "configure_differential"/"differences": how a plain configure of the
   /// tree differed from the capture's; nullopt when none ran.
   std::optional<std::vector<ConfigureDifference>> configure_differential;
+  /// "held_out"/"build_differences": how the held-out run (the baseline's
+  /// test files) built the code otherwise than the candidate's own build
+  /// (capture/held_out_build.hpp); empty when it did not build or matched.
+  std::vector<ConfigureDifference> held_out_build;
 };
 
 struct RunManifest {

@@ -168,23 +168,28 @@ void read_caught_tampering(const Fields& fields, const std::string& run, std::ve
   }
 }
 
-/// `fields`' "configure_differential": {"ran", "differences": [{"key", "detail"}]};
-/// nothing when it did not run.
-void read_configure_differences(const Fields& fields, std::optional<std::vector<model::ConfigureDifference>>& into) {
-  const json* record = fields.object("configure_differential");
-  if (!record || !record->value("ran", false)) return;
-  auto& differences = into.emplace();
-  const Fields inner = fields.in("configure_differential", *record);
-  const json* list = inner.array("differences");
+/// `fields`' list `name` of {"key", "detail"}; nothing when absent.
+void read_differences(const Fields& fields, const char* name, std::optional<std::vector<model::ConfigureDifference>>& into) {
+  const json* list = fields.array(name);
   if (!list) return;
+  auto& differences = into.emplace();
   for (std::size_t index = 0; index < list->size(); ++index) {
-    const Fields entry = inner.element("differences", index, (*list)[index]);
+    const Fields entry = fields.element(name, index, (*list)[index]);
     model::ConfigureDifference difference;
     entry.text("key", difference.key);
     entry.text("detail", difference.detail);
     if (difference.key.empty()) entry.missing("key");
     differences.push_back(std::move(difference));
   }
+}
+
+/// `fields`' "configure_differential": {"ran", "differences": [{"key", "detail"}]};
+/// nothing when it did not run.
+void read_configure_differences(const Fields& fields, std::optional<std::vector<model::ConfigureDifference>>& into) {
+  const json* record = fields.object("configure_differential");
+  if (!record || !record->value("ran", false)) return;
+  read_differences(fields.in("configure_differential", *record), "differences", into);
+  if (!into) into.emplace();
 }
 
 /// What the capture's steps recorded for the anti-gaming checks:
@@ -220,6 +225,11 @@ void read_evidence_records(const Fields& top, model::RunManifest& manifest) {
   read_plain_results(top, "candidate", manifest.records.launcher_differential);
   read_caught_tampering(top, "candidate", manifest.records.tampering_caught);
   read_configure_differences(top, manifest.records.configure_differential);
+  if (const json* held = top.object("held_out")) {
+    std::optional<std::vector<model::ConfigureDifference>> built;
+    read_differences(top.in("held_out", *held), "build_differences", built);
+    if (built) manifest.records.held_out_build = std::move(*built);
+  }
   if (const json* held = top.object("held_out"))
     if (const json* run = top.in("held_out", *held).object("run")) {
       const Fields fields = top.in("held_out", *held).in("run", *run);

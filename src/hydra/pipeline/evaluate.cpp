@@ -247,6 +247,23 @@ void judge_configure(const config::Config& config, const model::Run& baseline, m
                                                "than in a plain configure of the same tree: " + difference.detail);
 }
 
+/// The held-out run's build of the code (capture/held_out_build.hpp): each
+/// way the change's test files build the code otherwise than the held-out
+/// run (the baseline's test files) does fails the anti-gaming gate, since
+/// what is merged is then never held out.
+void judge_held_out_build(const config::Config& config, model::Run& candidate) {
+  const auto& differences = candidate.records.held_out_build;
+  if (differences.empty()) return;
+  json listed = json::array();
+  for (const auto& difference : differences) listed.push_back({{"key", difference.key}, {"detail", difference.detail}});
+  candidate.tampering.evidence["held_out_build"] = std::move(listed);
+  candidate.tampering.evidence["tampering"] = true;
+  if (!config.anti_gaming.fail_gate_on_tampering) return;
+  for (const auto& difference : differences)
+    candidate.tampering.gate_reasons.push_back("the change's test files build the code otherwise than the held-out "
+                                               "run with the baseline's test files does: " + difference.detail);
+}
+
 }  // namespace
 
 ConfigFile find_config_file(const std::optional<fs::path>& explicit_file, const std::optional<fs::path>& baseline_run,
@@ -295,6 +312,8 @@ Evaluation evaluate(const ScoreRequest& request) {
     judge_caught_tampering(config, evaluation.baseline, candidate);
     // A configure that builds otherwise outside the capture, against the baseline's.
     judge_configure(config, evaluation.baseline, candidate);
+    // Test files that build the code otherwise than the held-out run.
+    judge_held_out_build(config, candidate);
     candidate.path = path.generic_string();
     if (auto [it, inserted] = agents.emplace(candidate.agent, candidate.path); !inserted)
       throw UsageError("two candidates are named \"" + candidate.agent + "\": " + it->second + " and " +

@@ -50,6 +50,7 @@ std::string normalised(std::string text, const std::string& build) {
 /// Both sides' differences, one per key.
 class Differences {
  public:
+  explicit Differences(const ConfigureSides& sides) : captured_(sides.first), plain_(sides.second) {}
   void add(const std::string& key, const std::string& detail) {
     auto [at, fresh] = found_.try_emplace(key, Found{detail, 0});
     if (!fresh) ++at->second.more;
@@ -59,9 +60,9 @@ class Differences {
                const std::string& prefix, const std::string& where) {
     std::multiset<std::string> left(captured.begin(), captured.end()), right(plain.begin(), plain.end());
     for (const auto& value : left)
-      if (right.count(value) < left.count(value)) add(prefix + key_of(prefix, value), where + ": " + value + kCaptured);
+      if (right.count(value) < left.count(value)) add(prefix + key_of(prefix, value), where + ": " + value + captured_);
     for (const auto& value : right)
-      if (left.count(value) < right.count(value)) add(prefix + key_of(prefix, value), where + ": " + value + kPlain);
+      if (left.count(value) < right.count(value)) add(prefix + key_of(prefix, value), where + ": " + value + plain_);
   }
   std::vector<ConfigureDifference> list() const {
     std::vector<ConfigureDifference> out;
@@ -69,8 +70,8 @@ class Differences {
       out.push_back({key, found.detail + (found.more ? " (and " + std::to_string(found.more) + " more)" : "")});
     return out;
   }
-  static constexpr const char* kCaptured = " only in HydraScore's capture";
-  static constexpr const char* kPlain = " only in a plain configure";
+  const std::string& captured() const { return captured_; }
+  const std::string& plain() const { return plain_; }
 
  private:
   /// A define is keyed by its name: the same macro valued otherwise is one difference.
@@ -83,6 +84,7 @@ class Differences {
     std::size_t more = 0;
   };
   std::map<std::string, Found> found_;
+  std::string captured_, plain_;
 };
 
 /// A target's sources, each with what its compile group says, paths normalised.
@@ -144,7 +146,7 @@ void compare_target(const model::BuildTarget& captured, const std::string& captu
   for (const auto& [path, view] : left) {
     const auto other = right.find(path);
     if (other == right.end()) {
-      found.add("source " + path, "target " + name + ": " + path + Differences::kCaptured);
+      found.add("source " + path, "target " + name + ": " + path + found.captured());
       continue;
     }
     const std::string where = "target " + name + ", " + path;
@@ -156,7 +158,7 @@ void compare_target(const model::BuildTarget& captured, const std::string& captu
     found.compare(view.includes, other->second.includes, "include ", where);
   }
   for (const auto& [path, view] : right)
-    if (!left.count(path)) found.add("source " + path, "target " + name + ": " + path + Differences::kPlain);
+    if (!left.count(path)) found.add("source " + path, "target " + name + ": " + path + found.plain());
   std::vector<std::string> left_link, right_link;
   for (const auto& fragment : captured.link)
     for (const auto& token : words(normalised(fragment.fragment, captured_build))) left_link.push_back(token);
@@ -237,8 +239,9 @@ std::string mask_times(const std::string& text) {
   return out;
 }
 
-std::vector<ConfigureDifference> compare_configures(const ConfigureOutputs& captured, const ConfigureOutputs& plain) {
-  Differences found;
+std::vector<ConfigureDifference> compare_configures(const ConfigureOutputs& captured, const ConfigureOutputs& plain,
+                                                   const ConfigureSides& sides) {
+  Differences found(sides);
   const std::string captured_build = captured.build.string(), plain_build = plain.build.string();
   const std::string source_root = captured.targets.source_root;
   std::map<std::string, const model::BuildTarget*> right;
@@ -248,21 +251,21 @@ std::vector<ConfigureDifference> compare_configures(const ConfigureOutputs& capt
     seen.insert(target.name);
     const auto other = right.find(target.name);
     if (other == right.end()) {
-      found.add("target " + target.name, "target " + target.name + Differences::kCaptured);
+      found.add("target " + target.name, "target " + target.name + found.captured());
       continue;
     }
     compare_target(target, captured_build, *other->second, plain_build, source_root, found);
   }
   for (const auto& target : plain.targets.targets)
-    if (!seen.count(target.name)) found.add("target " + target.name, "target " + target.name + Differences::kPlain);
+    if (!seen.count(target.name)) found.add("target " + target.name, "target " + target.name + found.plain());
   for (const auto& [path, content] : captured.generated) {
     const auto other = plain.generated.find(path);
-    if (other == plain.generated.end()) found.add("generated " + path, path + Differences::kCaptured);
+    if (other == plain.generated.end()) found.add("generated " + path, path + found.captured());
     else if (mask_times(content) != mask_times(other->second))
       found.add("generated " + path, path + ": generated with other content in HydraScore's capture than in a plain configure");
   }
   for (const auto& [path, content] : plain.generated)
-    if (!captured.generated.count(path)) found.add("generated " + path, path + Differences::kPlain);
+    if (!captured.generated.count(path)) found.add("generated " + path, path + found.plain());
   return found.list();
 }
 

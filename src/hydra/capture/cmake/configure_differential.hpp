@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <hydra/model/build_targets.hpp>
@@ -62,6 +63,11 @@ std::string mask_times(const std::string& text);
 /// "define NAME", "flag TOKEN", "include PATH", "link FRAGMENT",
 /// "dependency NAME", "artifact PATH", "generated PATH". Sorted by key,
 /// one per key (the detail names the first place and how many more). Pure.
-std::vector<ConfigureDifference> compare_configures(const ConfigureOutputs& captured, const ConfigureOutputs& plain);
+/// How a detail names the side a value is found on only (`sides.first`:
+/// `captured`'s, `sides.second`: `plain`'s).
+using ConfigureSides = std::pair<std::string, std::string>;
+inline const ConfigureSides kCaptureAndPlain = {" only in HydraScore's capture", " only in a plain configure"};
+std::vector<ConfigureDifference> compare_configures(const ConfigureOutputs& captured, const ConfigureOutputs& plain,
+                                                   const ConfigureSides& sides = kCaptureAndPlain);
 
 }  // namespace hydra::capture
