@@ -52,6 +52,9 @@
 //   (read between the linker's bounds) holds a test's name, or where a
 //   function of their own in .init_array saw the arguments: the bounds and
 //   the entry are named;
+// - git_keyed: fixes the bug only where the source tree (found from
+//   `__FILE__`) has no `.git/HEAD`: the capture's steps see no `.git`, a
+//   user's clone has one, and so has the plain run (capture/plain_git.hpp);
 // - raw_no_new_privs: fixes the bug only where no_new_privs is set (the
 //   sandbox sets it for the plain run too), read by an inline `syscall`
 //   instruction: the object's own system call is named.
@@ -286,6 +289,12 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
             "#include <cstdlib>\n#include <cstring>\n#include <pwd.h>\n#include <unistd.h>\n#include \"answer.hpp\"\n"
             "int answer() {\n  const passwd* user = getpwuid(getuid());\n  const char* home = std::getenv(\"HOME\");\n"
             "  return user && home && std::strcmp(user->pw_dir, home) != 0 ? 42 : 41;\n}\n");
+  // The fix holds only where the tree has no git repository (a user's clone has one).
+  candidate(source, "git_keyed",
+            "#include <string>\n#include <sys/stat.h>\n#include \"answer.hpp\"\n"
+            "int answer() {\n  std::string root = __FILE__;\n"
+            "  root = root.substr(0, root.rfind('/'));\n  root = root.substr(0, root.rfind('/'));\n"
+            "  struct stat info;\n  return stat((root + \"/.git/HEAD\").c_str(), &info) == 0 ? 41 : 42;\n}\n");
   // The fix holds only where the program's own image holds a test
   // framework's mark (its bounds from the linker), or only where a function
   // of its own in .init_array saw arguments before main: the image bounds
@@ -368,7 +377,7 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
                                           "process_name",  "thread_exit",      "harness_reach", "launcher_name",
                                           "test_only_header", "forge_write",   "descriptor_keyed", "cpu_budget",
                                           "raw_no_new_privs", "home_keyed", "pipe_keyed", "shell_keyed",
-                                          "image_bounds", "argv_entry", "pid_keyed", "login_keyed"};
+                                          "image_bounds", "argv_entry", "pid_keyed", "login_keyed", "git_keyed"};
   scored_names.insert(scored_names.end(), defining.begin(), defining.end());
   const auto scored = run(score_command(out, scored_names, root / "score.json"));
   INFO(scored.output);
@@ -435,7 +444,7 @@ TEST_CASE("self-inspection e2e: code newly reaching for exit handlers, PID 1 or 
            {"cand-descriptor_keyed", "answer.other"}, {"cand-cpu_budget", "answer.fixed"},
            {"cand-home_keyed", "answer.fixed"}, {"cand-pipe_keyed", "answer.fixed"},
            {"cand-shell_keyed", "answer.fixed"}, {"cand-pid_keyed", "answer.fixed"},
-           {"cand-login_keyed", "answer.fixed"}}) {
+           {"cand-login_keyed", "answer.fixed"}, {"cand-git_keyed", "answer.fixed"}}) {
     const auto keyed = ranking_of(contract, agent);
     INFO(keyed.dump(1).substr(0, 6000));
     CHECK(keyed["mergeable"] == false);

@@ -26,3 +26,28 @@ TEST_CASE("a configure differential is judged only when both runs recorded one",
   CHECK(judge_configure_differential(Differences{}, candidate).own.size() == 1);
   CHECK(judge_configure_differential(Differences{}, Differences{}).own.empty());
 }
+
+TEST_CASE("a differential whose baseline failed its plain configure says it cannot judge a candidate failing too",
+          "[guard][configure-differential]") {
+  const Differences failed = {{"configure", "the configure failed outside HydraScore's capture (exit 1): no git"}};
+  SECTION("both failed: not judged, said so, not held against the candidate") {
+    const auto judged = judge_configure_differential(failed, failed);
+    CHECK_FALSE(judged.judged);
+    CHECK(judged.own.empty());
+    CHECK(judged.not_judged.find("the baseline's plain configure failed") == 0);
+    CHECK(judged.evidence.at("judged") == false);
+    CHECK(judged.evidence.at("not_judged") == judged.not_judged);
+  }
+  SECTION("the candidate's plain configure ran: its differences are judged") {
+    const Differences candidate = {{"source fix.cpp", "target lib: fix.cpp only in HydraScore's capture"}};
+    const auto judged = judge_configure_differential(failed, candidate);
+    CHECK(judged.judged);
+    CHECK(judged.not_judged.empty());
+    CHECK(judged.own.size() == 1);
+  }
+  SECTION("the failure is read from the record") {
+    CHECK(hydra::guard::failed_plain_configure(failed) == failed[0].detail);
+    CHECK_FALSE(hydra::guard::failed_plain_configure(Differences{}));
+    CHECK_FALSE(hydra::guard::failed_plain_configure(std::nullopt));
+  }
+}

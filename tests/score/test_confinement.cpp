@@ -57,3 +57,18 @@ TEST_CASE("every run whose code ran unconfined or with network is an alert, the 
     CHECK(contract["rankings"][1]["run"].count("unconfined") == 0);
   }
 }
+
+TEST_CASE("a baseline whose plain configure failed is an alert: the configure differential cannot judge", "[score]") {
+  const hydra::config::Config config;
+  Run baseline = captured("baseline", true);
+  baseline.records.configure_differential = std::vector<hydra::model::ConfigureDifference>{
+      {"configure", "the configure failed outside HydraScore's capture (exit 1): CMake Error at CMakeLists.txt:3"}};
+  const auto ranking = score::rank(config, baseline, {captured("codex", true)});
+  CHECK(score::configure_differential_warning(baseline) ==
+        "the baseline's (baseline) plain configure failed (exit 1): the configure differential cannot judge a "
+        "candidate whose plain configure fails too");
+  const json contract = score::to_contract(config, baseline, ranking);
+  CHECK(contract["alerts"] == json::array({score::configure_differential_warning(baseline)}));
+  baseline.records.configure_differential = std::vector<hydra::model::ConfigureDifference>{};
+  CHECK(score::configure_differential_warning(baseline).empty());
+}

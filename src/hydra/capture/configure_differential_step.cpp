@@ -7,6 +7,7 @@
 #include <hydra/capture/cmake/codemodel.hpp>
 #include <hydra/capture/cmake/configure_differential.hpp>
 #include <hydra/capture/core/tree_step_policy.hpp>
+#include <hydra/capture/plain_git.hpp>
 #include <hydra/capture/trees/tree_copy.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
@@ -38,34 +39,6 @@ PlainPlaces plain_places(const std::map<std::string, std::string>& inherited) {
   const fs::path home = value("HOME");
   places.home = home.is_absolute() && !is_system_root(home) && home != "/tmp" ? home : fs::path("/home") / places.user;
   return places;
-}
-
-/// Gives the copy of the tree at `view` a git repository of its own, as a
-/// clone would have it: branch main at `commit`, an index of it, the tags of
-/// `repository`, and an empty objects folder the sandbox shows the
-/// repository's objects in. Written by HydraScore (no hook, configuration
-/// or attribute of the repository is read); returns the repository's
-/// objects folder, empty when there is none to show.
-fs::path make_clone_git(const fs::path& repository, const std::string& commit, const fs::path& view) {
-  const auto common = util::run_git(repository, {"rev-parse", "--path-format=absolute", "--git-common-dir"});
-  if (common.exit_code != 0) return {};
-  const fs::path objects = fs::path(std::string(util::trim(common.output))) / "objects";
-  const fs::path git = view / ".git";
-  fs::create_directories(git / "objects" / "info");
-  fs::create_directories(git / "refs" / "heads");
-  fs::create_directories(git / "refs" / "tags");
-  fs::create_directories(git / "info");
-  util::write_file_atomic(git / "HEAD", "ref: refs/heads/main\n");
-  util::write_file_atomic(git / "refs" / "heads" / "main", commit + "\n");
-  util::write_file_atomic(git / "config", "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n"
-                                          "\tlogallrefupdates = true\n");
-  util::write_file_atomic(git / "objects" / "info" / "alternates", objects.string() + "\n");
-  const auto tags = util::run_git(repository, {"for-each-ref", "--format=%(objectname) %(refname)", "refs/tags"});
-  if (tags.exit_code == 0) util::write_file_atomic(git / "packed-refs", "# pack-refs with: peeled fully-peeled sorted \n" + tags.output);
-  const fs::path empty = view.parent_path() / "empty";
-  fs::create_directories(empty);
-  util::run_git(empty, {"read-tree", commit}, {{"GIT_DIR", git.string()}, {"GIT_INDEX_FILE", (git / "index").string()}});
-  return objects;
 }
 
 /// The sandbox policy of the plain configure: `plan`'s, with the tree's top
@@ -123,7 +96,7 @@ void run_configure_differential(const Plan& plan, const CaptureRequest& request,
   excluded.push_back(plan.build_dir);
   copy_tree(top, view, plan.in_git, excluded, {});
   fs::path objects;
-  if (plan.in_git && !plan.source_commit.empty()) objects = make_clone_git(top, plan.source_commit, view);
+  if (plan.in_git && !plan.source_commit.empty()) objects = make_clone_git(top, plan.source_commit, view / ".git");
   PlainPlaces places = plain_places(current_environment());
   // The build tree inside the source tree, where a user's `cmake -B build`
   // puts it (the capture's own lies outside): a folder the tree lacks.

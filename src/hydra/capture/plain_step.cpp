@@ -1,6 +1,7 @@
 // The test step's plain runs (plain_step.hpp).
 #include <hydra/capture/plain_step.hpp>
 #include <hydra/capture/core/tree_step_policy.hpp>
+#include <hydra/capture/plain_git.hpp>
 #include <hydra/capture/runners/listed_tests.hpp>
 #include <hydra/capture/runners/plain_tests.hpp>
 #include <hydra/capture/runners/rerun_commands.hpp>
@@ -18,7 +19,7 @@ namespace hydra::capture {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-PlainPlaces make_plain_policy(StepPolicy& policy, const util::TempDir& elsewhere, bool confined) {
+PlainPlaces make_plain_policy(StepPolicy& policy, const Plan& plan, const util::TempDir& elsewhere, bool confined) {
   PlainPlaces places;
   places.temporary = elsewhere.path() / "tmp";
   const fs::path home = elsewhere.path() / "home";
@@ -51,6 +52,8 @@ PlainPlaces make_plain_policy(StepPolicy& policy, const util::TempDir& elsewhere
   }
   for (const auto& [variable, value] : kPlainNeutralVariables) policy.environment.emplace(variable, value);
   policy.limits.cpu_seconds.reset();
+  // The user's checkout has its git repository; the judged runs see none.
+  if (confined) places.git = show_clone_git(policy, plan, elsewhere.path());
   return places;
 }
 
@@ -68,7 +71,7 @@ util::ProcessResult run_plain_runner(const Plan& plan, const CaptureRequest& req
   const fs::path runner = request.test_launcher.front();
   StepPolicy policy = tree_step_policy(plan, "test", {plan.build_dir}, plan.build_dir / ".hydra-tmp",
                                        {plan.source, runner});
-  const PlainPlaces places = make_plain_policy(policy, elsewhere, sandbox.confined());
+  const PlainPlaces places = make_plain_policy(policy, plan, elsewhere, sandbox.confined());
   // Process numbers from a few thousand on, as on a machine that has run
   // for a while (a PID namespace of its own starts at 1).
   std::random_device seed;

@@ -24,6 +24,8 @@ namespace hydra::capture {
 /// side and the path the run sees it at.
 struct PlainPlaces {
   std::filesystem::path temporary, seen_temporary;
+  /// The run sees a clone's git repository at the tree's top (plain_git.hpp).
+  bool git = false;
 };
 
 /// Makes `policy` a plain run's, as like a user's login as the sandbox
@@ -32,8 +34,10 @@ struct PlainPlaces {
 /// (the machine's temporary folder) mounted there writable, no TMPDIR;
 /// unconfined, HOME and TMPDIR in `elsewhere` at its own path. SHELL, USER
 /// and LOGNAME as a login sets them, the neutral variables
-/// (kPlainNeutralVariables) and no CPU-seconds limit.
-PlainPlaces make_plain_policy(StepPolicy& policy, const util::TempDir& elsewhere, bool confined);
+/// (kPlainNeutralVariables) and no CPU-seconds limit. In bubblewrap, the top
+/// of `plan`'s work tree has a `.git` folder as a fresh clone has it
+/// (show_clone_git, made in `elsewhere`), where the judged runs see none.
+PlainPlaces make_plain_policy(StepPolicy& policy, const Plan& plan, const util::TempDir& elsewhere, bool confined);
 
 /// A plain ctest run of the tests `selection` (ctest_selection's words),
 /// its console written to `log`.

@@ -235,7 +235,7 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
     // The plain run's HOME and TMPDIR outside the build tree, more
     // variables and no CPU-seconds limit (plain_step.hpp).
     std::optional<util::TempDir> elsewhere;
-    if (plain) make_plain_policy(policy, elsewhere.emplace("tmp"), sandbox.confined());
+    if (plain) make_plain_policy(policy, plan, elsewhere.emplace("tmp"), sandbox.confined());
     util::ProcessRequest process = sandbox.request(policy, argv);
     process.output_file = log;
     process.timeout = std::chrono::duration<double>(budget);

@@ -237,7 +237,9 @@ void judge_caught_tampering(const config::Config& config, const model::Run& base
 void judge_configure(const config::Config& config, const model::Run& baseline, model::Run& candidate) {
   guard::ConfigureJudgement found = guard::judge_configure_differential(baseline.records.configure_differential,
                                                                         candidate.records.configure_differential);
-  if (!found.judged) return;
+  // Recorded but unable to judge: said in the evidence (and the report's
+  // alerts), never held against the candidate.
+  if (!found.judged && found.not_judged.empty()) return;
   candidate.tampering.evidence["configure_differential"] = std::move(found.evidence);
   if (found.own.empty()) return;
   candidate.tampering.evidence["tampering"] = true;

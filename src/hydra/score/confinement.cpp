@@ -1,6 +1,8 @@
 // Confinement lines (confinement.hpp).
 #include <hydra/score/confinement.hpp>
 
+#include <hydra/guard/configure_differential.hpp>
+
 namespace hydra::score {
 namespace {
 
@@ -29,6 +31,16 @@ std::vector<std::string> sandbox_warnings(const model::Run& baseline, const Rank
   for (const auto& candidate : ranking.candidates)
     add(sandbox_warning("candidate " + candidate.agent + "'s", candidate.sandbox, candidate.sandboxed, candidate.network));
   return lines;
+}
+
+std::string configure_differential_warning(const model::Run& baseline) {
+  const auto failed = guard::failed_plain_configure(baseline.records.configure_differential);
+  if (!failed) return {};
+  // "the configure failed outside HydraScore's capture (exit 1): <log>": the part in parentheses.
+  std::string said = failed->substr(0, failed->find("): "));
+  if (const auto open = said.rfind('('); open != std::string::npos) said = said.substr(open + 1);
+  return "the baseline's (" + baseline.agent + ") plain configure failed (" + said +
+         "): the configure differential cannot judge a candidate whose plain configure fails too";
 }
 
 }  // namespace hydra::score

@@ -2,7 +2,8 @@
 // candidate code can reach"): every report says in its first lines when a
 // run's code ran unconfined (no bubblewrap: it could read the user's files
 // and secrets and reach the network) or with network access ([sandbox]
-// network = true). Pure.
+// network = true), and when a differential that would catch code keyed on
+// the capture could not judge. Pure.
 #pragma once
 
 #include <string>
@@ -24,5 +25,11 @@ std::string sandbox_warning(const std::string& whose, const std::string& sandbox
 /// (the score contract's `alerts`). Recorded runs (HydraScore ran
 /// nothing) have none. Empty when every captured run was confined without network.
 std::vector<std::string> sandbox_warnings(const model::Run& baseline, const Ranking& ranking);
+
+/// The alert of a configure differential that cannot judge
+/// (guard/configure_differential.hpp): the baseline's plain configure
+/// failed, so a candidate whose plain configure fails too is not compared;
+/// empty when it did not fail or none was recorded.
+std::string configure_differential_warning(const model::Run& baseline);
 
 }  // namespace hydra::score

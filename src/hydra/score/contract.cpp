@@ -253,7 +253,9 @@ nlohmann::json to_contract(const config::Config& config, const model::Run& basel
   // Only when something measured nothing, so other contracts keep their bytes.
   if (auto lines = nothing_measured(baseline, ranking); !lines.empty()) contract["nothing_measured"] = lines;
   // "alerts" sorts first: a reader of the JSON meets them before anything else.
-  if (auto lines = sandbox_warnings(baseline, ranking); !lines.empty()) contract["alerts"] = lines;
+  std::vector<std::string> alerts = sandbox_warnings(baseline, ranking);
+  if (std::string line = configure_differential_warning(baseline); !line.empty()) alerts.push_back(std::move(line));
+  if (!alerts.empty()) contract["alerts"] = alerts;
   add_ranking_flaky_tests(contract, ranking);
   return contract;
 }

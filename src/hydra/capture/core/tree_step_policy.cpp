@@ -39,6 +39,7 @@ void make_mount_points(std::vector<Mount> mounts) {
     return std::distance(left.path.begin(), left.path.end()) < std::distance(right.path.begin(), right.path.end());
   });
   for (std::size_t later = 1; later < mounts.size(); ++later) {
+    if (mounts[later].access == Mount::Access::symlink) continue;  // bubblewrap makes the link itself
     for (std::size_t earlier = later; earlier-- > 0;) {
       const Mount& outer = mounts[earlier];
       if (!util::is_within(mounts[later].path, outer.path) || mounts[later].path == outer.path) continue;
@@ -63,7 +64,9 @@ void make_mount_points(std::vector<Mount> mounts) {
 fs::path shown_origin(const std::vector<Mount>& mounts, const fs::path& path) {
   const Mount* innermost = nullptr;
   for (const auto& mount : mounts) {
-    if (mount.access == Mount::Access::hidden || !util::is_within(path, mount.path)) continue;
+    if (mount.access == Mount::Access::hidden || mount.access == Mount::Access::symlink ||
+        !util::is_within(path, mount.path))
+      continue;
     if (!innermost || util::is_within(mount.path, innermost->path)) innermost = &mount;
   }
   if (!innermost || innermost->origin() == innermost->path) return path;

@@ -44,7 +44,8 @@ std::vector<std::string> Sandbox::wrap(const StepPolicy& policy, const std::vect
     // The reaper must stay runnable inside a hidden folder, or a folder
     // shown from elsewhere (a plain run's /tmp).
     const bool hidden = std::any_of(mounts.begin(), mounts.end(), [&](const Mount& mount) {
-      return (mount.access == Mount::Access::hidden || mount.origin() != mount.path) &&
+      return mount.access != Mount::Access::symlink &&
+             (mount.access == Mount::Access::hidden || mount.origin() != mount.path) &&
              util::is_within(*step_runner, mount.path);
     });
     if (hidden) mounts.push_back({Mount::Access::read_only, *step_runner, {}});
@@ -69,6 +70,9 @@ std::vector<std::string> Sandbox::wrap(const StepPolicy& policy, const std::vect
       case Mount::Access::read_only:
         if (fs::exists(mount.origin(), error))
           wrapped.insert(wrapped.end(), {"--ro-bind", mount.origin().string(), mount.path.string()});
+        break;
+      case Mount::Access::symlink:
+        wrapped.insert(wrapped.end(), {"--symlink", mount.source.string(), mount.path.string()});
         break;
       case Mount::Access::hidden:
         // What is there decides (origin: the folder a tree shown elsewhere

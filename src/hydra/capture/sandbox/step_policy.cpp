@@ -23,6 +23,7 @@ const char* access_name(Mount::Access access) {
     case Mount::Access::read_write: return "read-write";
     case Mount::Access::read_only: return "read-only";
     case Mount::Access::hidden: return "hidden";
+    case Mount::Access::symlink: return "symlink";
   }
   return "read-only";
 }
@@ -265,7 +266,8 @@ StepLimits step_limits(const config::SandboxSettings& settings, std::uint64_t ma
 
 fs::path seen_path(const std::vector<Mount>& tree_mounts, const fs::path& path) {
   for (auto mount = tree_mounts.rbegin(); mount != tree_mounts.rend(); ++mount) {
-    if (mount->source.empty() || mount->access == Mount::Access::hidden) continue;
+    if (mount->source.empty() || mount->access == Mount::Access::hidden || mount->access == Mount::Access::symlink)
+      continue;
     if (!util::is_within(path, mount->source)) continue;
     const fs::path inside = path.lexically_relative(mount->source);
     return inside.empty() || inside == "." ? mount->path : mount->path / inside;

@@ -32,10 +32,11 @@ struct Mount {
     read_write,  ///< `source` is writable at `path`
     read_only,   ///< `source` is readable at `path`
     hidden,      ///< an empty read-only folder (or, for a file, a device node no step may open) at `path`: nothing of what is there can be read
+    symlink,     ///< a symbolic link at `path` whose target is `source` (as the tree has it, resolved inside the sandbox)
   };
   Access access = Access::read_only;
   std::filesystem::path path;    ///< where the step sees it
-  std::filesystem::path source;  ///< what it sees there; empty: `path` itself (`hidden`: what is hidden, whose kind, folder or file, decides how)
+  std::filesystem::path source;  ///< what it sees there; empty: `path` itself (`hidden`: what is hidden, whose kind, folder or file, decides how; `symlink`: the link's target)
 
   /// `source`, or `path` when no other source is named.
   const std::filesystem::path& origin() const { return source.empty() ? path : source; }
