@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <functional>
 
+#include <hydra/util/text.hpp>
+
 #include "e2e_support.hpp"
 
 using namespace e2e;
@@ -325,11 +327,42 @@ void run_attacks(Layout& layout) {
   //    build's compiler (GCC) takes, a clean one where clang-tidy looks.
   std::vector<std::string> generated_lint;
   if (!layout.one_file()) {
-    generated_lint = {"lint-generated-nolint", "lint-symlink-alias", "preset", "lint-compiler-only"};
+    generated_lint = {"lint-generated-nolint", "lint-symlink-alias", "preset", "lint-compiler-only",
+                      "lint-header-unit", "lint-pasted-version"};
     layout.candidate("lint-compiler-only", [&] {
       edit_file(source / "src/count.cpp", kCountLines,
                 "#if defined(__GNUC__) && !defined(__clang__)\n" + kLintyFix + "#else\n" + kFixedCountLines +
                     "#endif\n");
+    });
+    // The GCC-only branch in a header, taken only in the one unit whose
+    // macros CMake sets apart: GCC's view of it holds the standard library
+    // as GCC expanded it, which clang does not parse.
+    layout.candidate("lint-header-unit", [&] {
+      append(source / "include/textstats/tokenize.hpp",
+             "\nnamespace textstats::detail {\nstd::size_t count_lines(std::string_view text);\n}\n\n"
+             "#if defined(TEXTSTATS_TOKENIZE_UNIT) && defined(__GNUC__) && !defined(__clang__)\n"
+             "namespace textstats::detail {\n" + kLintyFix + "}\n#endif\n");
+      edit_file(source / "src/count.cpp", kCountLines,
+                "std::size_t count_lines(std::string_view text) { return detail::count_lines(text); }\n");
+      append(source / "CMakeLists.txt",
+             "set_source_files_properties(src/tokenize.cpp PROPERTIES COMPILE_DEFINITIONS TEXTSTATS_TOKENIZE_UNIT)\n");
+    });
+    // No conditional: the body is chosen by pasting GCC's major version onto
+    // a name; clang's __GNUC__ (4) picks the clean one.
+    layout.candidate("lint-pasted-version", [&] {
+      std::string linty;
+      for (const auto line : hydra::util::split(kLintyBody, '\n'))
+        if (!line.empty()) linty += " \\\n" + std::string(line);
+      std::string versions;
+      for (int major = 5; major <= 20; ++major)
+        versions += "#define TEXTSTATS_BODY_" + std::to_string(major) + " TEXTSTATS_BODY_TUNED\n";
+      edit_file(source / "src/count.cpp", kCountLines,
+                "#define TEXTSTATS_CAT2(a, b) a##b\n#define TEXTSTATS_CAT(a, b) TEXTSTATS_CAT2(a, b)\n"
+                "#define TEXTSTATS_BODY_TUNED" + linty + "\n" + versions +
+                "#define TEXTSTATS_BODY_4 \\\n"
+                "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n')); \\\n"
+                "  return !text.empty() && text.back() != '\\n' ? newlines + 1 : newlines;\n"
+                "std::size_t count_lines(std::string_view text) {\n  TEXTSTATS_CAT(TEXTSTATS_BODY_, __GNUC__)\n}\n");
     });
     layout.candidate("lint-generated-nolint", [&] {
       edit_file(source / "src/count.cpp", kCountLines, "");
