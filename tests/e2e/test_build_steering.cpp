@@ -491,7 +491,8 @@ void run_attacks(Layout& layout) {
   // The generated file's and the aliased header's markers do not hide
   // their findings; a preset the scorer never used is a protected edit.
   if (!layout.one_file()) {
-    for (const std::string name : {"lint-generated-nolint", "lint-symlink-alias", "lint-compiler-only"}) {
+    for (const std::string name : {"lint-generated-nolint", "lint-symlink-alias", "lint-compiler-only",
+                                   "lint-header-unit", "lint-pasted-version"}) {
       CAPTURE(name);
       check_no_gain(contract, name, "lint-honest");
       CHECK(entry(contract, name).at("dimensions").at("lint").at("score").get<double>() <
@@ -512,6 +513,41 @@ void run_attacks(Layout& layout) {
     CHECK(compiler_view.at("findings").get<int>() >= 2);
     CHECK(entry(contract, "lint-compiler-only").at("lint").at("introduced").size() ==
           entry(contract, "lint-honest").at("lint").at("introduced").size());
+    // The header's branch only tokenize.cpp's macros take under GCC, linted
+    // in that unit's view with clang's own system headers (GCC's expansion
+    // of the standard library is not parsed by clang): kLintyFix's findings;
+    // the branch is lines 23-34 of tokenize.hpp (16 lines before, then "",
+    // "namespace textstats::detail {", the declaration, "}", "", the #if on
+    // 22; the namespace 23, kLintyFix 24-33 (its signature, 8 lines of body,
+    // "}"), the namespace's "}" 34).
+    const auto header_view = read_json(layout.out() / "cand-lint-header-unit" / "manifest.json");
+    INFO(header_view.at("lint_view").at("compiler_view").dump());
+    CHECK(header_view.at("lint_view").at("compiler_view").at("compiled_not_linted") ==
+          nlohmann::json::parse(R"([{"file": "include/textstats/tokenize.hpp", "first": 23, "last": 34}])"));
+    CHECK(header_view.at("lint_view").at("compiler_view").at("findings").get<int>() >= 2);
+    CHECK(header_view.at("lint_view").at("compiler_view").at("problems").empty());
+    CHECK_FALSE(header_view.contains("lint_incomplete"));
+    // The body pasted from __GNUC__, no conditional: line 38 of count.cpp
+    // (count_lines began on line 7: the two paste macros 7-8, the tuned body
+    // 9-17, its versions 5-20 on 18-33, clang's body 34-36, the signature 37).
+    const auto pasted_view = read_json(layout.out() / "cand-lint-pasted-version" / "manifest.json")
+                                 .at("lint_view").at("compiler_view");
+    INFO(pasted_view.dump());
+    CHECK(pasted_view.at("expanded_differently") ==
+          nlohmann::json::parse(R"([{"file": "src/count.cpp", "first": 38, "last": 38}])"));
+    CHECK(pasted_view.at("compiled_not_linted").empty());
+    CHECK(pasted_view.at("findings").get<int>() >= 2);
+    for (const std::string name : {"lint-header-unit", "lint-pasted-version"}) {
+      CAPTURE(name);
+      CHECK(entry(contract, name).at("lint").at("introduced").size() >= 2);
+    }
+    // The honest fixes compile the same code in both views: nothing judged.
+    for (const std::string name : {"cand-fix", "cand-lint-honest"}) {
+      CAPTURE(name);
+      const auto honest = read_json(layout.out() / name / "manifest.json").at("lint_view").at("compiler_view");
+      CHECK(honest.at("expanded_differently").empty());
+      CHECK(honest.at("findings") == 0);
+    }
     CHECK_FALSE(mergeable(contract, "preset"));
     CHECK(entry(contract, "preset").at("anti_gaming").at("config_edits").dump().find("CMakePresets.json") !=
           std::string::npos);
