@@ -328,7 +328,7 @@ void run_attacks(Layout& layout) {
   std::vector<std::string> generated_lint;
   if (!layout.one_file()) {
     generated_lint = {"lint-generated-nolint", "lint-symlink-alias", "preset", "lint-compiler-only",
-                      "lint-header-unit", "lint-pasted-version"};
+                      "lint-header-unit", "lint-pasted-version", "lint-compiler-unparsed"};
     layout.candidate("lint-compiler-only", [&] {
       edit_file(source / "src/count.cpp", kCountLines,
                 "#if defined(__GNUC__) && !defined(__clang__)\n" + kLintyFix + "#else\n" + kFixedCountLines +
@@ -346,6 +346,15 @@ void run_attacks(Layout& layout) {
                 "std::size_t count_lines(std::string_view text) { return detail::count_lines(text); }\n");
       append(source / "CMakeLists.txt",
              "set_source_files_properties(src/tokenize.cpp PROPERTIES COMPILE_DEFINITIONS TEXTSTATS_TOKENIZE_UNIT)\n");
+    });
+    // A GCC-only branch clang cannot parse (a builtin only GCC has): its
+    // lines are not linted, so the lint is incomplete and the run not mergeable.
+    layout.candidate("lint-compiler-unparsed", [&] {
+      edit_file(source / "src/count.cpp", kCountLines,
+                "#if defined(__GNUC__) && !defined(__clang__)\n"
+                "std::size_t count_lines(std::string_view text) {\n"
+                "  const std::size_t pure = __builtin_has_attribute(count_lines, pure) ? 1 : 0;\n" + kLintyBody +
+                    "}\n#else\n" + kFixedCountLines + "#endif\n");
     });
     // No conditional: the body is chosen by pasting GCC's major version onto
     // a name; clang's __GNUC__ (4) picks the clean one.
@@ -541,6 +550,13 @@ void run_attacks(Layout& layout) {
       CAPTURE(name);
       CHECK(entry(contract, name).at("lint").at("introduced").size() >= 2);
     }
+    const auto unparsed = read_json(layout.out() / "cand-lint-compiler-unparsed" / "manifest.json");
+    INFO(unparsed.at("lint_view").at("compiler_view").dump());
+    CHECK(unparsed.at("lint_incomplete").dump().find("clang-tidy could not parse the compiler's view of ") !=
+          std::string::npos);
+    CHECK_FALSE(mergeable(contract, "lint-compiler-unparsed"));
+    CHECK(entry(contract, "lint-compiler-unparsed").at("gate_failures").dump().find(
+              "its lines src/count.cpp:8-18 are not linted") != std::string::npos);
     // The honest fixes compile the same code in both views: nothing judged.
     for (const std::string name : {"cand-fix", "cand-lint-honest"}) {
       CAPTURE(name);
