@@ -5,10 +5,12 @@
 // (`#if defined(__GNUC__) && !defined(__clang__)`). For each unit the change
 // touches, both preprocess it (the compiler with the unit's command, clang
 // with what clang-tidy is given); an added line in a conditional branch that
-// the compiler takes and clang does not is linted in the compiler's view:
-// clang-tidy runs over the compiler's preprocessed text, and its findings on
-// those lines join the lint log at their real places. Pure functions here;
-// the runs in compiler_view_run.hpp.
+// the compiler takes and clang does not, or whose tokens the two expand
+// differently (a macro pasted from `__GNUC__`), is linted in the compiler's
+// view: clang-tidy runs over the compiler's preprocessed text (its system
+// headers included as clang reads them: lint/system_regions.hpp), and its
+// findings on those lines join the lint log at their real places. Pure
+// functions here; the runs in compiler_view_run.hpp.
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 // The runs of the compiler's view (lint/compiler_view.hpp): each unit the
 // change touches preprocessed by its compiler and by clang as clang-tidy
 // sees it, and clang-tidy over the compiler's preprocessed text of the units
-// whose added lines only the compiler compiles.
+// whose added lines only the compiler compiles, or expands otherwise.
 #pragma once
 
 #include <cstddef>
