@@ -144,3 +144,104 @@ TEST_CASE("which sources include a header, from Ninja's deps log", "[lint][compi
   CHECK(including.at("/src/include/h.hpp") == std::set<std::filesystem::path>{"/src/src/a.cpp", "/src/src/b.cpp"});
   CHECK(including.count("/src/src/a.cpp") == 0);
 }
+
+namespace {
+
+// A body chosen by pasting a predefined macro, with no conditional around it
+// (paste.cpp), and `g++ -E paste.cpp` (GCC 12) and `clang++ -E paste.cpp`
+// (clang 14) from its first line on.
+const std::string kPasteSource =
+    "#define CAT2(a, b) a##b\n"                        // 1
+    "#define CAT(a, b) CAT2(a, b)\n"                   // 2
+    "#define BODY_12 int n; n = 1; return n;\n"        // 3
+    "#define BODY_4 return 1;\n"                       // 4
+    "int one() {\n"                                    // 5
+    "  CAT(BODY_, __GNUC__)\n"                         // 6
+    "}\n"                                              // 7
+    "const char* v = __VERSION__;\n"                   // 8
+    "int major = __clang_major__ + 0;\n"               // 9
+    "int same = CAT(1, 2);\n";                         // 10
+const std::string kPasteByGcc =
+    "# 1 \"paste.cpp\"\n\n\n\n\nint one() {\n  int n; n = 1; return n;\n}\nconst char* v = \"12.2.0\";\n"
+    "int major = __clang_major__ + 0;\nint same = 12;\n";
+const std::string kPasteByClang =
+    "# 1 \"paste.cpp\" 2\n\n\n\n\nint one() {\n  return 1;\n}\nconst char* v = \"Debian Clang 14.0.6\";\n"
+    "int major = 14 + 0;\nint same = 12;\n";
+
+std::map<std::uint64_t, std::string> tokens_of(const std::string& text) {
+  const PreprocessedText read = read_preprocessed(text);
+  return line_tokens(text, read, {0});
+}
+
+}  // namespace
+
+TEST_CASE("a line's tokens are those of the output lines that come from it, white space removed",
+          "[lint][compiler-view]") {
+  const auto gcc = tokens_of(kByGcc);
+  CHECK(gcc.at(3) == "intdoubled;");
+  CHECK(gcc.at(11) == "intsum=((1)+(2))");
+  CHECK(gcc.at(12) == ";");
+  CHECK(gcc.count(2) == 0);
+  CHECK(tokens_of(kByClang).at(11) == "intsum=((1)+(2));");
+}
+
+TEST_CASE("added lines a predefined macro expands otherwise are found without a conditional",
+          "[lint][compiler-view]") {
+  const auto gcc = tokens_of(kPasteByGcc);
+  const auto clang = tokens_of(kPasteByClang);
+  const Lines all = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  // The pasted body (__GNUC__), __VERSION__, __clang_major__; not the paste
+  // both expand alike, nor the lines around.
+  CHECK(expanded_differently(gcc, clang, all) == Lines{6, 8, 9});
+  // Only added lines are judged.
+  CHECK(expanded_differently(gcc, clang, {6, 7}) == Lines{6});
+  CHECK(expanded_differently(gcc, clang, {5, 7, 10}).empty());
+  // A macro call over two lines that GCC and clang spread differently
+  // (kByGcc, kByClang: `;` on line 12 by GCC, on line 11 by clang) is the
+  // same code; the branch only GCC takes has no clang tokens but is left to
+  // hidden_lines, and the #else branch only clang takes has no GCC tokens.
+  CHECK(expanded_differently(tokens_of(kByGcc), tokens_of(kByClang), {11, 12, 7}).empty());
+  CHECK(expanded_differently(tokens_of(kByGcc), tokens_of(kByClang), {3, 4, 5}) == Lines{3, 4, 5});
+  // A line whose difference nothing within the window makes up stays
+  // different even when the lines after it agree.
+  CHECK(expanded_differently({{1, "a"}, {2, "b"}, {3, "c"}}, {{1, "x"}, {2, "b"}, {3, "c"}}, {1, 2, 3}) == Lines{1});
+  CHECK(expanded_differently({{1, "ab"}, {2, "c"}}, {{1, "a"}, {2, "bc"}}, {1, 2}).empty());
+}
+
+TEST_CASE("a compiler's view clang-tidy did not parse whole leaves its judged lines unlinted", "[lint][compiler-view]") {
+  // clang-tidy 14 on GCC 12's expansion of <stdio.h> (its `__malloc__`
+  // attribute with arguments), as it ran before the view included the
+  // system headers instead.
+  hydra::util::ProcessResult ran;
+  ran.started = true;
+  ran.exit_code = 1;
+  ran.output =
+      "/scratch/0-tokenize.cpp:3:2: warning: variable 'newlines' is not initialized [cppcoreguidelines-init-variables]\n"
+      "/usr/include/stdio.h:189:24: error: '__malloc__' attribute takes no arguments [clang-diagnostic-error]\n"
+      "/usr/include/stdio.h:201:25: error: '__malloc__' attribute takes no arguments [clang-diagnostic-error]\n"
+      "Found compiler errors.\n";
+  const std::set<std::string> judged = {"include/textstats/tokenize.hpp:30-40"};
+  const std::string why = compiler_view_not_linted(ran, "the compiler's view of /src/tokenize.cpp", judged);
+  CHECK(why ==
+        "clang-tidy could not parse the compiler's view of /src/tokenize.cpp (2 compiler errors; the first: "
+        "/usr/include/stdio.h:189:24: error: '__malloc__' attribute takes no arguments [clang-diagnostic-error]): its "
+        "lines include/textstats/tokenize.hpp:30-40 are not linted");
+  // A driver that refused an argument processed nothing.
+  ran.output = "error: unknown argument: '-fconcepts-diagnostics-depth=2' [clang-diagnostic-error]\n";
+  CHECK(compiler_view_not_linted(ran, "v", judged).find("clang-tidy could not parse v (1 compiler errors") == 0);
+  // A crash, a timeout.
+  ran.output.clear();
+  ran.exit_code = 128 + 11;
+  CHECK(compiler_view_not_linted(ran, "v", judged).find("clang-tidy crashed on v") == 0);
+  ran.exit_code = -1;
+  ran.timed_out = true;
+  CHECK(compiler_view_not_linted(ran, "v", judged) == "clang-tidy timed out on v: its lines include/textstats/tokenize.hpp:30-40 are not linted");
+  // Findings only, or none: linted whole; a check promoted to an error is a finding.
+  ran.timed_out = false;
+  ran.exit_code = 1;
+  ran.output = "/scratch/0-count.cpp:9:3: error: do not use 'else' after 'return' [readability-else-after-return]\n";
+  CHECK(compiler_view_not_linted(ran, "v", judged).empty());
+  ran.exit_code = 0;
+  ran.output = "/scratch/0-count.cpp:9:3: warning: use nullptr [modernize-use-nullptr]\n";
+  CHECK(compiler_view_not_linted(ran, "v", judged).empty());
+}

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <functional>
 
+#include <hydra/util/text.hpp>
+
 #include "e2e_support.hpp"
 
 using namespace e2e;
@@ -325,11 +327,51 @@ void run_attacks(Layout& layout) {
   //    build's compiler (GCC) takes, a clean one where clang-tidy looks.
   std::vector<std::string> generated_lint;
   if (!layout.one_file()) {
-    generated_lint = {"lint-generated-nolint", "lint-symlink-alias", "preset", "lint-compiler-only"};
+    generated_lint = {"lint-generated-nolint", "lint-symlink-alias", "preset", "lint-compiler-only",
+                      "lint-header-unit", "lint-pasted-version", "lint-compiler-unparsed"};
     layout.candidate("lint-compiler-only", [&] {
       edit_file(source / "src/count.cpp", kCountLines,
                 "#if defined(__GNUC__) && !defined(__clang__)\n" + kLintyFix + "#else\n" + kFixedCountLines +
                     "#endif\n");
+    });
+    // The GCC-only branch in a header, taken only in the one unit whose
+    // macros CMake sets apart: GCC's view of it holds the standard library
+    // as GCC expanded it, which clang does not parse.
+    layout.candidate("lint-header-unit", [&] {
+      append(source / "include/textstats/tokenize.hpp",
+             "\nnamespace textstats::detail {\nstd::size_t count_lines(std::string_view text);\n}\n\n"
+             "#if defined(TEXTSTATS_TOKENIZE_UNIT) && defined(__GNUC__) && !defined(__clang__)\n"
+             "namespace textstats::detail {\n" + kLintyFix + "}\n#endif\n");
+      edit_file(source / "src/count.cpp", kCountLines,
+                "std::size_t count_lines(std::string_view text) { return detail::count_lines(text); }\n");
+      append(source / "CMakeLists.txt",
+             "set_source_files_properties(src/tokenize.cpp PROPERTIES COMPILE_DEFINITIONS TEXTSTATS_TOKENIZE_UNIT)\n");
+    });
+    // A GCC-only branch clang cannot parse (a builtin only GCC has): its
+    // lines are not linted, so the lint is incomplete and the run not mergeable.
+    layout.candidate("lint-compiler-unparsed", [&] {
+      edit_file(source / "src/count.cpp", kCountLines,
+                "#if defined(__GNUC__) && !defined(__clang__)\n"
+                "std::size_t count_lines(std::string_view text) {\n"
+                "  const std::size_t pure = __builtin_has_attribute(count_lines, pure) ? 1 : 0;\n" + kLintyBody +
+                    "}\n#else\n" + kFixedCountLines + "#endif\n");
+    });
+    // No conditional: the body is chosen by pasting GCC's major version onto
+    // a name; clang's __GNUC__ (4) picks the clean one.
+    layout.candidate("lint-pasted-version", [&] {
+      std::string linty;
+      for (const auto line : hydra::util::split(kLintyBody, '\n'))
+        if (!line.empty()) linty += " \\\n" + std::string(line);
+      std::string versions;
+      for (int major = 5; major <= 20; ++major)
+        versions += "#define TEXTSTATS_BODY_" + std::to_string(major) + " TEXTSTATS_BODY_TUNED\n";
+      edit_file(source / "src/count.cpp", kCountLines,
+                "#define TEXTSTATS_CAT2(a, b) a##b\n#define TEXTSTATS_CAT(a, b) TEXTSTATS_CAT2(a, b)\n"
+                "#define TEXTSTATS_BODY_TUNED" + linty + "\n" + versions +
+                "#define TEXTSTATS_BODY_4 \\\n"
+                "  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\\n')); \\\n"
+                "  return !text.empty() && text.back() != '\\n' ? newlines + 1 : newlines;\n"
+                "std::size_t count_lines(std::string_view text) {\n  TEXTSTATS_CAT(TEXTSTATS_BODY_, __GNUC__)\n}\n");
     });
     layout.candidate("lint-generated-nolint", [&] {
       edit_file(source / "src/count.cpp", kCountLines, "");
@@ -458,7 +500,8 @@ void run_attacks(Layout& layout) {
   // The generated file's and the aliased header's markers do not hide
   // their findings; a preset the scorer never used is a protected edit.
   if (!layout.one_file()) {
-    for (const std::string name : {"lint-generated-nolint", "lint-symlink-alias", "lint-compiler-only"}) {
+    for (const std::string name : {"lint-generated-nolint", "lint-symlink-alias", "lint-compiler-only",
+                                   "lint-header-unit", "lint-pasted-version"}) {
       CAPTURE(name);
       check_no_gain(contract, name, "lint-honest");
       CHECK(entry(contract, name).at("dimensions").at("lint").at("score").get<double>() <
@@ -479,6 +522,48 @@ void run_attacks(Layout& layout) {
     CHECK(compiler_view.at("findings").get<int>() >= 2);
     CHECK(entry(contract, "lint-compiler-only").at("lint").at("introduced").size() ==
           entry(contract, "lint-honest").at("lint").at("introduced").size());
+    // The header's branch only tokenize.cpp's macros take under GCC, linted
+    // in that unit's view with clang's own system headers (GCC's expansion
+    // of the standard library is not parsed by clang): kLintyFix's findings;
+    // the branch is lines 23-34 of tokenize.hpp (16 lines before, then "",
+    // "namespace textstats::detail {", the declaration, "}", "", the #if on
+    // 22; the namespace 23, kLintyFix 24-33 (its signature, 8 lines of body,
+    // "}"), the namespace's "}" 34).
+    const auto header_view = read_json(layout.out() / "cand-lint-header-unit" / "manifest.json");
+    INFO(header_view.at("lint_view").at("compiler_view").dump());
+    CHECK(header_view.at("lint_view").at("compiler_view").at("compiled_not_linted") ==
+          nlohmann::json::parse(R"([{"file": "include/textstats/tokenize.hpp", "first": 23, "last": 34}])"));
+    CHECK(header_view.at("lint_view").at("compiler_view").at("findings").get<int>() >= 2);
+    CHECK(header_view.at("lint_view").at("compiler_view").at("problems").empty());
+    CHECK_FALSE(header_view.contains("lint_incomplete"));
+    // The body pasted from __GNUC__, no conditional: line 38 of count.cpp
+    // (count_lines began on line 7: the two paste macros 7-8, the tuned body
+    // 9-17, its versions 5-20 on 18-33, clang's body 34-36, the signature 37).
+    const auto pasted_view = read_json(layout.out() / "cand-lint-pasted-version" / "manifest.json")
+                                 .at("lint_view").at("compiler_view");
+    INFO(pasted_view.dump());
+    CHECK(pasted_view.at("expanded_differently") ==
+          nlohmann::json::parse(R"([{"file": "src/count.cpp", "first": 38, "last": 38}])"));
+    CHECK(pasted_view.at("compiled_not_linted").empty());
+    CHECK(pasted_view.at("findings").get<int>() >= 2);
+    for (const std::string name : {"lint-header-unit", "lint-pasted-version"}) {
+      CAPTURE(name);
+      CHECK(entry(contract, name).at("lint").at("introduced").size() >= 2);
+    }
+    const auto unparsed = read_json(layout.out() / "cand-lint-compiler-unparsed" / "manifest.json");
+    INFO(unparsed.at("lint_view").at("compiler_view").dump());
+    CHECK(unparsed.at("lint_incomplete").dump().find("clang-tidy could not parse the compiler's view of ") !=
+          std::string::npos);
+    CHECK_FALSE(mergeable(contract, "lint-compiler-unparsed"));
+    CHECK(entry(contract, "lint-compiler-unparsed").at("gate_failures").dump().find(
+              "its lines src/count.cpp:8-18 are not linted") != std::string::npos);
+    // The honest fixes compile the same code in both views: nothing judged.
+    for (const std::string name : {"cand-fix", "cand-lint-honest"}) {
+      CAPTURE(name);
+      const auto honest = read_json(layout.out() / name / "manifest.json").at("lint_view").at("compiler_view");
+      CHECK(honest.at("expanded_differently").empty());
+      CHECK(honest.at("findings") == 0);
+    }
     CHECK_FALSE(mergeable(contract, "preset"));
     CHECK(entry(contract, "preset").at("anti_gaming").at("config_edits").dump().find("CMakePresets.json") !=
           std::string::npos);

@@ -418,6 +418,9 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
     CompilerViewResult compiler_view = compiler_view_of(plan, view, clang_tidy, sandbox, policy, timeout_seconds);
     log.text += compiler_view.findings;
     log.incomplete.insert(log.incomplete.end(), compiler_view.incomplete.begin(), compiler_view.incomplete.end());
+    // Lines only the compiler sees that clang-tidy could not lint: nothing
+    // says they are clean, so the run is not one to merge (integrity gate).
+    for (const auto& why : compiler_view.incomplete) staging.problem("lint: " + why);
     view_record["compiler_view"] = std::move(compiler_view.record);
   }
   if (!log.incomplete.empty() && !timed_out) staging.manifest["lint_incomplete"] = log.incomplete;

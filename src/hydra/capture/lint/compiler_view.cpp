@@ -23,41 +23,6 @@ std::string_view trimmed_left(std::string_view text) {
   return text.substr(at);
 }
 
-/// A line marker's line number and file (escapes undone), or nothing.
-std::optional<std::pair<std::uint64_t, std::string>> line_marker(std::string_view line) {
-  std::string_view rest = trimmed_left(line);
-  if (rest.empty() || rest.front() != '#') return std::nullopt;
-  rest = trimmed_left(rest.substr(1));
-  if (util::starts_with(rest, "line ") || util::starts_with(rest, "line\t")) rest = trimmed_left(rest.substr(4));
-  std::size_t digits = 0;
-  while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits])) != 0) ++digits;
-  if (digits == 0 || digits > 18) return std::nullopt;
-  const std::uint64_t number = std::stoull(std::string(rest.substr(0, digits)));
-  rest = trimmed_left(rest.substr(digits));
-  if (rest.empty() || rest.front() != '"') return std::nullopt;
-  std::string file;
-  for (std::size_t at = 1; at < rest.size(); ++at) {
-    const char c = rest[at];
-    if (c == '"') return std::make_pair(number, file);
-    if (c != '\\' || at + 1 >= rest.size()) {
-      file += c;
-      continue;
-    }
-    const char next = rest[++at];
-    if (next >= '0' && next <= '7') {  // GCC writes unprintable bytes as three octal digits
-      int value = 0;
-      std::size_t count = 0;
-      for (; count < 3 && at < rest.size() && rest[at] >= '0' && rest[at] <= '7'; ++count, ++at)
-        value = value * 8 + (rest[at] - '0');
-      --at;
-      file += static_cast<char>(value);
-    } else {
-      file += next;
-    }
-  }
-  return std::nullopt;
-}
-
 /// The keyword of a conditional directive on `line`, or empty.
 std::string conditional_keyword(std::string_view line) {
   std::string_view rest = trimmed_left(line);
@@ -72,17 +37,54 @@ std::string conditional_keyword(std::string_view line) {
 
 }  // namespace
 
+std::optional<LineMarker> read_line_marker(std::string_view line) {
+  std::string_view rest = trimmed_left(line);
+  if (rest.empty() || rest.front() != '#') return std::nullopt;
+  rest = trimmed_left(rest.substr(1));
+  if (util::starts_with(rest, "line ") || util::starts_with(rest, "line\t")) rest = trimmed_left(rest.substr(4));
+  std::size_t digits = 0;
+  while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits])) != 0) ++digits;
+  if (digits == 0 || digits > 18) return std::nullopt;
+  LineMarker marker{std::stoull(std::string(rest.substr(0, digits))), {}, {}};
+  rest = trimmed_left(rest.substr(digits));
+  if (rest.empty() || rest.front() != '"') return std::nullopt;
+  for (std::size_t at = 1; at < rest.size(); ++at) {
+    const char c = rest[at];
+    if (c == '"') {
+      for (const std::string_view flag : util::split(rest.substr(at + 1), ' '))
+        if (flag.size() == 1 && flag[0] >= '1' && flag[0] <= '4') marker.flags.insert(flag[0] - '0');
+      return marker;
+    }
+    if (c != '\\' || at + 1 >= rest.size()) {
+      marker.file += c;
+      continue;
+    }
+    const char next = rest[++at];
+    if (next >= '0' && next <= '7') {  // GCC writes unprintable bytes as three octal digits
+      int value = 0;
+      std::size_t count = 0;
+      for (; count < 3 && at < rest.size() && rest[at] >= '0' && rest[at] <= '7'; ++count, ++at)
+        value = value * 8 + (rest[at] - '0');
+      --at;
+      marker.file += static_cast<char>(value);
+    } else {
+      marker.file += next;
+    }
+  }
+  return std::nullopt;
+}
+
 PreprocessedText read_preprocessed(std::string_view text) {
   PreprocessedText read;
   std::map<std::string, std::size_t> indices;
   std::optional<std::size_t> file;
   std::uint64_t next = 0;
   for (const std::string_view line : util::split(text, '\n')) {
-    if (auto marker = line_marker(line)) {
-      const auto [found, added] = indices.emplace(marker->second, read.files.size());
-      if (added) read.files.push_back(marker->second);
+    if (auto marker = read_line_marker(line)) {
+      const auto [found, added] = indices.emplace(marker->file, read.files.size());
+      if (added) read.files.push_back(marker->file);
       file = found->second;
-      next = marker->first;
+      next = marker->line;
       read.origin.emplace_back(*file, 0);
       continue;
     }
@@ -168,6 +170,53 @@ HiddenLines hidden_lines(const ConditionalBranches& branches, const std::set<std
     }
   }
   return hidden;
+}
+
+std::map<std::uint64_t, std::string> line_tokens(std::string_view text, const PreprocessedText& read,
+                                                 const std::set<std::size_t>& files) {
+  std::map<std::uint64_t, std::string> tokens;
+  std::size_t index = 0;
+  for (const std::string_view line : util::split(text, '\n')) {
+    if (index >= read.origin.size()) break;
+    const auto [file, number] = read.origin[index++];
+    if (number == 0 || !files.count(file) || is_blank(line)) continue;
+    std::string& kept = tokens[number];
+    for (const char c : line)
+      if (std::isspace(static_cast<unsigned char>(c)) == 0) kept += c;
+  }
+  return tokens;
+}
+
+std::set<std::uint64_t> expanded_differently(const std::map<std::uint64_t, std::string>& compiler,
+                                             const std::map<std::uint64_t, std::string>& clang,
+                                             const std::set<std::uint64_t>& added, std::uint64_t window) {
+  std::set<std::uint64_t> numbers;
+  for (const auto& each : compiler) numbers.insert(each.first);
+  for (const auto& each : clang) numbers.insert(each.first);
+  const std::vector<std::uint64_t> lines(numbers.begin(), numbers.end());
+  const auto tokens = [](const std::map<std::uint64_t, std::string>& side, std::uint64_t line) {
+    const auto found = side.find(line);
+    return found == side.end() ? std::string() : found->second;
+  };
+  std::set<std::uint64_t> different;
+  std::size_t at = 0;
+  while (at < lines.size()) {
+    std::string by_compiler = tokens(compiler, lines[at]);
+    std::string by_clang = tokens(clang, lines[at]);
+    std::size_t end = at;  // the last line of a run whose tokens agree together
+    while (by_compiler != by_clang && end + 1 < lines.size() && lines[end + 1] - lines[at] < window) {
+      ++end;
+      by_compiler += tokens(compiler, lines[end]);
+      by_clang += tokens(clang, lines[end]);
+    }
+    if (by_compiler == by_clang) {
+      at = end + 1;
+      continue;
+    }
+    if (added.count(lines[at]) && !tokens(compiler, lines[at]).empty()) different.insert(lines[at]);
+    ++at;
+  }
+  return different;
 }
 
 std::vector<std::pair<std::uint64_t, std::uint64_t>> line_runs(const std::set<std::uint64_t>& lines,

@@ -5,15 +5,18 @@
 // (`#if defined(__GNUC__) && !defined(__clang__)`). For each unit the change
 // touches, both preprocess it (the compiler with the unit's command, clang
 // with what clang-tidy is given); an added line in a conditional branch that
-// the compiler takes and clang does not is linted in the compiler's view:
-// clang-tidy runs over the compiler's preprocessed text, and its findings on
-// those lines join the lint log at their real places. Pure functions here;
-// the runs in compiler_view_run.hpp.
+// the compiler takes and clang does not, or whose tokens the two expand
+// differently (a macro pasted from `__GNUC__`), is linted in the compiler's
+// view: clang-tidy runs over the compiler's preprocessed text (its system
+// headers included as clang reads them: lint/system_regions.hpp), and its
+// findings on those lines join the lint log at their real places. Pure
+// functions here; the runs in compiler_view_run.hpp.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -33,6 +36,18 @@ struct PreprocessedText {
   /// line with anything but white space.
   std::map<std::size_t, std::set<std::uint64_t>> token_lines;
 };
+
+/// A line marker of preprocessed text: `# 12 "file" 1 3` (GCC's flags: 1
+/// enters an include, 2 returns from one, 3 system header, 4 extern "C") or
+/// `#line 12 "file"`.
+struct LineMarker {
+  std::uint64_t line = 0;
+  std::string file;  ///< escapes undone
+  std::set<int> flags;
+};
+
+/// The marker on `line`, or nothing. Pure.
+std::optional<LineMarker> read_line_marker(std::string_view line);
 
 /// Reads GCC's and clang's `-E` output: `# 12 "file" 1 3` and `#line 12
 /// "file"` set the next line's origin, every other line counts on. Pure.
@@ -83,6 +98,25 @@ struct HiddenLines {
 /// tokens; lines outside every conditional are seen by both. Pure.
 HiddenLines hidden_lines(const ConditionalBranches& branches, const std::set<std::uint64_t>& added,
                          const LinesBySide& sides);
+
+/// Per source line of the files `files` (indices into `read.files`, read
+/// from `text`): the text of the output lines that come from it,
+/// concatenated, white space removed (GCC and clang space tokens apart
+/// differently). Pure.
+std::map<std::uint64_t, std::string> line_tokens(std::string_view text, const PreprocessedText& read,
+                                                 const std::set<std::size_t>& files);
+
+/// The added lines whose tokens in the compiler's output (`compiler`, as
+/// line_tokens gives them) differ from those in clang's (`clang`): a macro
+/// that expands by compiler (`CAT(BODY_, __GNUC__)`, `__VERSION__`,
+/// `__clang_major__`) with no conditional around it. A line the compiler
+/// gives no tokens has nothing to lint and is left out. Lines whose tokens
+/// differ only in how the two spread a construct over its lines (a macro
+/// call over several lines) are not different: a run of at most `window`
+/// lines whose tokens are the same together counts as the same. Pure.
+std::set<std::uint64_t> expanded_differently(const std::map<std::uint64_t, std::string>& compiler,
+                                             const std::map<std::uint64_t, std::string>& clang,
+                                             const std::set<std::uint64_t>& added, std::uint64_t window = 8);
 
 /// `lines` grouped into runs [first, last]: consecutive members with no line
 /// of `seen` between them are one run. Pure.

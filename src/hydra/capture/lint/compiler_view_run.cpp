@@ -12,6 +12,7 @@
 #include <hydra/capture/lint/cache.hpp>
 #include <hydra/capture/lint/compiler_view.hpp>
 #include <hydra/capture/lint/completeness.hpp>
+#include <hydra/capture/lint/system_regions.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
 #include <hydra/util/text.hpp>
@@ -39,9 +40,11 @@ struct ChangedFile {
 /// One command compared: its unit, both sides' preprocessed text.
 struct Compared {
   CompileCommand command;
-  std::string compiler_text;
+  std::string compiler_text, clang_text;
   PreprocessedText compiler, clang;
   std::string problem;
+  std::vector<std::string> search;  ///< the compiler's `#include <...>` folders (its `-v` report)
+  std::set<std::string> judged;     ///< "file:first-last" of the lines judged in its view
 };
 
 std::vector<ChangedFile> changed_files(const Plan& plan, const LintView& view) {
@@ -166,18 +169,24 @@ std::vector<std::string> clang_preprocessing(const CompileCommand& command, cons
 }
 
 /// The arguments clang-tidy parses the compiler's view with: the command's
-/// language and code-generation flags, none of the preprocessor's.
+/// language and code-generation flags, and the include folders and macros
+/// the system headers the view includes (lint/system_regions.hpp) are read
+/// with; no forced includes (GCC expanded them).
 std::vector<std::string> view_arguments(const CompileCommand& command) {
-  static const std::set<std::string> with_value = {"-o", "-MF", "-MT", "-MQ", "-D", "-U", "-I", "-isystem", "-iquote",
-                                                   "-idirafter", "-include", "-imacros", "-cxx-isystem", "-x"};
-  static const std::vector<std::string> joined = {"-o", "-MF", "-MT", "-MQ", "-D", "-U", "-I", "-isystem", "-iquote",
-                                                  "-idirafter", "-cxx-isystem", "-include", "-imacros"};
+  static const std::set<std::string> with_value = {"-o", "-MF", "-MT", "-MQ", "-include", "-imacros", "-x"};
+  static const std::vector<std::string> joined = {"-o", "-MF", "-MT", "-MQ", "-include", "-imacros"};
+  static const std::set<std::string> kept_with_value = {"-D", "-U", "-I", "-isystem", "-iquote", "-idirafter",
+                                                        "-cxx-isystem"};
   std::vector<std::string> out;
   if (cxx_driver(command.arguments.front())) out.push_back("--driver-mode=g++");
   for (std::size_t i = 1; i < command.arguments.size(); ++i) {
     const std::string& argument = command.arguments[i];
     if (with_value.count(argument)) {
       ++i;
+      continue;
+    }
+    if (kept_with_value.count(argument) && i + 1 < command.arguments.size()) {
+      out.insert(out.end(), {argument, command.arguments[++i]});
       continue;
     }
     if (argument == "-c" || argument == "-E" || starts_with(argument, "-M") ||
@@ -204,7 +213,9 @@ util::ProcessResult run_preprocessor(const CompilerViewRequest& request, const s
 /// Both sides' preprocessing of `compared.command` (`problem` says why not).
 void preprocess_both(const CompilerViewRequest& request, const fs::path& clang, const LintView& view, Compared& compared) {
   const CompileCommand& command = compared.command;
-  const util::ProcessResult compiler = run_preprocessor(request, compiler_preprocessing(command), command.directory);
+  std::vector<std::string> argv = compiler_preprocessing(command);
+  argv.insert(argv.end() - 2, "-v");  // its search folders, on standard error (before "-o -")
+  const util::ProcessResult compiler = run_preprocessor(request, argv, command.directory);
   const util::ProcessResult by_clang = run_preprocessor(request, clang_preprocessing(command, clang, view), command.directory);
   const auto failed = [&](const util::ProcessResult& result, const std::string& who) {
     if (result.started && !result.timed_out && result.exit_code == 0) return false;
@@ -214,13 +225,15 @@ void preprocess_both(const CompilerViewRequest& request, const fs::path& clang, 
   };
   if (failed(compiler, "its compiler") || failed(by_clang, "clang")) return;
   compared.compiler_text = compiler.output;
+  compared.clang_text = by_clang.output;
+  compared.search = include_search_list(compiler.error_output);
   compared.compiler = read_preprocessed(compiler.output);
   compared.clang = read_preprocessed(by_clang.output);
 }
 
 /// The token lines of `text` in `file`, its markers' names resolved against `directory`.
 std::set<std::uint64_t> lines_of(const PreprocessedText& text, const ChangedFile& file, const fs::path& directory,
-                                 std::vector<std::string>* names = nullptr) {
+                                 std::vector<std::string>* names = nullptr, std::set<std::size_t>* indices = nullptr) {
   std::set<std::uint64_t> lines;
   for (std::size_t index = 0; index < text.files.size(); ++index) {
     const std::string& name = text.files[index];
@@ -228,6 +241,7 @@ std::set<std::uint64_t> lines_of(const PreprocessedText& text, const ChangedFile
     const fs::path path = util::absolute_clean(fs::path(name).is_absolute() ? fs::path(name) : directory / name);
     if (fs::path(name).filename() != file.real.filename() || !names_file(path, file)) continue;
     if (names) names->push_back(name);
+    if (indices) indices->insert(index);
     if (const auto found = text.token_lines.find(index); found != text.token_lines.end())
       lines.insert(found->second.begin(), found->second.end());
   }
@@ -240,16 +254,23 @@ json runs_json(const std::string& file, const std::set<std::uint64_t>& lines, co
   return runs;
 }
 
-/// clang-tidy over `compared`'s compiler view: its findings on `judged`.
+/// clang-tidy over `compared`'s compiler view, its system headers included
+/// as clang reads them: its findings on `judged`. A view clang-tidy did not
+/// parse whole (compiler errors, a crash, a timeout) leaves the judged lines
+/// unlinted: the lint is incomplete, and `problems` says where.
 std::string lint_one_view(const CompilerViewRequest& request, const Plan& plan, const LintView& view,
                           const Compared& compared, std::size_t index, const std::map<std::string, JudgedFile>& judged,
                           CompilerViewResult& result, std::size_t& count) {
   const std::string extension = compared.command.file.extension() == ".c" && !cxx_driver(compared.command.arguments.front()) ? ".c" : ".cpp";
   const fs::path file = request.scratch / (std::to_string(index) + "-" + compared.command.file.stem().string() + extension);
-  util::write_file_atomic(file, compared.compiler_text);
-  std::vector<std::string> argv = {request.clang_tidy.string(), "--quiet"};
+  const SystemRegions rewritten = include_system_headers(compared.compiler_text, compared.search, compared.command.directory);
+  util::write_file_atomic(file, rewritten.text);
+  // Every file's findings: line markers with flag 1 make the project's
+  // headers included ones, and only those on judged lines are kept.
+  std::vector<std::string> argv = {request.clang_tidy.string(), "--quiet", "--header-filter=.*"};
   for (const auto& option : view.options)
-    if (starts_with(option, "--config-file=") || starts_with(option, "--config=")) argv.push_back(option);
+    if (starts_with(option, "--config-file=") || starts_with(option, "--config=") || starts_with(option, "--extra-arg"))
+      argv.push_back(option);
   argv.push_back(plan.seen(file).string());
   argv.push_back("--");
   const std::vector<std::string> arguments = view_arguments(compared.command);
@@ -261,14 +282,90 @@ std::string lint_one_view(const CompilerViewRequest& request, const Plan& plan, 
   process.keep_output_bytes = std::size_t(1) << 30;
   const util::ProcessResult ran = util::run_process(process);
   const std::string unit = "the compiler's view of " + compared.command.file.string();
-  if (std::string why = clang_tidy_stopped_early(ran, unit); !why.empty()) result.incomplete.push_back(std::move(why));
+  if (std::string why = compiler_view_not_linted(ran, unit, compared.judged); !why.empty())
+    result.incomplete.push_back(std::move(why));
   std::size_t kept = 0;
-  std::string findings = compiler_view_findings(ran.output, plan.seen(file).string(), compared.compiler, judged, &kept);
+  std::string findings = compiler_view_findings(ran.output, plan.seen(file).string(), read_preprocessed(rewritten.text),
+                                                judged, &kept);
   count += kept;
   return findings;
 }
 
+/// Compares `file` in every unit of `compared`: its lines only the compiler
+/// compiles (compiled_not_linted) and those it expands otherwise
+/// (expanded_differently) join `record`, `judged` and the units to lint.
+void judge_file(const ChangedFile& file, std::vector<Compared>& compared, json& record,
+                std::map<std::string, JudgedFile>& judged, std::vector<bool>& to_lint) {
+  LinesBySide sides;
+  std::vector<std::vector<std::string>> names(compared.size());
+  std::vector<std::set<std::uint64_t>> compiled_by(compared.size()), expanded_by(compared.size());
+  for (std::size_t index = 0; index < compared.size(); ++index) {
+    Compared& unit = compared[index];
+    if (!unit.problem.empty()) continue;
+    const fs::path& directory = unit.command.directory;
+    std::set<std::size_t> by_compiler, by_clang;
+    compiled_by[index] = lines_of(unit.compiler, file, directory, &names[index], &by_compiler);
+    sides.compiled.insert(compiled_by[index].begin(), compiled_by[index].end());
+    const auto linted = lines_of(unit.clang, file, directory, nullptr, &by_clang);
+    sides.linted.insert(linted.begin(), linted.end());
+    expanded_by[index] = expanded_differently(line_tokens(unit.compiler_text, unit.compiler, by_compiler),
+                                              line_tokens(unit.clang_text, unit.clang, by_clang), *file.added);
+  }
+  if (sides.compiled.empty()) return;
+  const std::string text = util::read_file(file.real);
+  const HiddenLines hidden = hidden_lines(conditional_branches(text), *file.added, sides);
+  std::set<std::uint64_t> expanded;  // over every unit, less the lines judged as compiled_not_linted
+  for (auto& lines : expanded_by) {
+    for (const std::uint64_t line : hidden.compiled_not_linted) lines.erase(line);
+    expanded.insert(lines.begin(), lines.end());
+  }
+  for (auto& run : runs_json(file.diff_path, hidden.compiled_not_linted, sides.linted))
+    record["compiled_not_linted"].push_back(std::move(run));
+  for (auto& run : runs_json(file.diff_path, hidden.linted_not_compiled, sides.compiled))
+    record["linted_not_compiled"].push_back(std::move(run));
+  for (auto& run : runs_json(file.diff_path, expanded, sides.compiled))
+    record["expanded_differently"].push_back(std::move(run));
+  const std::vector<std::string_view> source_lines = util::split(text, '\n');
+  for (std::size_t index = 0; index < compared.size(); ++index) {
+    std::set<std::uint64_t> lines = expanded_by[index];
+    for (const std::uint64_t line : hidden.compiled_not_linted)
+      if (compiled_by[index].count(line)) lines.insert(line);
+    if (lines.empty()) continue;
+    to_lint[index] = true;
+    for (const auto& [first, last] : line_runs(lines, sides.compiled))
+      compared[index].judged.insert(file.diff_path + ":" + std::to_string(first) + "-" + std::to_string(last));
+    for (const auto& name : names[index]) {
+      JudgedFile& entry = judged[name];
+      entry.shown = file.real.string();
+      for (const std::uint64_t line : lines)
+        if (line <= source_lines.size()) entry.lines[line] = std::string(source_lines[line - 1]);
+    }
+  }
+}
+
 }  // namespace
+
+std::string compiler_view_not_linted(const util::ProcessResult& ran, const std::string& unit,
+                                     const std::set<std::string>& judged) {
+  std::string why = clang_tidy_stopped_early(ran, unit);
+  if (why.empty() && ran.timed_out) why = "clang-tidy timed out on " + unit;
+  if (why.empty()) {
+    std::size_t errors = 0;
+    std::string first;
+    for (const std::string_view line : util::split(ran.output, '\n')) {
+      if (line.find("error: ") == std::string_view::npos || line.find("[clang-diagnostic-error]") == std::string_view::npos)
+        continue;
+      if (errors++ == 0) first = std::string(line);
+    }
+    if (errors != 0)
+      why = "clang-tidy could not parse " + unit + " (" + std::to_string(errors) + " compiler errors; the first: " +
+            first + ")";
+  }
+  if (why.empty()) return why;
+  std::string lines;
+  for (const auto& each : judged) lines += (lines.empty() ? "" : ", ") + each;
+  return why + ": its lines " + lines + " are not linted";
+}
 
 std::map<fs::path, std::set<fs::path>> sources_including(std::string_view deps, const fs::path& build) {
   std::map<fs::path, std::set<fs::path>> including;
@@ -306,7 +403,7 @@ CompilerViewResult lint_compiler_view(const Plan& plan, const LintView& view, co
   CompilerViewResult result;
   json& record = result.record;
   record = {{"units_compared", 0}, {"compiled_not_linted", json::array()}, {"linted_not_compiled", json::array()},
-            {"findings", 0}, {"problems", json::array()}};
+            {"expanded_differently", json::array()}, {"findings", 0}, {"problems", json::array()}};
   const std::vector<ChangedFile> changed = changed_files(plan, view);
   if (changed.empty()) return result;
   const fs::path clang = clang_beside(request.clang_tidy);
@@ -315,48 +412,17 @@ CompilerViewResult lint_compiler_view(const Plan& plan, const LintView& view, co
     return result;
   }
   std::vector<Compared> compared;
-  for (auto& command : commands_to_compare(database_commands(view), changed, request.deps, plan.build_dir))
-    compared.push_back({std::move(command), {}, {}, {}, {}});
+  for (auto& command : commands_to_compare(database_commands(view), changed, request.deps, plan.build_dir)) {
+    compared.emplace_back();
+    compared.back().command = std::move(command);
+  }
   record["units_compared"] = compared.size();
   util::parallel_for(compared.size(), std::max(1u, request.jobs),
                      [&](std::size_t index) { preprocess_both(request, clang, view, compared[index]); });
   // Per changed file: the lines each side compiled, united over the commands.
   std::map<std::string, JudgedFile> judged;  // marker name -> judged lines
   std::vector<bool> to_lint(compared.size(), false);
-  for (const auto& file : changed) {
-    LinesBySide sides;
-    std::vector<std::vector<std::string>> names(compared.size());
-    std::vector<std::set<std::uint64_t>> compiled_by(compared.size());
-    for (std::size_t index = 0; index < compared.size(); ++index) {
-      if (!compared[index].problem.empty()) continue;
-      const fs::path& directory = compared[index].command.directory;
-      compiled_by[index] = lines_of(compared[index].compiler, file, directory, &names[index]);
-      sides.compiled.insert(compiled_by[index].begin(), compiled_by[index].end());
-      const auto linted = lines_of(compared[index].clang, file, directory);
-      sides.linted.insert(linted.begin(), linted.end());
-    }
-    if (sides.compiled.empty()) continue;
-    const std::string text = util::read_file(file.real);
-    const HiddenLines hidden = hidden_lines(conditional_branches(text), *file.added, sides);
-    for (auto& run : runs_json(file.diff_path, hidden.compiled_not_linted, sides.linted))
-      record["compiled_not_linted"].push_back(std::move(run));
-    for (auto& run : runs_json(file.diff_path, hidden.linted_not_compiled, sides.compiled))
-      record["linted_not_compiled"].push_back(std::move(run));
-    if (hidden.compiled_not_linted.empty()) continue;
-    const std::vector<std::string_view> source_lines = util::split(text, '\n');
-    for (std::size_t index = 0; index < compared.size(); ++index) {
-      const bool has = std::any_of(hidden.compiled_not_linted.begin(), hidden.compiled_not_linted.end(),
-                                   [&](std::uint64_t line) { return compiled_by[index].count(line) != 0; });
-      if (!has) continue;
-      to_lint[index] = true;
-      for (const auto& name : names[index]) {
-        JudgedFile& entry = judged[name];
-        entry.shown = file.real.string();
-        for (const std::uint64_t line : hidden.compiled_not_linted)
-          if (line <= source_lines.size()) entry.lines[line] = std::string(source_lines[line - 1]);
-      }
-    }
-  }
+  for (const auto& file : changed) judge_file(file, compared, record, judged, to_lint);
   for (const auto& each : compared)
     if (!each.problem.empty()) record["problems"].push_back(each.problem);
   if (std::none_of(to_lint.begin(), to_lint.end(), [](bool each) { return each; })) return result;
@@ -373,6 +439,7 @@ CompilerViewResult lint_compiler_view(const Plan& plan, const LintView& view, co
     const std::lock_guard<std::mutex> lock(mutex);
     result.findings += findings;
     result.incomplete.insert(result.incomplete.end(), local.incomplete.begin(), local.incomplete.end());
+    for (const auto& problem : local.incomplete) record["problems"].push_back(problem);
     count += found;
   });
   record["findings"] = count;
