@@ -174,19 +174,16 @@ void check_archive_members(const Plan& plan, Staging& staging) {
     staging.manifest["archive_members"] = {{"problem", error.what()}};
     return;
   }
-  // The digests of the objects lint knows, on HydraScore's side.
-  std::vector<CompileCommand> commands = database_commands(plan.build_dir / "compile_commands.json");
-  for (auto& command : logged_commands(plan, staging, targets)) commands.push_back(std::move(command));
-  std::set<std::string> known;
-  for (const fs::path& object : compiled_objects(commands)) {
-    const fs::path file = host_path(plan.tree_mounts, object);
-    std::error_code error;
-    if (fs::is_regular_file(file, error)) known.insert(util::sha256_file(file));
-  }
-  const fs::path root = util::absolute_clean(targets.build_root);
-  std::size_t archives = 0, members = 0;
+  // Every member of the static libraries, with its digest.
+  struct Held {
+    std::string archive, member, digest;
+    std::uintmax_t size = 0;
+  };
+  std::vector<Held> held;
   json unknown = json::array();
   std::string listed;
+  std::size_t archives = 0;
+  const fs::path root = util::absolute_clean(targets.build_root);
   for (const auto& target : targets.targets) {
     if (target.type != "STATIC_LIBRARY") continue;
     for (const auto& artifact : target.artifacts) {
@@ -205,20 +202,37 @@ void check_archive_members(const Plan& plan, Staging& staging) {
         continue;
       }
       for (const ArchiveMember& member : listing.members) {
-        ++members;
-        std::string digest;
+        Held each{relative, member.name, "", member.size};
+        const fs::path named = file.parent_path() / member.name;  // a thin archive's member
         if (!listing.thin) {
-          digest = util::sha256_hex(std::string_view(bytes).substr(member.offset, member.size));
-        } else if (fs::is_regular_file(file.parent_path() / member.name, error)) {
-          digest = util::sha256_file(file.parent_path() / member.name);
+          each.digest = util::sha256_hex(std::string_view(bytes).substr(member.offset, member.size));
+        } else if (fs::is_regular_file(named, error)) {
+          each.digest = util::sha256_file(named);
+          each.size = fs::file_size(named, error);
         }
-        if (known.count(digest)) continue;
-        unknown.push_back({{"archive", relative}, {"member", member.name}});
-        listed += (listed.empty() ? "" : ", ") + relative + "(" + member.name + ")";
+        held.push_back(std::move(each));
       }
     }
   }
-  staging.manifest["archive_members"] = {{"archives", archives}, {"members", members}, {"unknown", unknown}};
+  // The digests of the objects lint knows, on HydraScore's side (only those
+  // of a member's size are read).
+  std::set<std::uintmax_t> sizes;
+  for (const Held& each : held) sizes.insert(each.size);
+  std::vector<CompileCommand> commands = database_commands(plan.build_dir / "compile_commands.json");
+  for (auto& command : logged_commands(plan, staging, targets)) commands.push_back(std::move(command));
+  std::set<std::string> known;
+  for (const fs::path& object : compiled_objects(commands)) {
+    const fs::path file = host_path(plan.tree_mounts, object);
+    std::error_code error;
+    if (fs::is_regular_file(file, error) && sizes.count(fs::file_size(file, error)))
+      known.insert(util::sha256_file(file));
+  }
+  for (const Held& each : held) {
+    if (!each.digest.empty() && known.count(each.digest)) continue;
+    unknown.push_back({{"archive", each.archive}, {"member", each.member}});
+    listed += (listed.empty() ? "" : ", ") + each.archive + "(" + each.member + ")";
+  }
+  staging.manifest["archive_members"] = {{"archives", archives}, {"members", held.size()}, {"unknown", unknown}};
   if (plan.baseline && !listed.empty())
     staging.problem("the project's libraries hold objects that no compile command lint knows wrote (code lint "
                     "never saw): " + listed);
