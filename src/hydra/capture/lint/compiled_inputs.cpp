@@ -23,7 +23,12 @@ FileTime file_time(const fs::path& file) {
   struct stat status {};
   if (::stat(file.c_str(), &status) != 0) return time;
   time.exists = true;
-  time.modified = static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1000000000 + status.st_mtim.tv_nsec;
+  // The later of its modification and its status change: a step can set
+  // the first back (`touch -d`), never the second (a rewrite, a rename
+  // onto it, a `utimensat` all set it to the clock's now).
+  const std::int64_t modified = static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1000000000 + status.st_mtim.tv_nsec;
+  const std::int64_t changed = static_cast<std::int64_t>(status.st_ctim.tv_sec) * 1000000000 + status.st_ctim.tv_nsec;
+  time.modified = std::max(modified, changed);
   return time;
 }
 

@@ -6,8 +6,9 @@
 // or whose modification time is later than the object's as Ninja recorded
 // it when the compile finished, was written after the compile (a post-build
 // step that deletes or rewrites a header the unit included): the unit lint
-// sees is not the one the build compiled. The check stats each input once
-// (no hashing, no process but `ninja -t deps`).
+// sees is not the one the build compiled. "Later" reads the input's
+// status-change time too, which no step can set back. The check stats each
+// input (no hashing, no process but `ninja -t deps`).
 #pragma once
 
 #include <cstdint>
@@ -38,7 +39,9 @@ struct NinjaDepsEntry {
 std::vector<NinjaDepsEntry> parse_ninja_deps(std::string_view deps);
 
 /// What a file is now: whether it is looked at (inside the trees), whether
-/// it exists, and its modification time in nanoseconds.
+/// it exists, and when it last changed in nanoseconds (the later of its
+/// modification and status-change times: a step can set the first back,
+/// not the second).
 struct FileTime {
   bool checked = false;
   bool exists = false;
