@@ -5,7 +5,10 @@
 // in a unit a custom command compiles by calling the compiler directly, after
 // a GNU line marker with the system-header flag, in a NOLINTBEGIN region
 // glued to a word, in a fragment named like a document that the source
-// includes. One baseline capture, one capture call for every candidate.
+// includes; and lint must see what the build compiled: a header a post-build
+// step deletes after the compile read it, an object a nested build compiled
+// and added to the library. One baseline capture, one capture call for every
+// candidate.
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -126,9 +129,81 @@ TEST_CASE("lint sees units of custom commands and findings hidden by line marker
     write_file_atomic(source / "src/fee_notes.md", "// NOLINTBEGIN\n" + kLintyFix + "// NOLINTEND\n");
   });
 
+  const fs::path lists_file = source / "CMakeLists.txt";
+  const auto append_cmake = [&](const std::string& text) { write_file_atomic(lists_file, read_file(lists_file) + text); };
+  // What the compile read is gone when lint runs: a helper library's
+  // post-build step copies the linty body into the build tree, count.cpp
+  // includes it when it is there (a clean fix otherwise), and the library's
+  // own post-build step deletes it.
+  candidate("vanishing-inl", [&] {
+    std::string body = kLintyFix.substr(kLintyFix.find('\n') + 1);
+    body = body.substr(0, body.rfind('}'));
+    write_file_atomic(source / "src/lines_fast.inl", body);
+    write_file_atomic(source / "src/lines_gen.cpp", "namespace textstats::detail {\nint lines_fast_path() { return 1; }\n}\n");
+    edit(count, kCountLines,
+         "std::size_t count_lines(std::string_view text) {\n#if __has_include(\"textstats_lines_fast.inl\")\n"
+         "#include \"textstats_lines_fast.inl\"\n#else\n" +
+             kFixedCountLines.substr(kFixedCountLines.find('\n') + 1, kFixedCountLines.rfind('}') - kFixedCountLines.find('\n') - 1) +
+             "#endif\n}\n");
+    append_cmake(
+        "\nset(FAST_INL ${CMAKE_CURRENT_BINARY_DIR}/gen/textstats_lines_fast.inl)\n"
+        "add_library(textstats_lines_gen STATIC src/lines_gen.cpp)\n"
+        "add_custom_command(TARGET textstats_lines_gen POST_BUILD\n"
+        "  COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_CURRENT_SOURCE_DIR}/src/lines_fast.inl ${FAST_INL}\n"
+        "  BYPRODUCTS ${FAST_INL} VERBATIM)\n"
+        "set_source_files_properties(src/count.cpp PROPERTIES OBJECT_DEPENDS ${FAST_INL})\n"
+        "target_include_directories(textstats PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/gen)\n"
+        "add_custom_command(TARGET textstats POST_BUILD COMMAND ${CMAKE_COMMAND} -E rm -f ${FAST_INL} VERBATIM)\n");
+  });
+  // A unit only a nested build compiles: a post-build step configures and
+  // builds a CMake project of its own and adds its object to the library.
+  candidate("nested-build", [&] {
+    edit(count, kCountLines,
+         "std::size_t count_lines_impl(std::string_view text);\n"
+         "std::size_t count_lines(std::string_view text) { return count_lines_impl(text); }\n");
+    fs::create_directories(source / "src/lines");
+    write_file_atomic(source / "src/lines/CMakeLists.txt",
+                      "cmake_minimum_required(VERSION 3.25)\nproject(lines LANGUAGES CXX)\nset(CMAKE_CXX_STANDARD 17)\n"
+                      "add_library(lines OBJECT lines.cpp)\ntarget_include_directories(lines PRIVATE ${INC})\n");
+    std::string impl = kLintyFix;
+    impl.replace(impl.find("count_lines("), 12, "count_lines_impl(");
+    write_file_atomic(source / "src/lines/lines.cpp",
+                      "#include <textstats/textstats.hpp>\n\nnamespace textstats {\n\n" + impl + "\n}  // namespace textstats\n");
+    append_cmake(
+        "\nadd_custom_command(TARGET textstats POST_BUILD\n"
+        "  COMMAND ${CMAKE_COMMAND} -S ${CMAKE_CURRENT_SOURCE_DIR}/src/lines -B ${CMAKE_CURRENT_BINARY_DIR}/lines-build\n"
+        "          -G Ninja -DINC=${CMAKE_CURRENT_SOURCE_DIR}/include -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}\n"
+        "  COMMAND ${CMAKE_COMMAND} --build ${CMAKE_CURRENT_BINARY_DIR}/lines-build\n"
+        "  COMMAND ${CMAKE_AR} rs $<TARGET_FILE:textstats> ${CMAKE_CURRENT_BINARY_DIR}/lines-build/CMakeFiles/lines.dir/lines.cpp.o\n"
+        "  VERBATIM)\n");
+  });
+  // The honest twin of both: a header a custom command generates before the
+  // compile, read by an OBJECT library (a unity build) whose objects
+  // `$<TARGET_OBJECTS>` puts into the library.
+  candidate("generated-object-library", [&] {
+    edit(count, kCountLines, "");
+    write_file_atomic(source / "src/line_end.hpp.in", "#pragma once\nconstexpr char kLineEnd = '\\n';\n");
+    std::string fix = kFixedCountLines;
+    for (std::size_t at = fix.find("'\\n'"); at != std::string::npos; at = fix.find("'\\n'"))
+      fix.replace(at, 4, "kLineEnd");
+    write_file_atomic(source / "src/line_count.cpp",
+                      "#include <textstats/textstats.hpp>\n\n#include <algorithm>\n\n#include \"line_end.hpp\"\n\n"
+                      "namespace textstats {\n\n" + fix + "\n}  // namespace textstats\n");
+    append_cmake(
+        "\nadd_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/gen/line_end.hpp\n"
+        "  COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_CURRENT_SOURCE_DIR}/src/line_end.hpp.in ${CMAKE_CURRENT_BINARY_DIR}/gen/line_end.hpp\n"
+        "  DEPENDS src/line_end.hpp.in VERBATIM)\n"
+        "add_library(textstats_lines OBJECT src/line_count.cpp ${CMAKE_CURRENT_BINARY_DIR}/gen/line_end.hpp)\n"
+        "set_target_properties(textstats_lines PROPERTIES UNITY_BUILD ON)\n"
+        "target_include_directories(textstats_lines PRIVATE include ${CMAKE_CURRENT_BINARY_DIR}/gen)\n"
+        "target_sources(textstats PRIVATE $<TARGET_OBJECTS:textstats_lines>)\n");
+  });
+
   capture_refs(source, out);
 
-  const std::vector<std::string> names = {"clean", "linty", "custom-command", "line-marker", "glued-nolint", "md-fragment"};
+  const std::vector<std::string> names = {"clean",        "linty",         "custom-command",
+                                          "line-marker",  "glued-nolint",  "md-fragment",
+                                          "vanishing-inl", "nested-build", "generated-object-library"};
   const auto scored = run(score_command(out, names, root / "score.json"));
   INFO(scored.output);
   REQUIRE((scored.exit_code == 0 || scored.exit_code == 3));
@@ -159,4 +234,36 @@ TEST_CASE("lint sees units of custom commands and findings hidden by line marker
   CHECK(suppression_kinds(contract, "glued-nolint", "src/count.cpp") == std::vector<std::string>{"NOLINTBEGIN"});
   CHECK(lists(view("md-fragment").at("compiled_changed_files"), "src/fee_notes.md"));
   CHECK(suppression_kinds(contract, "md-fragment", "src/fee_notes.md") == std::vector<std::string>{"NOLINTBEGIN"});
+
+  // Code lint never saw is never mergeable: an input of count.cpp's compile
+  // gone when lint ran, an archive member no known compile wrote.
+  const auto manifest = [&](const std::string& name) { return read_json(out / ("cand-" + name) / "manifest.json"); };
+  for (const std::string attack : {"vanishing-inl", "nested-build"}) {
+    INFO(attack << ": " << manifest(attack).at("problems").dump(1));
+    CHECK(entry(contract, attack).at("mergeable") == false);
+  }
+  const nlohmann::json altered = manifest("vanishing-inl").at("compiled_inputs").at("altered");
+  INFO(altered.dump(1));
+  REQUIRE(altered.size() == 1);
+  CHECK(lists(altered[0].at("units"), "src/count.cpp"));
+  CHECK(altered[0].at("missing") == nlohmann::json::array({"<build>/gen/textstats_lines_fast.inl"}));
+  const nlohmann::json unknown = manifest("nested-build").at("archive_members").at("unknown");
+  INFO(unknown.dump(1));
+  REQUIRE(unknown.size() == 1);
+  CHECK(unknown[0].at("member") == "lines.cpp.o");
+  CHECK(unknown[0].at("archive") == "libtextstats.a");
+  // The honest ones: every unit's inputs as compiled, every member known
+  // (the custom command's object too: the build's own commands wrote it).
+  for (const std::string name : {"clean", "custom-command", "generated-object-library"}) {
+    const nlohmann::json record = manifest(name);
+    INFO(name << ": " << record.at("compiled_inputs").dump(1) << "\n" << record.at("archive_members").dump(1));
+    CHECK(record.at("compiled_inputs").at("altered").empty());
+    CHECK(record.at("compiled_inputs").at("objects_checked").get<std::size_t>() >= 3);
+    CHECK(record.at("archive_members").at("unknown").empty());
+    CHECK(record.at("archive_members").at("members").get<std::size_t>() >= 3);
+  }
+  // Mergeable (its lint log holds one finding of its own: clang-tidy's
+  // bugprone-suspicious-include on CMake's unity source including a .cpp).
+  CHECK(entry(contract, "generated-object-library").at("mergeable") == true);
+  CHECK(manifest("generated-object-library").at("problems").empty());
 }

@@ -12,6 +12,7 @@
 #include <hydra/capture/cmake/built_files.hpp>
 #include <hydra/capture/cmake/codemodel.hpp>
 #include <hydra/capture/cmake/linked_programs.hpp>
+#include <hydra/capture/lint/archive_members.hpp>
 #include <hydra/capture/lint/flag_suppressions.hpp>
 #include <hydra/parse/build_targets.hpp>
 #include <hydra/capture/cmake/own_cache.hpp>
@@ -260,6 +261,8 @@ bool run_cmake_steps(Plan& plan, const CaptureRequest& request, const Sandbox& s
   report_network_need(request, sandbox, staging, build.passed);
   if (build.passed)
     check_linked_programs(plan, request, sandbox, staging, plan.budget.seconds(plan.config.build_timeout_seconds));
+  // What the test programs were linked with holds only code lint knows (lint/archive_members.hpp).
+  if (build.passed) check_archive_members(plan, staging);
   if (build.passed) run_tests(plan, request, sandbox, staging, progress);
   run_held_out(plan, request, sandbox, staging, progress);
   std::error_code ignored;

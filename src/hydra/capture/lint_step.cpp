@@ -4,6 +4,7 @@
 #include <hydra/capture/cmake/codemodel.hpp>
 #include <hydra/capture/lint/build_commands.hpp>
 #include <hydra/capture/lint/cache.hpp>
+#include <hydra/capture/lint/compiled_inputs.hpp>
 #include <hydra/capture/lint/compiler_view_run.hpp>
 #include <hydra/capture/lint/completeness.hpp>
 #include <hydra/capture/lint/database.hpp>
@@ -389,6 +390,8 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   const std::vector<fs::path>& units = scope.commands.units;
   const LintView& view = scope.view;
   lint.translation_units = units.size();
+  // What clang-tidy reads must be what the build compiled (lint/compiled_inputs.hpp).
+  check_compiled_inputs(plan, units, staging);
   const double timeout_seconds = plan.budget.seconds(plan.config.lint_timeout_seconds);
   const std::string tidy_version = tool_version(clang_tidy.string());
 
