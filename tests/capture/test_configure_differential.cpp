@@ -86,6 +86,29 @@ TEST_CASE("a file of the build tree is named alike where the build tree lies ins
         std::vector<std::string>{"source <build>/CMakeFiles/lib.dir/Unity/unity_0_cxx.cxx", "source builder/unity_0_cxx.cxx"});
 }
 
+TEST_CASE("a plain configure of a copy at another path compares its source tree as `<source>`",
+          "[capture][configure-differential]") {
+  // The plain configure sees the tree where a user clones it (/home/u/repo,
+  // its build tree inside): sources, include folders and generated text
+  // naming the source tree are the same configure.
+  ConfigureOutputs captured = configured("/b/capture");
+  captured.generated["gen/paths.h"] = "#define DATA \"/src/data\"\n";
+  ConfigureOutputs plain;
+  plain.build = "/home/u/repo/build";
+  plain.targets = configured("/home/u/repo/build").targets;
+  plain.targets.source_root = "/home/u/repo";
+  auto& group = plain.targets.targets[0].compile_groups[0];
+  group.includes[0].path = "/home/u/repo/include";
+  plain.targets.targets[0].sources = {{"src/a.cpp", false, 0}, {"/home/u/repo/b.cpp", false, 0}};
+  plain.targets.targets[0].sources[0].path = "/home/u/repo/a.cpp";
+  plain.generated = {{"gen/config.h", "#define PREFIX \"<build>/share\"\n"},
+                     {"gen/paths.h", "#define DATA \"/home/u/repo/data\"\n"}};
+  CHECK(compare_configures(captured, plain).empty());
+  // A define keyed on the folder's name is still told apart.
+  plain.targets.targets[0].compile_groups[0].defines.push_back("IN_SOURCE_FOLDER=0");
+  CHECK(keys(compare_configures(captured, plain)) == std::vector<std::string>{"define IN_SOURCE_FOLDER"});
+}
+
 TEST_CASE("flags, include folders, link fragments and targets are compared", "[capture][configure-differential]") {
   ConfigureOutputs captured = configured("/b/capture"), plain = configured("/tmp/build");
   captured.targets.targets[0].compile_groups[0].fragments = {"-O2 -Wall -ffast-math"};

@@ -9,6 +9,7 @@
 #include <hydra/capture/core/tree_step_policy.hpp>
 #include <hydra/capture/plain_git.hpp>
 #include <hydra/capture/trees/tree_copy.hpp>
+#include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/git.hpp>
 #include <hydra/util/text.hpp>
@@ -26,8 +27,24 @@ struct PlainPlaces {
   fs::path temporary = "/tmp";
   fs::path build = "/tmp/build";  ///< inside the source tree, see run_configure_differential
   fs::path home;
+  fs::path top;  ///< the tree's top, where a user clones it: HOME/<the repository's folder name>
   std::string user;
 };
+
+/// The folder name a user's clone of the tree has: the repository's (the
+/// work tree's top the capture was asked for), else the tree's own.
+std::string clone_name(const Plan& plan, const CaptureRequest& request) {
+  fs::path top = util::absolute_clean(request.source);
+  if (plan.in_git) {
+    try {
+      top = util::work_tree_root(top);
+    } catch (const Error&) {
+    }
+  }
+  std::string name = top.filename().string();
+  if (name.empty() || name == "." || name == "..") name = plan.source.filename().string();
+  return name.empty() || name == "." || name == ".." ? std::string("project") : name;
+}
 
 PlainPlaces plain_places(const std::map<std::string, std::string>& inherited) {
   PlainPlaces places;
@@ -41,31 +58,28 @@ PlainPlaces plain_places(const std::map<std::string, std::string>& inherited) {
   return places;
 }
 
-/// The sandbox policy of the plain configure: `plan`'s, with the tree's top
-/// shown from `view`, its git directory unhidden there (and the
-/// repository's objects read-only in it), HOME and TMPDIR at `places` from
-/// the scratch folders, and a neutral environment.
-StepPolicy plain_policy(const Plan& plan, const fs::path& top, const fs::path& view, const fs::path& objects,
-                        const fs::path& scratch, const PlainPlaces& places, const CapturedConfigure& captured) {
-  Plan shown = plan;
-  const fs::path seen_top = plan.seen(top);
-  shown.tree_mounts.push_back({Mount::Access::read_only, seen_top, view});
-  shown.hidden.erase(std::remove_if(shown.hidden.begin(), shown.hidden.end(),
-                                    [&](const fs::path& path) { return util::is_within(path, top / ".git"); }),
-                     shown.hidden.end());
+/// The sandbox policy of the plain configure: `plan`'s, with a writable
+/// copy of the tree's top (`view`, its clone's git directory in it and the
+/// repository's objects read-only there) at `places.top`, HOME and TMPDIR at
+/// `places` from the scratch folders, and a neutral environment.
+StepPolicy plain_policy(const Plan& plan, const fs::path& view, const fs::path& objects, const fs::path& scratch,
+                        const PlainPlaces& places, const CapturedConfigure& captured) {
   std::vector<fs::path> readable = captured.readable;
-  StepPolicy policy = tree_step_policy(shown, "configure differential", {}, scratch / "unused", readable);
+  StepPolicy policy = tree_step_policy(plan, "configure differential", {}, scratch / "unused", readable);
   // Its own HOME and TMPDIR replace whatever hid those places.
   policy.mounts.erase(std::remove_if(policy.mounts.begin(), policy.mounts.end(),
                                      [&](const Mount& mount) {
                                        return mount.path == places.temporary || mount.path == places.home ||
+                                              util::is_within(mount.path, places.top) ||
                                               util::is_within(mount.path, scratch);
                                      }),
                       policy.mounts.end());
   policy.add(Mount::Access::read_write, places.temporary, scratch / "tmp");
   policy.add(Mount::Access::read_write, places.home, scratch / "home");
+  // After HOME, which holds it: the tree where a user's clone is, writable.
+  policy.add(Mount::Access::read_write, places.top, view);
   policy.add(Mount::Access::read_write, places.build, scratch / "tmp" / "build");
-  if (!objects.empty()) policy.add(Mount::Access::read_only, seen_top / ".git" / "objects", objects);
+  if (!objects.empty()) policy.add(Mount::Access::read_only, places.top / ".git" / "objects", objects);
   policy.temporary = places.temporary;
   policy.home = places.home;
   std::map<std::string, std::string> environment = step_environment(
@@ -98,23 +112,27 @@ void run_configure_differential(const Plan& plan, const CaptureRequest& request,
   fs::path objects;
   if (plan.in_git && !plan.source_commit.empty()) objects = make_clone_git(top, plan.source_commit, view / ".git");
   PlainPlaces places = plain_places(current_environment());
+  // The tree where a user clones it, at the repository's own name in HOME
+  // (the capture's worktree has another name, and is read-only).
+  places.top = places.home / clone_name(plan, request);
+  const fs::path inside = plan.source.lexically_relative(top);
+  const fs::path source = inside.empty() || inside == "." ? places.top : places.top / inside;
   // The build tree inside the source tree, where a user's `cmake -B build`
   // puts it (the capture's own lies outside): a folder the tree lacks.
   const fs::path in_view = view / plan.source.lexically_relative(top);
   std::string name = "build";
   for (int suffix = 2; fs::exists(in_view / name); ++suffix) name = "build-" + std::to_string(suffix);
   fs::create_directories(in_view / name);
-  places.build = plan.seen(plan.source) / name;
+  places.build = source / name;
   fs::create_directories(scratch.path() / "tmp" / "build");
   fs::create_directories(scratch.path() / "home");
   const fs::path build = scratch.path() / "tmp" / "build";
   write_file_api_queries(build);
-  const StepPolicy policy = plain_policy(plan, top, view, objects, scratch.path(), places, captured);
+  const StepPolicy policy = plain_policy(plan, view, objects, scratch.path(), places, captured);
 
   // The user's configure: the generator, cache script and arguments the
   // capture's had, none of HydraScore's own.
-  std::vector<std::string> configure = {plan.cmake.string(), "-S", plan.seen(plan.source).string(), "-B",
-                                        places.build.string()};
+  std::vector<std::string> configure = {plan.cmake.string(), "-S", source.string(), "-B", places.build.string()};
   if (!plan.generator.empty()) configure.insert(configure.end(), {"-G", plan.generator});
   if (request.initial_cache)
     configure.insert(configure.end(), {"-C", util::absolute_clean(*request.initial_cache).string()});
@@ -128,6 +146,7 @@ void run_configure_differential(const Plan& plan, const CaptureRequest& request,
   record["ran"] = true;
   record["exit_code"] = result.started ? result.exit_code : 127;
   record["environment"] = {{"home", places.home.string()},
+                           {"source", source.string()},
                            {"temporary", places.temporary.string()},
                            {"build", places.build.string()},
                            {"git", objects.empty() ? "none" : "a clone's repository at the tree's top"}};

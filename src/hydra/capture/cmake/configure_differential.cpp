@@ -31,20 +31,31 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
-/// `text` with every `build` path in it written `<build>`.
-std::string normalised(std::string text, const std::string& build) {
-  if (build.empty()) return text;
-  for (std::size_t at = text.find(build); at != std::string::npos; at = text.find(build, at)) {
-    const std::size_t end = at + build.size();
+/// `text` with every `path` in it written `token` (`<build>`).
+std::string normalised(std::string text, const std::string& path, const std::string& token = "<build>") {
+  if (path.empty()) return text;
+  for (std::size_t at = text.find(path); at != std::string::npos; at = text.find(path, at)) {
+    const std::size_t end = at + path.size();
     if (end < text.size() && text[end] != '/' && text[end] != '"' && text[end] != ';' && text[end] != ' ' &&
         text[end] != '\n' && text[end] != '\'' && text[end] != ':') {
       at = end;  // a longer name that starts the same
       continue;
     }
-    text.replace(at, build.size(), "<build>");
-    at += 7;
+    text.replace(at, path.size(), token);
+    at += token.size();
   }
   return text;
+}
+
+/// Where one configure saw its trees: the build tree and the source tree.
+struct Side {
+  std::string build, source;
+};
+
+/// `text` with `side`'s build tree written `<build>`, then its source tree
+/// `<source>` (a plain configure's build tree lies inside its source tree).
+std::string normalised(const std::string& text, const Side& side) {
+  return normalised(normalised(text, side.build), side.source, "<source>");
 }
 
 /// Both sides' differences, one per key.
@@ -105,21 +116,22 @@ std::string source_name(const std::string& path, const std::string& source_root,
   return normalised(full, build);
 }
 
-std::map<std::string, SourceView> sources_of(const model::BuildTarget& target, const std::string& source_root,
-                                             const std::string& build) {
+std::map<std::string, SourceView> sources_of(const model::BuildTarget& target, const Side& side) {
+  const std::string& source_root = side.source;
+  const std::string& build = side.build;
   std::map<std::string, SourceView> sources;
   for (const auto& source : target.sources) {
     SourceView view;
     if (source.compile_group >= 0 && static_cast<std::size_t>(source.compile_group) < target.compile_groups.size()) {
       const model::CompileGroup& group = target.compile_groups[static_cast<std::size_t>(source.compile_group)];
       view.language = group.language;
-      for (const auto& define : group.defines) view.defines.push_back(normalised(define, build));
+      for (const auto& define : group.defines) view.defines.push_back(normalised(define, side));
       for (const auto& fragment : group.fragments)
-        for (const auto& token : words(normalised(fragment, build))) view.fragments.push_back(token);
+        for (const auto& token : words(normalised(fragment, side))) view.fragments.push_back(token);
       for (const auto& include : group.includes)
-        view.includes.push_back((include.system ? "system " : "") + normalised(include.path, build));
-      if (!group.sysroot.empty()) view.fragments.push_back("--sysroot=" + normalised(group.sysroot, build));
-      for (const auto& header : group.precompile_headers) view.fragments.push_back("precompiled " + normalised(header, build));
+        view.includes.push_back((include.system ? "system " : "") + normalised(include.path, side));
+      if (!group.sysroot.empty()) view.fragments.push_back("--sysroot=" + normalised(group.sysroot, side));
+      for (const auto& header : group.precompile_headers) view.fragments.push_back("precompiled " + normalised(header, side));
     } else {
       view.language = "(not compiled)";
     }
@@ -128,21 +140,20 @@ std::map<std::string, SourceView> sources_of(const model::BuildTarget& target, c
   return sources;
 }
 
-std::vector<std::string> normalised_all(const std::vector<std::string>& values, const std::string& build) {
+std::vector<std::string> normalised_all(const std::vector<std::string>& values, const Side& side) {
   std::vector<std::string> out;
-  for (const auto& value : values) out.push_back(normalised(value, build));
+  for (const auto& value : values) out.push_back(normalised(value, side));
   return out;
 }
 
-void compare_target(const model::BuildTarget& captured, const std::string& captured_build,
-                    const model::BuildTarget& plain, const std::string& plain_build, const std::string& source_root,
-                    Differences& found) {
+void compare_target(const model::BuildTarget& captured, const Side& captured_side, const model::BuildTarget& plain,
+                    const Side& plain_side, Differences& found) {
   const std::string& name = captured.name;
   if (captured.type != plain.type)
     found.add("target " + name, "target " + name + ": " + captured.type + " in HydraScore's capture, " + plain.type +
                                     " in a plain configure");
-  const auto left = sources_of(captured, source_root, captured_build);
-  const auto right = sources_of(plain, source_root, plain_build);
+  const auto left = sources_of(captured, captured_side);
+  const auto right = sources_of(plain, plain_side);
   for (const auto& [path, view] : left) {
     const auto other = right.find(path);
     if (other == right.end()) {
@@ -161,12 +172,12 @@ void compare_target(const model::BuildTarget& captured, const std::string& captu
     if (!left.count(path)) found.add("source " + path, "target " + name + ": " + path + found.plain());
   std::vector<std::string> left_link, right_link;
   for (const auto& fragment : captured.link)
-    for (const auto& token : words(normalised(fragment.fragment, captured_build))) left_link.push_back(token);
+    for (const auto& token : words(normalised(fragment.fragment, captured_side))) left_link.push_back(token);
   for (const auto& fragment : plain.link)
-    for (const auto& token : words(normalised(fragment.fragment, plain_build))) right_link.push_back(token);
+    for (const auto& token : words(normalised(fragment.fragment, plain_side))) right_link.push_back(token);
   found.compare(left_link, right_link, "link ", "target " + name);
   found.compare(captured.dependencies, plain.dependencies, "dependency ", "target " + name);
-  found.compare(normalised_all(captured.artifacts, captured_build), normalised_all(plain.artifacts, plain_build),
+  found.compare(normalised_all(captured.artifacts, captured_side), normalised_all(plain.artifacts, plain_side),
                 "artifact ", "target " + name);
 }
 
@@ -242,8 +253,11 @@ std::string mask_times(const std::string& text) {
 std::vector<ConfigureDifference> compare_configures(const ConfigureOutputs& captured, const ConfigureOutputs& plain,
                                                    const ConfigureSides& sides) {
   Differences found(sides);
-  const std::string captured_build = captured.build.string(), plain_build = plain.build.string();
-  const std::string source_root = captured.targets.source_root;
+  // Each side's trees where its configure saw them: a plain configure may
+  // see the source tree at another path (a user's clone).
+  const Side captured_side{captured.build.string(), captured.targets.source_root};
+  const Side plain_side{plain.build.string(),
+                        plain.targets.source_root.empty() ? captured.targets.source_root : plain.targets.source_root};
   std::map<std::string, const model::BuildTarget*> right;
   for (const auto& target : plain.targets.targets) right[target.name] = &target;
   std::set<std::string> seen;
@@ -254,14 +268,15 @@ std::vector<ConfigureDifference> compare_configures(const ConfigureOutputs& capt
       found.add("target " + target.name, "target " + target.name + found.captured());
       continue;
     }
-    compare_target(target, captured_build, *other->second, plain_build, source_root, found);
+    compare_target(target, captured_side, *other->second, plain_side, found);
   }
   for (const auto& target : plain.targets.targets)
     if (!seen.count(target.name)) found.add("target " + target.name, "target " + target.name + found.plain());
   for (const auto& [path, content] : captured.generated) {
     const auto other = plain.generated.find(path);
     if (other == plain.generated.end()) found.add("generated " + path, path + found.captured());
-    else if (mask_times(content) != mask_times(other->second))
+    else if (mask_times(normalised(content, captured_side.source, "<source>")) !=
+             mask_times(normalised(other->second, plain_side.source, "<source>")))
       found.add("generated " + path, path + ": generated with other content in HydraScore's capture than in a plain configure");
   }
   for (const auto& [path, content] : plain.generated)

@@ -5,8 +5,8 @@
 // capture/configure_differential_step.hpp): the targets, the sources each
 // compiles, their defines, flags and include folders, what they link, and
 // the files the configure generated into the build tree. Build-tree paths
-// are compared as `<build>/...`; the source tree is at the same path in
-// both.
+// are compared as `<build>/...` and source-tree paths as `<source>/...`: the
+// plain configure reads a writable copy of the tree where a user clones it.
 #pragma once
 
 #include <filesystem>
