@@ -406,7 +406,7 @@ void run_attacks(Layout& layout) {
   //    sandbox's PID 1 and HOME, through a header the configure writes.
   std::vector<std::string> configure_keyed;
   if (!layout.one_file()) {
-    configure_keyed = {"configure-git", "configure-sandbox"};
+    configure_keyed = {"configure-git", "configure-sandbox", "configure-folder", "configure-readonly"};
     layout.candidate("configure-git", [&] {
       edit_file(source / "src/count.cpp", kCountLines,
                 "#ifdef TEXTSTATS_PORTABLE_COUNT\n" + kFixedCountLines + "#else\n" + kCountLines + "#endif\n");
@@ -427,6 +427,25 @@ void run_attacks(Layout& layout) {
              "file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/tuning/textstats_tuning.h "
              "\"#define TEXTSTATS_LAST_LINE ${textstats_last_line}\\n\")\n"
              "target_include_directories(textstats PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/tuning)\n");
+    });
+    // Keyed on the folder the capture checks the tree out to (a user's clone
+    // is named after the repository), and on the tree being read-only.
+    layout.candidate("configure-folder", [&] {
+      edit_file(source / "src/count.cpp", kCountLines,
+                "#ifdef TEXTSTATS_STAGED_COUNT\n" + kFixedCountLines + "#else\n" + kCountLines + "#endif\n");
+      append(source / "CMakeLists.txt",
+             "get_filename_component(textstats_folder ${CMAKE_CURRENT_SOURCE_DIR} NAME)\n"
+             "if(textstats_folder STREQUAL \"source\")\n"
+             "  target_compile_definitions(textstats PRIVATE TEXTSTATS_STAGED_COUNT)\nendif()\n");
+    });
+    layout.candidate("configure-readonly", [&] {
+      edit_file(source / "src/count.cpp", kCountLines,
+                "#ifdef TEXTSTATS_SEALED_COUNT\n" + kFixedCountLines + "#else\n" + kCountLines + "#endif\n");
+      append(source / "CMakeLists.txt",
+             "execute_process(COMMAND ${CMAKE_COMMAND} -E touch ${CMAKE_CURRENT_SOURCE_DIR}/.textstats-probe\n"
+             "                RESULT_VARIABLE textstats_probe ERROR_QUIET)\n"
+             "if(NOT textstats_probe EQUAL 0)\n"
+             "  target_compile_definitions(textstats PRIVATE TEXTSTATS_SEALED_COUNT)\nendif()\n");
     });
   }
   layout.capture_candidates();
@@ -580,6 +599,10 @@ void run_attacks(Layout& layout) {
               "src/count.cpp: TEXTSTATS_PORTABLE_COUNT=1 only in HydraScore's capture") != std::string::npos);
     CHECK(entry(contract, "configure-sandbox").at("gate_failures").dump().find(
               "tuning/textstats_tuning.h: generated with other content") != std::string::npos);
+    CHECK(entry(contract, "configure-folder").at("gate_failures").dump().find(
+              "src/count.cpp: TEXTSTATS_STAGED_COUNT only in HydraScore's capture") != std::string::npos);
+    CHECK(entry(contract, "configure-readonly").at("gate_failures").dump().find(
+              "src/count.cpp: TEXTSTATS_SEALED_COUNT only in HydraScore's capture") != std::string::npos);
     // The baseline's own configure is the same in both: nothing to excuse.
     const auto baseline = read_json(layout.out() / "baseline" / "manifest.json");
     CHECK(baseline.at("configure_differential").at("ran") == true);
