@@ -128,8 +128,13 @@ std::map<std::string, SourceView> sources_of(const model::BuildTarget& target, c
       for (const auto& define : group.defines) view.defines.push_back(normalised(define, side));
       for (const auto& fragment : group.fragments)
         for (const auto& token : words(normalised(fragment, side))) view.fragments.push_back(token);
-      for (const auto& include : group.includes)
-        view.includes.push_back((include.system ? "system " : "") + normalised(include.path, side));
+      for (const auto& include : group.includes) {
+        // `-I/a/b/` is `-I/a/b`: the codemodel writes a folder given as `.` either way.
+        std::string folder = normalised(include.path, side);
+        while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+        if (util::ends_with(folder, "/.")) folder.resize(folder.size() - 2);
+        view.includes.push_back((include.system ? "system " : "") + folder);
+      }
       if (!group.sysroot.empty()) view.fragments.push_back("--sysroot=" + normalised(group.sysroot, side));
       for (const auto& header : group.precompile_headers) view.fragments.push_back("precompiled " + normalised(header, side));
     } else {
