@@ -117,7 +117,7 @@ TEST_CASE("flags, include folders, link fragments and targets are compared", "[c
   plain.targets.targets.push_back(plain.targets.targets[0]);
   plain.targets.targets.back().name = "extra";
   CHECK(keys(compare_configures(captured, plain)) ==
-        std::vector<std::string>{"flag -ffast-math", "include system /src/fixed", "link <build>/libfix.a",
+        std::vector<std::string>{"flag -ffast-math", "include system <source>/fixed", "link <build>/libfix.a",
                                  "target extra"});
 }
 

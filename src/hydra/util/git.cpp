@@ -90,7 +90,9 @@ std::vector<std::string> neutral_options(const fs::path& directory, const std::m
                                       // No background work.
                                       "-c", "gc.auto=0", "-c", "maintenance.auto=false",
                                       // No fetch (see git_environment), whatever the clone allows.
-                                      "-c", "protocol.allow=never", "-c", "fetch.recurseSubmodules=false"};
+                                      "-c", "protocol.allow=never", "-c", "fetch.recurseSubmodules=false",
+                                      // Messages are git's errors only (GIT_GRAFT_FILE names /dev/null).
+                                      "-c", "advice.graftFileDeprecated=false"};
   const std::string key = git_memory.depth > 0 ? memo_key(directory, environment) : std::string();
   const auto remembered = key.empty() ? git_memory.drivers.end() : git_memory.drivers.find(key);
   std::set<std::string> drivers;
