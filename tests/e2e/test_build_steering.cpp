@@ -589,7 +589,7 @@ void run_attacks(Layout& layout) {
     // The configure keyed on the capture passes its own run, and a plain
     // configure of the same tree (a clone's git directory, the user's HOME)
     // names what it builds otherwise.
-    for (const std::string name : configure_keyed) {
+    for (const std::string& name : configure_keyed) {
       CAPTURE(name);
       CHECK(own_run_passed(layout, name, "count.lines_without_trailing_newline"));
       check_no_gain(contract, name, "fix");
