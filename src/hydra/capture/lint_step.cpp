@@ -341,11 +341,12 @@ LintLog lint_log(const std::vector<util::ProcessResult>& results, const std::vec
 /// The change's lines only the build's compiler compiles, linted in its view
 /// (lint/compiler_view_run.hpp): clang-tidy's findings there and the record.
 CompilerViewResult compiler_view_of(const Plan& plan, const LintView& view, const fs::path& clang_tidy,
-                                    const Sandbox& sandbox, const StepPolicy& policy, double timeout_seconds) {
+                                    const Sandbox& sandbox, const StepPolicy& policy, double timeout_seconds,
+                                    const std::optional<std::string>& deps) {
   CompilerViewRequest request;
   request.clang_tidy = clang_tidy;
   request.scratch = plan.build_dir / ".hydra-lint-view" / "compiler-view";
-  if (!view.added_lines.empty()) request.deps = ninja_tool(plan.build_dir, {"deps"}).value_or("");
+  if (!view.added_lines.empty()) request.deps = deps.value_or("");
   request.prepare = [&](const std::vector<std::string>& argv) { return sandbox.request(policy, argv); };
   request.timeout_seconds = timeout_seconds;
   request.jobs = plan.jobs;
@@ -391,7 +392,9 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   const LintView& view = scope.view;
   lint.translation_units = units.size();
   // What clang-tidy reads must be what the build compiled (lint/compiled_inputs.hpp).
-  check_compiled_inputs(plan, units, staging);
+  // Ninja's deps log, read once for this check and the compiler's view.
+  const std::optional<std::string> deps = ninja_tool(plan.build_dir, {"deps"});
+  check_compiled_inputs(plan, units, deps, staging);
   const double timeout_seconds = plan.budget.seconds(plan.config.lint_timeout_seconds);
   const std::string tidy_version = tool_version(clang_tidy.string());
 
@@ -418,7 +421,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   LintLog log = lint_log(results, units, plan.source, view);
   json view_record = view.to_json();
   if (!timed_out) {
-    CompilerViewResult compiler_view = compiler_view_of(plan, view, clang_tidy, sandbox, policy, timeout_seconds);
+    CompilerViewResult compiler_view = compiler_view_of(plan, view, clang_tidy, sandbox, policy, timeout_seconds, deps);
     log.text += compiler_view.findings;
     log.incomplete.insert(log.incomplete.end(), compiler_view.incomplete.begin(), compiler_view.incomplete.end());
     // Lines only the compiler sees that clang-tidy could not lint: nothing

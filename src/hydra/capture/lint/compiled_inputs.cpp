@@ -98,8 +98,8 @@ AlteredCompile altered_compile(const NinjaDepsEntry& entry, const std::function<
   return altered;
 }
 
-void check_compiled_inputs(const Plan& plan, const std::vector<fs::path>& units, Staging& staging) {
-  const std::optional<std::string> deps = ninja_tool(plan.build_dir, {"deps"});
+void check_compiled_inputs(const Plan& plan, const std::vector<fs::path>& units,
+                           const std::optional<std::string>& deps, Staging& staging) {
   if (!deps) {
     staging.manifest["compiled_inputs"] = {{"problem", "not a Ninja build tree, or ninja cannot list its deps log"}};
     return;

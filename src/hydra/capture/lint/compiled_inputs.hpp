@@ -70,6 +70,7 @@ AlteredCompile altered_compile(const NinjaDepsEntry& entry, const std::function<
 /// manifest.json's `compiled_inputs` ({"objects_checked": N, "altered":
 /// [{"object", "units", "changed", "missing", "object_rewritten"}]} or
 /// {"problem": why}); an altered compile of a candidate is a problem.
-void check_compiled_inputs(const Plan& plan, const std::vector<std::filesystem::path>& units, Staging& staging);
+void check_compiled_inputs(const Plan& plan, const std::vector<std::filesystem::path>& units,
+                           const std::optional<std::string>& deps, Staging& staging);
 
 }  // namespace hydra::capture

@@ -1,5 +1,7 @@
 // The runs of the compiler's view (lint/compiler_view_run.hpp).
 #include <hydra/capture/lint/compiler_view_run.hpp>
+
+#include <hydra/capture/lint/compiled_inputs.hpp>
 #include <hydra/capture/lint/database.hpp>
 
 #include <algorithm>
@@ -369,24 +371,14 @@ std::string compiler_view_not_linted(const util::ProcessResult& ran, const std::
 
 std::map<fs::path, std::set<fs::path>> sources_including(std::string_view deps, const fs::path& build) {
   std::map<fs::path, std::set<fs::path>> including;
-  std::optional<fs::path> source;  // the current object's first dependency
-  bool first = false;
-  for (const std::string_view line : util::split(deps, '\n')) {
-    if (line.empty()) continue;
-    if (line.front() != ' ') {
-      first = line.find(": #deps") != std::string_view::npos;
-      source.reset();
-      continue;
-    }
-    const std::size_t at = line.find_first_not_of(' ');
-    const fs::path name(std::string(line.substr(at)));
-    const fs::path path = util::absolute_clean(name.is_absolute() ? name : build / name);
-    if (first) {
-      source = path;
-      first = false;
-    } else if (source) {
-      including[path].insert(*source);
-    }
+  const auto path_of = [&](const std::string& named) {
+    const fs::path name(named);
+    return util::absolute_clean(name.is_absolute() ? name : build / name);
+  };
+  for (const NinjaDepsEntry& entry : parse_ninja_deps(deps)) {
+    if (entry.inputs.empty()) continue;
+    const fs::path source = path_of(entry.inputs.front());  // an object's first dependency
+    for (std::size_t index = 1; index < entry.inputs.size(); ++index) including[path_of(entry.inputs[index])].insert(source);
   }
   return including;
 }
