@@ -111,3 +111,24 @@ TEST_CASE("ccache stats logs are counted per compilation", "[capture][compiler_c
   CHECK(stats.hits == 1);
   CHECK(stats.misses == 1);
 }
+
+TEST_CASE("held lint cache stores are written only when released to be kept", "[capture][lint_cache]") {
+  hydra::util::TempDir temp("hydra-lint-held");
+  const LintCache cache(temp.path() / "lint", 1 << 20);
+  const std::string kept(64, 'b'), dropped(64, 'c'), direct(64, 'd');
+  // Held: the store says it succeeded, nothing is in the cache yet.
+  cache.hold_stores();
+  REQUIRE(cache.store(kept, {0, "kept\n"}));
+  CHECK_FALSE(cache.load(kept));
+  cache.release_stores(true);
+  REQUIRE(cache.load(kept));
+  CHECK(cache.load(kept)->output == "kept\n");
+  // Released to be dropped: never written.
+  cache.hold_stores();
+  REQUIRE(cache.store(dropped, {1, "dropped\n"}));
+  cache.release_stores(false);
+  CHECK_FALSE(cache.load(dropped));
+  // After a release, stores go straight to the cache again.
+  REQUIRE(cache.store(direct, {0, "direct\n"}));
+  CHECK(cache.load(direct));
+}

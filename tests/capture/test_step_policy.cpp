@@ -131,3 +131,31 @@ TEST_CASE("tree_step_policy puts the tree mounts first and makes their mount poi
                                    "hidden " + (top / "build").string()});
   }
 }
+
+TEST_CASE("lint's folder in the build tree is hidden from every other step", "[capture][sandbox]") {
+  hydra::util::TempDir temp("hydra-lint-folder");
+  const fs::path top = temp.path() / "top", build = temp.path() / "build";
+  const fs::path lint_folder = build / hydra::capture::kLintFolder;
+  fs::create_directories(top);
+  fs::create_directories(lint_folder / "database");
+  hydra::capture::Plan plan;
+  plan.source = top;
+  plan.build_dir = build;
+  const auto has = [](const hydra::capture::StepPolicy& policy, const std::string& line) {
+    const auto described = describe(policy.mounts);
+    return std::find(described.begin(), described.end(), line) != described.end();
+  };
+  // The tests (and the plain run, the builds, the relink) may run while
+  // lint reads its view: they can neither read nor write it.
+  for (const char* step : {"test", "build", "relink"}) {
+    INFO(step);
+    const auto policy = tree_step_policy(plan, step, {build}, build / ".hydra-tmp", {top});
+    CHECK(has(policy, "rw " + build.string()));
+    CHECK(has(policy, "hidden " + lint_folder.string()));
+  }
+  // Lint itself reads it (its TMPDIR and HOME are inside it).
+  const auto lint = tree_step_policy(plan, "lint", {lint_folder / "tmp", lint_folder / ".hydra-home"}, lint_folder / "tmp",
+                                     {top, build});
+  CHECK_FALSE(has(lint, "hidden " + lint_folder.string()));
+  CHECK(has(lint, "rw " + (lint_folder / "tmp").string()));
+}

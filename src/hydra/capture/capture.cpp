@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cstring>
 #include <cstdlib>
+#include <functional>
+#include <future>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -230,6 +232,57 @@ void collect_timed_out_steps(const json& record, const std::string& where, std::
   }
 }
 
+/// `later`'s changes to a copy of `earlier` (a manifest), made on `into`:
+/// lists grown are grown by what was appended, objects merged key by key,
+/// other values replaced.
+void merge_changes(json& into, const json& later, const json& earlier) {
+  for (const auto& [key, value] : later.items()) {
+    const bool had = earlier.is_object() && earlier.contains(key);
+    if (had && earlier[key] == value) continue;
+    if (had && value.is_array() && earlier[key].is_array() && into.contains(key) && into[key].is_array()) {
+      for (std::size_t index = earlier[key].size(); index < value.size(); ++index) into[key].push_back(value[index]);
+    } else if (had && value.is_object() && earlier[key].is_object() && into.contains(key) && into[key].is_object()) {
+      merge_changes(into[key], value, earlier[key]);
+    } else {
+      into[key] = value;
+    }
+  }
+}
+
+/// Lint beside the tests and held-out runs (lint_step.hpp, LintBeside): on
+/// two processors, clang-tidy's unit and the tests no longer wait for each
+/// other. They start once lint has made its folder, which they see hidden;
+/// lint records into a staging of its own, merged when both are done.
+void run_beside_lint(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, bool build_passed,
+                     Staging& staging, Progress& progress, const std::function<void()>& others) {
+  Staging lint_staging;
+  lint_staging.owner = staging.owner;
+  lint_staging.directory = staging.directory;
+  lint_staging.manifest = staging.manifest;
+  const json earlier = staging.manifest;
+  Progress lint_progress(progress.enabled(), request.agent, false);
+  std::promise<void> others_done;
+  LintBeside beside;
+  beside.others_done = others_done.get_future().share();
+  std::future<void> folder_ready = beside.folder_ready.get_future();
+  std::future<LintResult> lint = std::async(std::launch::async, [&] {
+    return run_lint(plan, request, sandbox, build_passed, lint_staging, lint_progress, &beside);
+  });
+  {
+    // Lint waits for the others to end: said however they end, before
+    // `lint` is waited for.
+    struct Done {
+      std::promise<void>& done;
+      ~Done() { done.set_value(); }
+    } done{others_done};
+    folder_ready.wait();
+    others();
+  }
+  lint.get();
+  merge_changes(staging.manifest, lint_staging.manifest, earlier);
+  for (const auto& [relative, role] : lint_staging.roles.items()) staging.roles[relative] = role;
+}
+
 /// The cmake profile's steps: build, its checks, tests, held-out runs and
 /// lint. A candidate's own compiler cache (cmake/own_cache.hpp) is written
 /// by its build step only, read by its held-out builds only, and removed
@@ -259,15 +312,23 @@ bool run_cmake_steps(Plan& plan, const CaptureRequest& request, const Sandbox& s
   report_built_outside_change(plan, request, source_before, staging);
   record_flag_suppressions(plan, request, toolchain_compilers(staging), staging);
   report_network_need(request, sandbox, staging, build.passed);
-  if (build.passed)
-    check_linked_programs(plan, request, sandbox, staging, plan.budget.seconds(plan.config.build_timeout_seconds));
-  // What the test programs were linked with holds only code lint knows (lint/archive_members.hpp).
-  if (build.passed) check_archive_members(plan, staging);
-  if (build.passed) run_tests(plan, request, sandbox, staging, progress);
-  run_held_out(plan, request, sandbox, staging, progress);
-  std::error_code ignored;
-  fs::remove_all(own_cache_cleanup.folder, ignored);  // no later step reads it
-  run_lint(plan, request, sandbox, build.passed, staging, progress);
+  const auto tests_and_held_out = [&] {
+    if (build.passed)
+      check_linked_programs(plan, request, sandbox, staging, plan.budget.seconds(plan.config.build_timeout_seconds));
+    // What the test programs were linked with holds only code lint knows (lint/archive_members.hpp).
+    if (build.passed) check_archive_members(plan, staging);
+    if (build.passed) run_tests(plan, request, sandbox, staging, progress);
+    run_held_out(plan, request, sandbox, staging, progress);
+    std::error_code ignored;
+    fs::remove_all(own_cache_cleanup.folder, ignored);  // no later step reads it
+  };
+  if (!sandbox.confined()) {
+    // Nothing would keep the tests out of what lint reads: one after the other.
+    tests_and_held_out();
+    run_lint(plan, request, sandbox, build.passed, staging, progress);
+    return build.passed;
+  }
+  run_beside_lint(plan, request, sandbox, build.passed, staging, progress, tests_and_held_out);
   return build.passed;
 }
 

@@ -13,6 +13,7 @@
 #include <hydra/capture/change_step.hpp>
 #include <hydra/capture/core/tree_step_policy.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <future>
@@ -124,7 +125,7 @@ LintUnits lint_units_of(const Plan& plan, const CaptureRequest& request, const j
                                              plan.config.lint.exclude, compiled);
   const std::vector<fs::path>& units = lint_commands.units;
   // What clang-tidy sees and which findings count (lint/view.hpp).
-  LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / ".hydra-lint-view",
+  LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / kLintFolder,
                                     lint_commands, built_files(units, compiled, plan.build_dir),
                                     single_word_suppression_flags(staging.manifest));
   return {std::move(lint_commands), std::move(view)};
@@ -345,7 +346,7 @@ CompilerViewResult compiler_view_of(const Plan& plan, const LintView& view, cons
                                     const std::optional<std::string>& deps) {
   CompilerViewRequest request;
   request.clang_tidy = clang_tidy;
-  request.scratch = plan.build_dir / ".hydra-lint-view" / "compiler-view";
+  request.scratch = plan.build_dir / kLintFolder / "compiler-view";
   if (!view.added_lines.empty()) request.deps = deps.value_or("");
   request.prepare = [&](const std::vector<std::string>& argv) { return sandbox.request(policy, argv); };
   request.timeout_seconds = timeout_seconds;
@@ -373,8 +374,15 @@ json lint_cache_record(const Plan& plan, const std::optional<LintCache>& cache, 
 }  // namespace
 
 LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, bool build_passed,
-                    Staging& staging, Progress& progress) {
+                    Staging& staging, Progress& progress, LintBeside* beside) {
   LintResult lint;
+  // The steps beside lint start once it has made its folder, or returned.
+  struct SayAtEnd {
+    LintBeside* beside;
+    ~SayAtEnd() {
+      if (beside) beside->folder_made();
+    }
+  } say_at_end{beside};
   const fs::path database = plan.build_dir / "compile_commands.json";
   if (lint_unavailable(request, build_passed, database, lint, staging)) return lint;
 
@@ -395,16 +403,19 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   // Ninja's deps log, read once for this check and the compiler's view.
   const std::optional<std::string> deps = ninja_tool(plan.build_dir, {"deps"});
   check_compiled_inputs(plan, units, deps, staging);
+  if (beside) beside->folder_made();
   const double timeout_seconds = plan.budget.seconds(plan.config.lint_timeout_seconds);
   const std::string tidy_version = tool_version(clang_tidy.string());
 
   LintCacheUse cache_use;
   open_lint_cache(plan, view, clang_tidy, tidy_version, cache_use);
   const std::optional<LintCache>& cache = cache_use.cache;
+  if (beside && cache) cache->hold_stores();
 
   // clang-tidy and the units' own compilers (preprocessing for the cache
-  // key) read the trees and write nothing of them.
-  const fs::path temporary = plan.build_dir / ".hydra-tmp";
+  // key) read the trees and write nothing of them; their TMPDIR and HOME
+  // are lint's own.
+  const fs::path temporary = plan.build_dir / kLintFolder / "tmp";
   // The trees, and the .clang-tidy lint uses (the baseline's, in its hidden run directory).
   std::vector<fs::path> lint_readable = {plan.source, plan.build_dir};
   if (plan.tidy_config) lint_readable.push_back(*plan.tidy_config);
@@ -413,6 +424,11 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
 
   LintCounts counts;
   const auto started = Clock::now();
+  // The compiler's view needs nothing of clang-tidy's runs of the units: it
+  // is made beside them (and not used when they time out).
+  std::future<CompilerViewResult> compiler_view_made = std::async(std::launch::async, [&] {
+    return compiler_view_of(plan, view, clang_tidy, sandbox, policy, timeout_seconds, deps);
+  });
   const std::vector<util::ProcessResult> results =
       lint_units(plan, sandbox, policy, view, units, clang_tidy, timeout_seconds, cache_use, counts, progress);
   const std::size_t trimmed = cache_use.cache ? cache_use.cache->trim() : 0;
@@ -420,14 +436,19 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
 
   LintLog log = lint_log(results, units, plan.source, view);
   json view_record = view.to_json();
+  CompilerViewResult compiler_view = compiler_view_made.get();
   if (!timed_out) {
-    CompilerViewResult compiler_view = compiler_view_of(plan, view, clang_tidy, sandbox, policy, timeout_seconds, deps);
     log.text += compiler_view.findings;
     log.incomplete.insert(log.incomplete.end(), compiler_view.incomplete.begin(), compiler_view.incomplete.end());
     // Lines only the compiler sees that clang-tidy could not lint: nothing
     // says they are clean, so the run is not one to merge (integrity gate).
     for (const auto& why : compiler_view.incomplete) staging.problem("lint: " + why);
     view_record["compiler_view"] = std::move(compiler_view.record);
+  }
+  if (beside) {
+    beside->others_done.wait();
+    const bool held = recheck_compiled_inputs(plan, units, deps, staging);
+    if (cache) cache->release_stores(held);
   }
   if (!log.incomplete.empty() && !timed_out) staging.manifest["lint_incomplete"] = log.incomplete;
   view_record["findings_outside_scope"] = log.outside_scope;

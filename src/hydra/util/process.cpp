@@ -44,8 +44,21 @@ constexpr std::chrono::milliseconds termination_grace{2000};
 /// How long to wait for a killed group to disappear before giving up
 /// (only reached when a member cannot be reaped by this process).
 constexpr std::chrono::milliseconds reap_limit{5000};
-/// Poll tick: how often the loop checks whether the child has exited.
+/// Poll tick: how often the loop checks the deadline and the group's other
+/// members. The leader's exit wakes it at once where the kernel gives a
+/// process descriptor for it (Linux 5.3); elsewhere the tick is the wait.
 constexpr int poll_tick_milliseconds = 20;
+
+/// A descriptor that becomes readable when `child` exits, or none where the
+/// kernel has no pidfd_open.
+FileDescriptor watch_exit(pid_t child) {
+#ifdef SYS_pidfd_open
+  return FileDescriptor(static_cast<int>(::syscall(SYS_pidfd_open, child, 0)));
+#else
+  (void)child;
+  return FileDescriptor();
+#endif
+}
 
 /// Makes this process the reaper of its orphaned descendants (Linux), so the
 /// grandchildren of a killed group can be reaped here instead of lingering
@@ -146,11 +159,13 @@ class ChildStreams {
     if (pending_stdin_.empty()) stdin_parent_.reset();
   }
 
-  /// Waits at most `milliseconds` for a stream to be ready, then reads what
-  /// came and sends what stdin takes.
-  void pump(int milliseconds) {
-    pollfd watched[3];
+  /// Waits at most `milliseconds` for a stream to be ready or `exit_watch`
+  /// (when valid) to say the leader ended, then reads what came and sends
+  /// what stdin takes.
+  void pump(int milliseconds, const FileDescriptor& exit_watch) {
+    pollfd watched[4];
     nfds_t watched_count = 0;
+    if (exit_watch.valid()) watched[watched_count++] = {exit_watch.get(), POLLIN, 0};
     if (output_open_) watched[watched_count++] = {output_read_.get(), POLLIN, 0};
     if (stderr_open_) watched[watched_count++] = {stderr_read_.get(), POLLIN, 0};
     if (stdin_parent_.valid()) watched[watched_count++] = {stdin_parent_.get(), POLLOUT, 0};
@@ -159,7 +174,7 @@ class ChildStreams {
     if (ready <= 0) return;
     for (nfds_t index = 0; index < watched_count; ++index) {
       const pollfd& entry = watched[index];
-      if (entry.revents == 0) continue;
+      if (entry.revents == 0 || entry.fd == exit_watch.get()) continue;
       if (entry.fd == output_read_.get()) {
         ssize_t count = ::read(output_read_.get(), buffer_, sizeof buffer_);
         if (count > 0) {
@@ -321,6 +336,7 @@ ProcessResult run_process(const ProcessRequest& request) {
   }
   result.started = true;
   ChildStreams streams(request, descriptors, sink, result);
+  FileDescriptor leader_exit = watch_exit(child);
 
   std::optional<Clock::time_point> deadline;
   if (request.timeout) {
@@ -356,6 +372,7 @@ ProcessResult run_process(const ProcessRequest& request) {
 
     auto leader_gone = [&](int status) {
       leader_exited = true;
+      leader_exit.reset();  // readable from now on: the tick paces the rest
       result.exit_code = exit_code_from_status(status);
       // No process outlives its step: what the leader left behind goes too.
       terminate_group(now);
@@ -375,7 +392,7 @@ ProcessResult run_process(const ProcessRequest& request) {
       break;
     }
     if (give_up_at && now >= *give_up_at && leader_exited) break;
-    streams.pump(poll_tick_milliseconds);
+    streams.pump(poll_tick_milliseconds, leader_exit);
   }
 
   guard.disarm();

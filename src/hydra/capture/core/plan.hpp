@@ -60,6 +60,12 @@ struct CheckoutLayout {
 };
 CheckoutLayout checkout_layout(const std::filesystem::path& folder);
 
+/// The lint step's own folder in the build tree: its view of the units
+/// (lint/view.hpp), its scratch and its TMPDIR and HOME. Every other step of
+/// the tree sees it hidden (tree_step_policy.hpp), as lint may run beside
+/// them.
+inline constexpr const char* kLintFolder = ".hydra-lint-view";
+
 /// What a capture resolved before running anything.
 struct Plan {
   std::filesystem::path source;     ///< absolute; a worktree (or its subdirectory) when the request checks out a commit

@@ -8,8 +8,8 @@
 namespace hydra::capture {
 using Clock = std::chrono::steady_clock;
 
-Progress::Progress(bool enabled, std::string agent)
-    : enabled_(enabled), live_(enabled && ::isatty(STDERR_FILENO) != 0), agent_(std::move(agent)) {}
+Progress::Progress(bool enabled, std::string agent, bool live)
+    : enabled_(enabled), live_(live && enabled && ::isatty(STDERR_FILENO) != 0), agent_(std::move(agent)) {}
 
 void Progress::start(const std::string& step) {
   std::lock_guard lock(mutex_);

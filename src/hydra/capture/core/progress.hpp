@@ -10,8 +10,10 @@ namespace hydra::capture {
 
 class Progress {
  public:
-  /// `enabled`: print at all; lines are prefixed with `agent`.
-  Progress(bool enabled, std::string agent);
+  /// `enabled`: print at all; lines are prefixed with `agent`. `live`:
+  /// redraw one line on a terminal (a step run beside another prints plain
+  /// lines, or the two would draw over each other).
+  Progress(bool enabled, std::string agent, bool live = true);
 
   /// A step begins (`step` is its short name: "build", "lint", ...).
   void start(const std::string& step);

@@ -113,6 +113,8 @@ StepPolicy tree_step_policy(const Plan& plan, std::string step, const std::vecto
   std::vector<fs::path> hidden;
   std::vector<fs::path> candidates = plan.evidence;
   candidates.insert(candidates.end(), plan.hidden.begin(), plan.hidden.end());
+  // Lint's own folder (kLintFolder): no other step reads or writes it.
+  if (policy.step != "lint") candidates.push_back(plan.build_dir / kLintFolder);
   const std::vector<fs::path> system = hidden_system_paths(settings, inherited);
   candidates.insert(candidates.end(), system.begin(), system.end());
   for (const auto& candidate : candidates) {

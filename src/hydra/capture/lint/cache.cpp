@@ -382,9 +382,35 @@ bool LintCache::store_locally(const std::string& key, const std::string& bytes) 
 }
 
 bool LintCache::store(const std::string& key, const LintCacheEntry& entry) const {
-  const std::string bytes = encode(entry);
+  std::string bytes = encode(entry);
+  {
+    std::lock_guard lock(held_->mutex);
+    if (held_->on) {
+      held_->stores.emplace_back(key, std::move(bytes));
+      return true;
+    }
+  }
   if (shared_) shared_->put("lint/" + key, bytes);  // nothing for a reader
   return store_locally(key, bytes);
+}
+
+void LintCache::hold_stores() const {
+  std::lock_guard lock(held_->mutex);
+  held_->on = true;
+}
+
+void LintCache::release_stores(bool keep) const {
+  std::vector<std::pair<std::string, std::string>> stores;
+  {
+    std::lock_guard lock(held_->mutex);
+    held_->on = false;
+    stores.swap(held_->stores);
+  }
+  if (!keep) return;
+  for (const auto& [key, bytes] : stores) {
+    if (shared_) shared_->put("lint/" + key, bytes);
+    store_locally(key, bytes);
+  }
 }
 
 std::size_t LintCache::trim() const {

@@ -29,6 +29,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -168,6 +169,13 @@ class LintCache {
   /// to store is not an error (the capture's result does not depend on it):
   /// returns false.
   bool store(const std::string& key, const LintCacheEntry& entry) const;
+  /// From now on, stores wait in memory for release_stores: a lint step run
+  /// beside the tests keeps nothing until they are over and what it read is
+  /// known unchanged (lint_step.cpp).
+  void hold_stores() const;
+  /// Stores what waits when `keep`, drops it otherwise; stores go straight
+  /// to the cache again.
+  void release_stores(bool keep) const;
   /// Removes the oldest entries until the cache holds at most 90% of the
   /// bound when it holds more than the bound. Returns the number removed.
   std::size_t trim() const;
@@ -184,9 +192,17 @@ class LintCache {
 
   bool store_locally(const std::string& key, const std::string& bytes) const;
 
+  /// Stores held back (hold_stores): key and entry bytes.
+  struct Held {
+    bool on = false;
+    std::mutex mutex;
+    std::vector<std::pair<std::string, std::string>> stores;
+  };
+
   std::filesystem::path directory_;
   std::uint64_t max_bytes_;
   remote::SharedCache* shared_ = nullptr;
+  std::shared_ptr<Held> held_ = std::make_shared<Held>();
 };
 
 }  // namespace hydra::capture

@@ -154,4 +154,20 @@ void check_compiled_inputs(const Plan& plan, const std::vector<fs::path>& units,
                     "the object was compiled: " + listed);
 }
 
+bool recheck_compiled_inputs(const Plan& plan, const std::vector<fs::path>& units,
+                             const std::optional<std::string>& deps, Staging& staging) {
+  Staging after;
+  after.directory = staging.directory;
+  check_compiled_inputs(plan, units, deps, after);
+  const nlohmann::json before = staging.manifest.value("problems", nlohmann::json::array());
+  bool held = true;
+  for (const auto& problem : after.manifest.value("problems", nlohmann::json::array()))
+    if (std::find(before.begin(), before.end(), problem) == before.end()) {
+      staging.problem(problem.get<std::string>());
+      held = false;
+    }
+  if (after.manifest.contains("compiled_inputs")) staging.manifest["compiled_inputs"] = after.manifest["compiled_inputs"];
+  return held;
+}
+
 }  // namespace hydra::capture

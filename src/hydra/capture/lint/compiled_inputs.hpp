@@ -73,4 +73,12 @@ AlteredCompile altered_compile(const NinjaDepsEntry& entry, const std::function<
 void check_compiled_inputs(const Plan& plan, const std::vector<std::filesystem::path>& units,
                            const std::optional<std::string>& deps, Staging& staging);
 
+/// The same check once more, after the steps run beside lint ended
+/// (lint_step.hpp, LintBeside), against the deps log read before they
+/// started (a step may write the build tree, its deps log too). Adds what it
+/// finds anew to `staging`, replaces `compiled_inputs`; whether it found
+/// nothing new.
+bool recheck_compiled_inputs(const Plan& plan, const std::vector<std::filesystem::path>& units,
+                             const std::optional<std::string>& deps, Staging& staging);
+
 }  // namespace hydra::capture

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include <hydra/capture/core/plan.hpp>
 #include <hydra/capture/lint/cache.hpp>
 #include <hydra/util/files.hpp>
 #include <hydra/util/path_pattern.hpp>
@@ -31,7 +32,7 @@ bool is_project_generated(const fs::path& file, const fs::path& build) {
     // folder the project's build makes could share (`.hydra-gen/`): the
     // held-out trees (hidden from every step) and the lint view (emptied
     // before lint).
-    if (name == "CMakeFiles" || name == "_deps" || name == ".hydra" || name == ".hydra-lint-view") return false;
+    if (name == "CMakeFiles" || name == "_deps" || name == ".hydra" || name == kLintFolder) return false;
     if (name.size() > 8 && name.compare(name.size() - 8, 8, "_autogen") == 0) return false;
   }
   return true;
