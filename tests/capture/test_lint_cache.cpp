@@ -112,23 +112,50 @@ TEST_CASE("ccache stats logs are counted per compilation", "[capture][compiler_c
   CHECK(stats.misses == 1);
 }
 
-TEST_CASE("held lint cache stores are written only when released to be kept", "[capture][lint_cache]") {
+TEST_CASE("held lint cache stores are seen by their holders and written only when released to be kept",
+          "[capture][lint_cache]") {
   hydra::util::TempDir temp("hydra-lint-held");
   const LintCache cache(temp.path() / "lint", 1 << 20);
+  const LintCache other(temp.path() / "lint", 1 << 20);  // another capture's
   const std::string kept(64, 'b'), dropped(64, 'c'), direct(64, 'd');
-  // Held: the store says it succeeded, nothing is in the cache yet.
+  // Held: the holder sees the entry, the cache folder does not have it.
   cache.hold_stores();
   REQUIRE(cache.store(kept, {0, "kept\n"}));
-  CHECK_FALSE(cache.load(kept));
-  cache.release_stores(true);
   REQUIRE(cache.load(kept));
   CHECK(cache.load(kept)->output == "kept\n");
+  CHECK_FALSE(other.load(kept));
+  cache.release_stores(true);
+  REQUIRE(other.load(kept));
+  CHECK(other.load(kept)->output == "kept\n");
   // Released to be dropped: never written.
   cache.hold_stores();
   REQUIRE(cache.store(dropped, {1, "dropped\n"}));
   cache.release_stores(false);
   CHECK_FALSE(cache.load(dropped));
+  CHECK_FALSE(other.load(dropped));
   // After a release, stores go straight to the cache again.
   REQUIRE(cache.store(direct, {0, "direct\n"}));
-  CHECK(cache.load(direct));
+  CHECK(other.load(direct));
+}
+
+TEST_CASE("two cache objects holding into one pool see each other's entries", "[capture][lint_cache]") {
+  hydra::util::TempDir temp("hydra-lint-pool");
+  // As the build's warm-up and the lint step after it share theirs.
+  const LintCache warm(temp.path() / "lint", 1 << 20), lint(temp.path() / "lint", 1 << 20);
+  const auto pool = std::make_shared<LintCache::HeldStores>();
+  warm.hold_stores(pool);
+  const std::string key(64, 'e');
+  REQUIRE(warm.store(key, {0, "warm\n"}));
+  lint.hold_stores(pool);
+  REQUIRE(lint.load(key));
+  CHECK(lint.load(key)->output == "warm\n");
+  // Emptied (the warm-up's reads were written since): a miss.
+  {
+    std::lock_guard lock(pool->mutex);
+    pool->entries.clear();
+  }
+  CHECK_FALSE(lint.load(key));
+  lint.release_stores(true);
+  CHECK_FALSE(fs::exists(temp.path() / "lint" / "ee" / key));
+  CHECK_FALSE(warm.load(key));
 }

@@ -3,9 +3,13 @@
 // what changed after an object was compiled.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <map>
+#include <thread>
 
+#include <hydra/capture/core/plan.hpp>
 #include <hydra/capture/lint/compiled_inputs.hpp>
+#include <hydra/util/files.hpp>
 
 namespace fs = std::filesystem;
 using hydra::capture::AlteredCompile;
@@ -105,5 +109,49 @@ TEST_CASE("paths the steps saw are found on HydraScore's side", "[capture][lint]
   SECTION("bad input") {
     CHECK(hydra::capture::host_path(mounts, "/usr/include/stdio.h") == "/usr/include/stdio.h");
     CHECK(hydra::capture::host_path({}, "/seen/src/a.cpp") == "/seen/src/a.cpp");
+  }
+}
+
+TEST_CASE("the build's warm-up of lint counts only when nothing its units read was written since",
+          "[capture][lint]") {
+  hydra::util::TempDir temp("hydra-unchanged-since");
+  const fs::path source = temp.path() / "source", build = temp.path() / "build";
+  fs::create_directories(source);
+  fs::create_directories(build / ".hydra-lint-view");
+  for (const auto& file : {source / "a.cpp", source / "a.h", source / "b.cpp", build / "gen.h",
+                           build / "compile_commands.json"})
+    hydra::util::write_file_atomic(file, "// " + file.filename().string() + "\n");
+  hydra::capture::Plan plan;
+  plan.source = source;
+  plan.build_dir = build;
+  // The recorded log's form (above), naming this test's files as Ninja
+  // names them: relative to the build tree, system headers absolute.
+  const std::string deps =
+      "CMakeFiles/lib.dir/a.cpp.o: #deps 4, deps mtime 1795873507642254445 (VALID)\n"
+      "    ../source/a.cpp\n"
+      "    /usr/include/stdc-predef.h\n"
+      "    ../source/a.h\n"
+      "    gen.h\n"
+      "\n";
+  // The file system's clock moves in ticks: the warm-up begins a tick later.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto since = hydra::capture::file_system_now(build / ".hydra-lint-view" / "warm-up-began");
+  REQUIRE(since);
+  const std::vector<fs::path> units = {source / "a.cpp"};
+  const std::vector<fs::path> also = {build / "compile_commands.json"};
+  SECTION("valid input: nothing written since") {
+    CHECK(hydra::capture::unchanged_since(plan, units, deps, *since, also));
+  }
+  SECTION("a generated header the unit reads, written by the build since") {
+    hydra::util::write_file_atomic(build / "gen.h", "// gen.h, again\n");
+    CHECK_FALSE(hydra::capture::unchanged_since(plan, units, deps, *since, also));
+  }
+  SECTION("compile_commands.json written since (the build configured again)") {
+    hydra::util::write_file_atomic(build / "compile_commands.json", "[]\n");
+    CHECK_FALSE(hydra::capture::unchanged_since(plan, units, deps, *since, also));
+  }
+  SECTION("bad input: a unit no compile of the log reads, or no log") {
+    CHECK_FALSE(hydra::capture::unchanged_since(plan, {source / "a.cpp", source / "b.cpp"}, deps, *since, also));
+    CHECK_FALSE(hydra::capture::unchanged_since(plan, units, std::nullopt, *since, also));
   }
 }

@@ -239,7 +239,7 @@ BuildResult finish_build(const util::ProcessResult& result, Staging& staging, Pr
 }  // namespace
 
 BuildResult run_build(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
-                      Progress& progress) {
+                      Progress& progress, const std::function<void()>& configured) {
   // `build_dir` and `plan.source` are HydraScore's side of the trees; the
   // steps see them where the plan's tree mounts show them (plan.seen).
   BuildSetup setup;
@@ -276,6 +276,7 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
   util::ProcessResult result = configure_tree(plan, request, sandbox, staging, setup, timeout);
   if (result.started && result.exit_code == 0 && !result.timed_out) {
     prepare_own_cache(plan, setup);
+    if (configured) configured();
     result = build_tree(plan, request, sandbox, staging, progress, setup, timeout, started, build_log);
   }
   if (!fs::exists(build_log)) util::write_file_atomic(build_log, "");

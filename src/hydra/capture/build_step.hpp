@@ -1,6 +1,8 @@
 // The build step (build_step.cpp): configure when needed, then build.
 #pragma once
 
+#include <functional>
+
 #include <hydra/capture/core/plan.hpp>
 #include <hydra/capture/core/progress.hpp>
 #include <hydra/capture/core/request.hpp>
@@ -17,8 +19,9 @@ struct BuildResult {
 };
 /// Configures the build tree when it is new, its last configure failed or
 /// its settings changed, then builds; both under the sandbox and the build
-/// timeout. Writes configure.log and build.log.
+/// timeout. Writes configure.log and build.log. `configured` is called
+/// between a configure that passed and the build.
 BuildResult run_build(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
-                      Progress& progress);
+                      Progress& progress, const std::function<void()>& configured = {});
 
 }  // namespace hydra::capture

@@ -254,7 +254,8 @@ void merge_changes(json& into, const json& later, const json& earlier) {
 /// other. They start once lint has made its folder, which they see hidden;
 /// lint records into a staging of its own, merged when both are done.
 void run_beside_lint(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, bool build_passed,
-                     Staging& staging, Progress& progress, const std::function<void()>& others) {
+                     Staging& staging, Progress& progress, const std::function<void()>& others,
+                     LintWarmUp* warm_up) {
   Staging lint_staging;
   lint_staging.owner = staging.owner;
   lint_staging.directory = staging.directory;
@@ -264,6 +265,7 @@ void run_beside_lint(const Plan& plan, const CaptureRequest& request, const Sand
   std::promise<void> others_done;
   LintBeside beside;
   beside.others_done = others_done.get_future().share();
+  beside.warm_up = warm_up;
   std::future<void> folder_ready = beside.folder_ready.get_future();
   std::future<LintResult> lint = std::async(std::launch::async, [&] {
     return run_lint(plan, request, sandbox, build_passed, lint_staging, lint_progress, &beside);
@@ -301,7 +303,19 @@ bool run_cmake_steps(Plan& plan, const CaptureRequest& request, const Sandbox& s
       if (!folder.empty()) fs::remove_all(folder, ignored);
     }
   } own_cache_cleanup{plan.own_cache};
-  const BuildResult build = run_build(plan, request, sandbox, staging, progress);
+  // The lint cache's warm-up beside the build (lint_step.hpp, LintWarmUp):
+  // where a sandbox keeps the build out of lint's folder, and the tree was
+  // built before (an incremental capture; a first build makes what lint reads).
+  LintWarmUp warm_up;
+  const auto configured = [&] {
+    std::error_code ignored;
+    if (!sandbox.confined() || !fs::exists(plan.build_dir / ".ninja_deps", ignored)) return;
+    fs::create_directories(plan.build_dir / kLintFolder, ignored);
+    warm_up.done = std::async(std::launch::async, [&, copy = staging] {
+                     warm_lint_cache(plan, request, sandbox, copy, warm_up);
+                   }).share();
+  };
+  const BuildResult build = run_build(plan, request, sandbox, staging, progress, configured);
   // Read by the held-out builds only when this build filled it.
   plan.own_cache_writes = false;
   const json& caches = staging.manifest.contains("caches") ? staging.manifest["caches"] : json::object();
@@ -328,7 +342,8 @@ bool run_cmake_steps(Plan& plan, const CaptureRequest& request, const Sandbox& s
     run_lint(plan, request, sandbox, build.passed, staging, progress);
     return build.passed;
   }
-  run_beside_lint(plan, request, sandbox, build.passed, staging, progress, tests_and_held_out);
+  run_beside_lint(plan, request, sandbox, build.passed, staging, progress, tests_and_held_out,
+                  warm_up.done.valid() ? &warm_up : nullptr);
   return build.passed;
 }
 

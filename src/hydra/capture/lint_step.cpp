@@ -36,34 +36,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-/// The compile commands of the compiler invocations among the build's own
-/// commands (build-commands.txt in `staging_directory`, written after
-/// configure; none without it).
-std::vector<CompileCommand> build_log_units(const fs::path& staging_directory, const model::BuildTargets& targets,
-                                            const fs::path& build_dir) {
-  const fs::path listed = staging_directory / "build-commands.txt";
-  if (!fs::is_regular_file(listed)) return {};
-  std::vector<std::string> compilers;
-  for (const auto& [language, compiler] : targets.compilers) compilers.push_back(compiler);
-  const std::string text = util::read_file(listed);
-  std::vector<std::string> lines;
-  for (const auto line : util::split(text, '\n'))
-    if (!line.empty()) lines.emplace_back(line);
-  return compiler_invocations(lines, compilers, build_dir);
-}
-
-/// The files the build compiled or its objects depend on (Ninja's deps log):
-/// the suppression detector reads them as code whatever their names.
-std::set<fs::path> built_files(const std::vector<fs::path>& units, const std::vector<CompileCommand>& compiled,
-                               const fs::path& build_dir) {
-  std::set<fs::path> files(units.begin(), units.end());
-  for (const auto& command : compiled) files.insert(command.file);
-  for (const auto& [header, users] : header_users(build_dir))
-    // As the build named it (lexically: an in-tree symbolic link stays one).
-    files.insert(fs::absolute(fs::path(header).is_absolute() ? fs::path(header) : build_dir / header).lexically_normal());
-  return files;
-}
-
 /// Whether the lint step cannot start at all: not requested, no clang-tidy,
 /// or a build that failed before compile_commands.json existed. Records why
 /// in `lint` and the manifest.
@@ -109,7 +81,8 @@ struct LintUnits {
   LintView view;
 };
 
-LintUnits lint_units_of(const Plan& plan, const CaptureRequest& request, const json& commands, Staging& staging) {
+LintUnits lint_units_of(const Plan& plan, const CaptureRequest& request, const json& commands, Staging& staging,
+                        const fs::path& scratch) {
   // The units and their commands (lint/database.hpp): the build's targets
   // as configure left them (build_step.cpp), with compile_commands.json.
   model::BuildTargets targets;
@@ -120,12 +93,14 @@ LintUnits lint_units_of(const Plan& plan, const CaptureRequest& request, const j
   }
   // And the units the build's own commands compiled (a custom command
   // calling the compiler directly).
-  const std::vector<CompileCommand> compiled = build_log_units(staging.directory, targets, plan.build_dir);
+  std::vector<std::string> compilers;
+  for (const auto& [language, compiler] : targets.compilers) compilers.push_back(compiler);
+  const std::vector<CompileCommand> compiled = build_log_units(staging.directory, compilers, plan.build_dir);
   LintDatabase lint_commands = lint_database(commands, targets, plan.source, plan.build_dir, plan.excluded,
                                              plan.config.lint.exclude, compiled);
   const std::vector<fs::path>& units = lint_commands.units;
   // What clang-tidy sees and which findings count (lint/view.hpp).
-  LintView view = prepare_lint_view(plan, change_diff(plan, request), plan.build_dir / kLintFolder,
+  LintView view = prepare_lint_view(plan, change_diff(plan, request), scratch,
                                     lint_commands, built_files(units, compiled, plan.build_dir),
                                     single_word_suppression_flags(staging.manifest));
   return {std::move(lint_commands), std::move(view)};
@@ -312,33 +287,6 @@ std::vector<util::ProcessResult> lint_units(const Plan& plan, const Sandbox& san
   return results;
 }
 
-/// The log of every unit's findings in scope, and what the runs said.
-struct LintLog {
-  std::string text;
-  int failed_units = 0;
-  std::size_t outside_scope = 0;
-  std::vector<std::string> incomplete;  // units clang-tidy did not finish (lint/completeness.hpp)
-};
-
-LintLog lint_log(const std::vector<util::ProcessResult>& results, const std::vector<fs::path>& units,
-                 const fs::path& source, const LintView& view) {
-  LintLog collected;
-  std::string& log = collected.text;
-  for (std::size_t index = 0; index < results.size(); ++index) {
-    const util::ProcessResult& result = results[index];
-    const std::string relative = units[index].lexically_relative(source).generic_string();
-    if (std::string why = clang_tidy_stopped_early(result, relative); !why.empty())
-      collected.incomplete.push_back(std::move(why));
-    std::size_t dropped = 0;
-    const std::string output = filter_lint_log(result.output, view.scope, &dropped);
-    collected.outside_scope += dropped;
-    log += output;
-    if (!output.empty() && output.back() != '\n') log += '\n';
-    if (result.started && result.exit_code != 0) ++collected.failed_units;
-  }
-  return collected;
-}
-
 /// The change's lines only the build's compiler compiles, linted in its view
 /// (lint/compiler_view_run.hpp): clang-tidy's findings there and the record.
 CompilerViewResult compiler_view_of(const Plan& plan, const LintView& view, const fs::path& clang_tidy,
@@ -371,7 +319,55 @@ json lint_cache_record(const Plan& plan, const std::optional<LintCache>& cache, 
   return cache_record;
 }
 
+/// The lint step's policy: clang-tidy and the units' own compilers
+/// (preprocessing for the cache key) read the trees and the .clang-tidy lint
+/// uses (the baseline's, in its hidden run directory) and write nothing of
+/// them; their TMPDIR and HOME are lint's own.
+StepPolicy lint_policy(const Plan& plan) {
+  const fs::path temporary = plan.build_dir / kLintFolder / "tmp";
+  std::vector<fs::path> lint_readable = {plan.source, plan.build_dir};
+  if (plan.tidy_config) lint_readable.push_back(*plan.tidy_config);
+  return tree_step_policy(plan, "lint", {temporary, home_folder_of(temporary)}, temporary, lint_readable);
+}
+
+/// Where this lint step holds its cache entries: the build's warm-up's,
+/// once it is done, when nothing it read was written since it began
+/// (LintWarmUp); emptied otherwise. A pool of its own without a warm-up.
+std::shared_ptr<LintCache::HeldStores> warm_up_taken(const Plan& plan, const std::vector<fs::path>& units,
+                                                     const std::optional<std::string>& deps, LintWarmUp* warm) {
+  if (!warm) return std::make_shared<LintCache::HeldStores>();
+  warm->done.wait();
+  if (!warm->since || !unchanged_since(plan, units, deps, *warm->since, {plan.build_dir / "compile_commands.json"})) {
+    std::lock_guard lock(warm->held->mutex);
+    warm->held->entries.clear();
+  }
+  return warm->held;
+}
+
 }  // namespace
+
+void warm_lint_cache(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging staging,
+                     LintWarmUp& warm) {
+  const fs::path database = plan.build_dir / "compile_commands.json";
+  if (!request.lint || !request.clang_tidy || !fs::exists(*request.clang_tidy) || !fs::is_regular_file(database))
+    return;
+  warm.since = file_system_now(plan.build_dir / kLintFolder / "warm-up-began");
+  LintResult unused;
+  const json commands = read_compile_commands(database, unused);
+  if (!warm.since || !unused.inactive_reason.empty()) return;
+  const LintUnits scope = lint_units_of(plan, request, commands, staging, plan.build_dir / kLintFolder / "warm");
+  const fs::path clang_tidy = *request.clang_tidy;
+  LintCacheUse cache_use;
+  open_lint_cache(plan, scope.view, clang_tidy, tool_version(clang_tidy.string()), cache_use);
+  if (!cache_use.cache) return;
+  cache_use.cache->hold_stores(warm.held);
+  const StepPolicy policy = lint_policy(plan);
+  cache_use.key_context.prepare = [&](const std::vector<std::string>& argv) { return sandbox.request(policy, argv); };
+  LintCounts counts;
+  Progress quiet(false, request.agent);
+  lint_units(plan, sandbox, policy, scope.view, scope.commands.units, clang_tidy,
+             plan.budget.seconds(plan.config.lint_timeout_seconds), cache_use, counts, quiet);
+}
 
 LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, bool build_passed,
                     Staging& staging, Progress& progress, LintBeside* beside) {
@@ -395,7 +391,7 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
     staging.manifest["tools"]["clang-tidy"] = tool_version(clang_tidy.string());
     return lint;
   }
-  const LintUnits scope = lint_units_of(plan, request, commands, staging);
+  const LintUnits scope = lint_units_of(plan, request, commands, staging, plan.build_dir / kLintFolder / "view");
   const std::vector<fs::path>& units = scope.commands.units;
   const LintView& view = scope.view;
   lint.translation_units = units.size();
@@ -410,16 +406,9 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   LintCacheUse cache_use;
   open_lint_cache(plan, view, clang_tidy, tidy_version, cache_use);
   const std::optional<LintCache>& cache = cache_use.cache;
-  if (beside && cache) cache->hold_stores();
+  if (beside && cache) cache->hold_stores(warm_up_taken(plan, units, deps, beside->warm_up));
 
-  // clang-tidy and the units' own compilers (preprocessing for the cache
-  // key) read the trees and write nothing of them; their TMPDIR and HOME
-  // are lint's own.
-  const fs::path temporary = plan.build_dir / kLintFolder / "tmp";
-  // The trees, and the .clang-tidy lint uses (the baseline's, in its hidden run directory).
-  std::vector<fs::path> lint_readable = {plan.source, plan.build_dir};
-  if (plan.tidy_config) lint_readable.push_back(*plan.tidy_config);
-  const StepPolicy policy = tree_step_policy(plan, "lint", {temporary, home_folder_of(temporary)}, temporary, lint_readable);
+  const StepPolicy policy = lint_policy(plan);
   cache_use.key_context.prepare = [&](const std::vector<std::string>& argv) { return sandbox.request(policy, argv); };
 
   LintCounts counts;

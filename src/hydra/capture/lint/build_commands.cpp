@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <set>
 
+#include <hydra/capture/cmake/codemodel.hpp>
 #include <hydra/util/files.hpp>
+#include <hydra/util/text.hpp>
 #include <hydra/util/regex.hpp>
 
 namespace hydra::capture {
@@ -156,6 +158,27 @@ std::vector<CompileCommand> compiler_invocations(const std::vector<std::string>&
     finish();
   }
   return commands;
+}
+
+std::vector<CompileCommand> build_log_units(const fs::path& staging_directory, const std::vector<std::string>& compilers,
+                                            const fs::path& build_dir) {
+  const fs::path listed = staging_directory / "build-commands.txt";
+  if (!fs::is_regular_file(listed)) return {};
+  const std::string text = util::read_file(listed);
+  std::vector<std::string> lines;
+  for (const auto line : util::split(text, '\n'))
+    if (!line.empty()) lines.emplace_back(line);
+  return compiler_invocations(lines, compilers, build_dir);
+}
+
+std::set<fs::path> built_files(const std::vector<fs::path>& units, const std::vector<CompileCommand>& compiled,
+                               const fs::path& build_dir) {
+  std::set<fs::path> files(units.begin(), units.end());
+  for (const auto& command : compiled) files.insert(command.file);
+  for (const auto& [header, users] : header_users(build_dir))
+    // As the build named it (lexically: an in-tree symbolic link stays one).
+    files.insert(fs::absolute(fs::path(header).is_absolute() ? fs::path(header) : build_dir / header).lexically_normal());
+  return files;
 }
 
 }  // namespace hydra::capture

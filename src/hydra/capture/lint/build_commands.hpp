@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,18 @@ bool is_compiler_program(const std::string& program, const std::vector<std::stri
 std::vector<CompileCommand> compiler_invocations(const std::vector<std::string>& lines,
                                                  const std::vector<std::string>& compilers,
                                                  const std::filesystem::path& directory);
+
+/// The compile commands of the compiler invocations among the build's own
+/// commands (build-commands.txt in `staging_directory`, written after
+/// configure; none without it), by `compilers` (is_compiler_program).
+std::vector<CompileCommand> build_log_units(const std::filesystem::path& staging_directory,
+                                            const std::vector<std::string>& compilers,
+                                            const std::filesystem::path& build_dir);
+
+/// The files the build compiled or its objects depend on (Ninja's deps log):
+/// the suppression detector reads them as code whatever their names.
+std::set<std::filesystem::path> built_files(const std::vector<std::filesystem::path>& units,
+                                            const std::vector<CompileCommand>& compiled,
+                                            const std::filesystem::path& build_dir);
 
 }  // namespace hydra::capture

@@ -345,6 +345,10 @@ std::optional<LintCacheEntry> LintCache::decode(std::string_view bytes) {
 }
 
 std::optional<LintCacheEntry> LintCache::load(const std::string& key) const {
+  if (held_) {
+    std::lock_guard lock(held_->mutex);
+    if (const auto found = held_->entries.find(key); found != held_->entries.end()) return decode(found->second);
+  }
   const fs::path file = file_of(key);
   std::error_code error;
   if (fs::is_regular_file(file, error)) {
@@ -383,31 +387,27 @@ bool LintCache::store_locally(const std::string& key, const std::string& bytes) 
 
 bool LintCache::store(const std::string& key, const LintCacheEntry& entry) const {
   std::string bytes = encode(entry);
-  {
+  if (held_) {
     std::lock_guard lock(held_->mutex);
-    if (held_->on) {
-      held_->stores.emplace_back(key, std::move(bytes));
-      return true;
-    }
+    held_->entries[key] = std::move(bytes);
+    return true;
   }
   if (shared_) shared_->put("lint/" + key, bytes);  // nothing for a reader
   return store_locally(key, bytes);
 }
 
-void LintCache::hold_stores() const {
-  std::lock_guard lock(held_->mutex);
-  held_->on = true;
-}
+void LintCache::hold_stores(std::shared_ptr<HeldStores> held) const { held_ = std::move(held); }
 
 void LintCache::release_stores(bool keep) const {
-  std::vector<std::pair<std::string, std::string>> stores;
+  if (!held_) return;
+  std::map<std::string, std::string> entries;
   {
     std::lock_guard lock(held_->mutex);
-    held_->on = false;
-    stores.swap(held_->stores);
+    entries.swap(held_->entries);
   }
+  held_.reset();
   if (!keep) return;
-  for (const auto& [key, bytes] : stores) {
+  for (const auto& [key, bytes] : entries) {
     if (shared_) shared_->put("lint/" + key, bytes);
     store_locally(key, bytes);
   }

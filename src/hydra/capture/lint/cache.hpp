@@ -169,10 +169,16 @@ class LintCache {
   /// to store is not an error (the capture's result does not depend on it):
   /// returns false.
   bool store(const std::string& key, const LintCacheEntry& entry) const;
-  /// From now on, stores wait in memory for release_stores: a lint step run
-  /// beside the tests keeps nothing until they are over and what it read is
-  /// known unchanged (lint_step.cpp).
-  void hold_stores() const;
+  /// Stores that wait in memory (HeldStores): a lint step run beside the
+  /// tree's code keeps nothing in the cache until that code is over and what
+  /// lint read is known unchanged (lint_step.cpp). Loads see them first.
+  struct HeldStores {
+    std::mutex mutex;
+    std::map<std::string, std::string> entries;  ///< key -> entry bytes
+  };
+  /// From now on, stores wait in `held` (shared with another cache object
+  /// of the same capture, as the lint step and its warm-up share theirs).
+  void hold_stores(std::shared_ptr<HeldStores> held = std::make_shared<HeldStores>()) const;
   /// Stores what waits when `keep`, drops it otherwise; stores go straight
   /// to the cache again.
   void release_stores(bool keep) const;
@@ -192,17 +198,10 @@ class LintCache {
 
   bool store_locally(const std::string& key, const std::string& bytes) const;
 
-  /// Stores held back (hold_stores): key and entry bytes.
-  struct Held {
-    bool on = false;
-    std::mutex mutex;
-    std::vector<std::pair<std::string, std::string>> stores;
-  };
-
   std::filesystem::path directory_;
   std::uint64_t max_bytes_;
   remote::SharedCache* shared_ = nullptr;
-  std::shared_ptr<Held> held_ = std::make_shared<Held>();
+  mutable std::shared_ptr<HeldStores> held_;  ///< set while stores are held
 };
 
 }  // namespace hydra::capture

@@ -170,4 +170,46 @@ bool recheck_compiled_inputs(const Plan& plan, const std::vector<fs::path>& unit
   return held;
 }
 
+std::optional<std::int64_t> file_system_now(const fs::path& marker) {
+  try {
+    util::write_file_atomic(marker, "");
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  const FileTime time = file_time(marker);
+  return time.exists ? std::optional<std::int64_t>(time.modified) : std::nullopt;
+}
+
+bool unchanged_since(const Plan& plan, const std::vector<fs::path>& units, const std::optional<std::string>& deps,
+                     std::int64_t since, const std::vector<fs::path>& also) {
+  if (!deps) return false;
+  const fs::path seen_build = plan.seen(plan.build_dir);
+  const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
+  const auto file_of = [&](const std::string& named) {
+    const fs::path path(named);
+    return util::absolute_clean(host_path(plan.tree_mounts, path.is_absolute() ? path : seen_build / path));
+  };
+  // Written in the same tick as `since` counts as after it.
+  const auto older = [&](const fs::path& file) {
+    const FileTime time = file_time(file);
+    return time.exists && time.modified < since;
+  };
+  const std::set<fs::path> lint_units(units.begin(), units.end());
+  std::set<fs::path> uncovered = lint_units;
+  for (const NinjaDepsEntry& entry : parse_ninja_deps(*deps)) {
+    std::vector<fs::path> inputs;
+    bool reads_unit = false;
+    for (const auto& input : entry.inputs) {
+      inputs.push_back(file_of(input));
+      if (lint_units.count(inputs.back()) == 0) continue;
+      reads_unit = true;
+      uncovered.erase(inputs.back());
+    }
+    if (!reads_unit) continue;
+    for (const auto& file : inputs)
+      if ((util::is_within(file, plan.build_dir) || util::is_within(file, top)) && !older(file)) return false;
+  }
+  return uncovered.empty() && std::all_of(also.begin(), also.end(), older);
+}
+
 }  // namespace hydra::capture

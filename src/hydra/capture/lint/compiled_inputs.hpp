@@ -78,6 +78,19 @@ void check_compiled_inputs(const Plan& plan, const std::vector<std::filesystem::
 /// started (a step may write the build tree, its deps log too). Adds what it
 /// finds anew to `staging`, replaces `compiled_inputs`; whether it found
 /// nothing new.
+/// The time a file made now gets (its status-change time, in the
+/// nanoseconds the file system keeps), from a file `marker` written now.
+std::optional<std::int64_t> file_system_now(const std::filesystem::path& marker);
+
+/// Whether every compile of Ninja's deps log whose inputs include one of
+/// `units` read only files of the trees that have not been modified or
+/// status-changed since `since` (file_system_now), every unit is such a
+/// compile's input, and each of `also` is as old: nothing lint read of them
+/// since `since` was written. False without a deps log.
+bool unchanged_since(const Plan& plan, const std::vector<std::filesystem::path>& units,
+                     const std::optional<std::string>& deps, std::int64_t since,
+                     const std::vector<std::filesystem::path>& also);
+
 bool recheck_compiled_inputs(const Plan& plan, const std::vector<std::filesystem::path>& units,
                              const std::optional<std::string>& deps, Staging& staging);
 

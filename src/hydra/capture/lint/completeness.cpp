@@ -7,6 +7,7 @@
 #include <hydra/parse/lint_log.hpp>
 
 namespace hydra::capture {
+namespace fs = std::filesystem;
 
 std::string clang_tidy_stopped_early(const util::ProcessResult& result, const std::string& unit) {
   if (!result.started) return "clang-tidy could not start on " + unit + ": " + result.error;
@@ -28,5 +29,25 @@ std::string clang_tidy_stopped_early(const util::ProcessResult& result, const st
   }
   return reported ? std::string() : "clang-tidy failed on " + unit + " (exit code 1) without reporting an error";
 }
+
+LintLog lint_log(const std::vector<util::ProcessResult>& results, const std::vector<fs::path>& units,
+                 const fs::path& source, const LintView& view) {
+  LintLog collected;
+  std::string& log = collected.text;
+  for (std::size_t index = 0; index < results.size(); ++index) {
+    const util::ProcessResult& result = results[index];
+    const std::string relative = units[index].lexically_relative(source).generic_string();
+    if (std::string why = clang_tidy_stopped_early(result, relative); !why.empty())
+      collected.incomplete.push_back(std::move(why));
+    std::size_t dropped = 0;
+    const std::string output = filter_lint_log(result.output, view.scope, &dropped);
+    collected.outside_scope += dropped;
+    log += output;
+    if (!output.empty() && output.back() != '\n') log += '\n';
+    if (result.started && result.exit_code != 0) ++collected.failed_units;
+  }
+  return collected;
+}
+
 
 }  // namespace hydra::capture

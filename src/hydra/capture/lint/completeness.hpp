@@ -3,8 +3,12 @@
 // (docs/formulas.md, "Lint": an incomplete log never scores above a no-op).
 #pragma once
 
+#include <cstddef>
+#include <filesystem>
 #include <string>
+#include <vector>
 
+#include <hydra/capture/lint/view.hpp>
 #include <hydra/util/process.hpp>
 
 namespace hydra::capture {
@@ -15,5 +19,18 @@ namespace hydra::capture {
 /// by a signal (a crash), or it exited 1 without reporting any error. Empty
 /// when it finished.
 std::string clang_tidy_stopped_early(const util::ProcessResult& result, const std::string& unit);
+
+/// The log of every unit's findings in scope, and what the runs said.
+struct LintLog {
+  std::string text;
+  int failed_units = 0;
+  std::size_t outside_scope = 0;
+  std::vector<std::string> incomplete;  ///< units clang-tidy did not finish (clang_tidy_stopped_early)
+};
+
+/// The log of clang-tidy's `results` of `units` (in that order), their
+/// findings filtered to `view`'s scope, paths relative to `source`.
+LintLog lint_log(const std::vector<util::ProcessResult>& results, const std::vector<std::filesystem::path>& units,
+                 const std::filesystem::path& source, const LintView& view);
 
 }  // namespace hydra::capture
