@@ -253,9 +253,10 @@ TestResult run_tests(const Plan& plan, const CaptureRequest& request, const Sand
   };
   const fs::path junit = staging.directory / "junit" / "0.xml";
   // The build tree every attempt starts from (attempt_state.hpp): ctest's
-  // own logs and the held-out trees (build trees of their own) left out.
-  const BuildTreeState start =
-      record_build_tree(build_dir, {build_dir / ".hydra", build_dir / "Testing" / "Temporary"});
+  // own logs, the held-out trees (build trees of their own) and lint's
+  // folder (lint may be running beside the tests; no test sees it) left out.
+  const BuildTreeState start = record_build_tree(
+      build_dir, {build_dir / ".hydra", build_dir / "Testing" / "Temporary", build_dir / kLintFolder});
   progress.start("test");
   const auto tested = run_ctest({}, junit, staging.directory / "test.log", timeout, "test");
   staging.add("test.log", "test_log");
