@@ -104,3 +104,25 @@ target_precompile_headers(program PRIVATE <vector>)
     CHECK(target(with_commands, "lib").build_commands.empty());  // executables only
   }
 }
+
+TEST_CASE("ninja's tools run HydraScore's own ninja, never a program the tree's cache names", "[capture][codemodel]") {
+  hydra::util::TempDir temp("hydra-ninja-of");
+  const fs::path build = temp.path() / "build";
+  fs::create_directories(build);
+  // What a configure or a test program may write into the build tree: a
+  // cache naming a program of its own as the make program.
+  const fs::path planted = build / "planted-ninja";
+  const fs::path ran = temp.path() / "planted-ran";
+  hydra::util::write_file_atomic(planted, "#!/bin/sh\ntouch '" + ran.string() + "'\nexit 0\n");
+  fs::permissions(planted, fs::perms::owner_all);
+  hydra::util::write_file_atomic(build / "CMakeCache.txt", "CMAKE_GENERATOR:INTERNAL=Ninja\nCMAKE_MAKE_PROGRAM:FILEPATH=" +
+                                                              planted.string() + "\n");
+  hydra::util::write_file_atomic(build / "build.ninja", "rule touch\n  command = touch $out\nbuild out: touch\n");
+  const auto targets = hydra::capture::ninja_tool(build, {"targets", "all"});
+  REQUIRE(targets);
+  CHECK(targets->find("out: touch") != std::string::npos);  // the real ninja answered
+  CHECK_FALSE(fs::exists(ran));
+  // Another generator's tree: no ninja tool at all.
+  hydra::util::write_file_atomic(build / "CMakeCache.txt", "CMAKE_GENERATOR:INTERNAL=Unix Makefiles\n");
+  CHECK_FALSE(hydra::capture::ninja_tool(build, {"targets", "all"}));
+}

@@ -155,3 +155,50 @@ TEST_CASE("the build's warm-up of lint counts only when nothing its units read w
     CHECK_FALSE(hydra::capture::unchanged_since(plan, units, std::nullopt, *since, also));
   }
 }
+
+TEST_CASE("lint keeps its cache entries only when the check after the steps beside it finds no compile altered",
+          "[capture][lint]") {
+  hydra::util::TempDir temp("hydra-recheck");
+  const fs::path source = temp.path() / "source", build = temp.path() / "build";
+  fs::create_directories(source);
+  fs::create_directories(build);
+  for (const auto& file : {source / "a.cpp", source / "a.h"})
+    hydra::util::write_file_atomic(file, "// " + file.filename().string() + "\n");
+  hydra::capture::Plan plan;
+  plan.source = source;
+  plan.build_dir = build;
+  // a.cpp's object compiled a tick after both files were written: Ninja
+  // records the object's time then.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto compiled = hydra::capture::file_system_now(build / "a.cpp.o");
+  REQUIRE(compiled);
+  const std::string deps = "a.cpp.o: #deps 2, deps mtime " + std::to_string(*compiled) +
+                           " (VALID)\n    ../source/a.cpp\n    ../source/a.h\n\n";
+  const std::vector<fs::path> units = {source / "a.cpp"};
+  hydra::capture::Staging staging;
+  staging.directory = temp.path();
+  plan.baseline = hydra::model::RunManifest{};  // a candidate: an altered compile is a problem
+  SECTION("valid input: nothing altered, before or after") {
+    hydra::capture::check_compiled_inputs(plan, units, deps, staging);
+    CHECK(hydra::capture::recheck_compiled_inputs(plan, units, deps, staging));
+    CHECK(staging.manifest["compiled_inputs"]["altered"].empty());
+  }
+  SECTION("a header altered before the first check and again after it: not kept, though no problem is new") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    hydra::util::write_file_atomic(source / "a.h", "// a.h, rewritten\n");
+    hydra::capture::check_compiled_inputs(plan, units, deps, staging);
+    const auto problems = staging.manifest["problems"];
+    REQUIRE(problems.size() == 1);
+    hydra::util::write_file_atomic(source / "a.h", "// a.h, rewritten again\n");
+    CHECK_FALSE(hydra::capture::recheck_compiled_inputs(plan, units, deps, staging));
+    CHECK(staging.manifest["problems"] == problems);
+  }
+  SECTION("a header altered only after the first check: a new problem, not kept") {
+    hydra::capture::check_compiled_inputs(plan, units, deps, staging);
+    CHECK_FALSE(staging.manifest.contains("problems"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    hydra::util::write_file_atomic(source / "a.h", "// a.h, rewritten\n");
+    CHECK_FALSE(hydra::capture::recheck_compiled_inputs(plan, units, deps, staging));
+    CHECK(staging.manifest["problems"].size() == 1);
+  }
+}

@@ -51,9 +51,11 @@ struct BuildSetup {
 
 /// Configures the capture's build tree (afresh when it was configured from
 /// another source directory or with another generator) and records what the
-/// build system says it builds.
+/// build system says it builds. `configured` is called once that is read,
+/// before the configure differential.
 util::ProcessResult configure_tree(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox,
-                                   Staging& staging, BuildSetup& setup, double timeout) {
+                                   Staging& staging, BuildSetup& setup, double timeout,
+                                   const std::function<void()>& configured) {
   const fs::path& build_dir = setup.build_dir;
   const CompilerCache& compiler_cache = setup.compiler_cache;
   // HydraScore's test launcher (test_launch_hook.hpp): test programs write
@@ -108,10 +110,7 @@ util::ProcessResult configure_tree(const Plan& plan, const CaptureRequest& reque
     // may write anything in the build tree.
     setup.configured = parse::read_cmake_cache(build_dir).value_or(parse::CMakeCache{});
     model::BuildTargets targets = read_build_targets(build_dir, request.build_config);
-    // The same tree configured as a user would (configure_differential_step.hpp).
     CapturedConfigure captured{build_dir, setup.seen_build, targets, configure_started, {}, timeout};
-    if (request.initial_cache) captured.readable.push_back(util::absolute_clean(*request.initial_cache));
-    if (plan.tree_mounts.empty()) run_configure_differential(plan, request, sandbox, staging, captured);  // not held-out
     add_build_commands(targets, build_dir, compiler_cache.used ? compiler_cache.program.string() : std::string());
     staging.write("build-targets.json", parse::to_json(targets).dump(1) + "\n", "build_targets");
     // Every command the build will run (Ninja), custom commands included:
@@ -122,6 +121,10 @@ util::ProcessResult configure_tree(const Plan& plan, const CaptureRequest& reque
       for (const auto& line : setup.commands) text += line + "\n";
       staging.write("build-commands.txt", text, "build_commands");
     }
+    if (configured) configured();
+    // The same tree configured as a user would (configure_differential_step.hpp).
+    if (request.initial_cache) captured.readable.push_back(util::absolute_clean(*request.initial_cache));
+    if (plan.tree_mounts.empty()) run_configure_differential(plan, request, sandbox, staging, captured);  // not held-out
   }
   return result;
 }
@@ -273,10 +276,9 @@ BuildResult run_build(const Plan& plan, const CaptureRequest& request, const San
     fs::remove(compiler_cache.stats_log, ignored);
     setup.shared_record = prepare_shared_compiler_cache(plan, compiler_cache, setup.readable);
   }
-  util::ProcessResult result = configure_tree(plan, request, sandbox, staging, setup, timeout);
+  util::ProcessResult result = configure_tree(plan, request, sandbox, staging, setup, timeout, configured);
   if (result.started && result.exit_code == 0 && !result.timed_out) {
     prepare_own_cache(plan, setup);
-    if (configured) configured();
     result = build_tree(plan, request, sandbox, staging, progress, setup, timeout, started, build_log);
   }
   if (!fs::exists(build_log)) util::write_file_atomic(build_log, "");

@@ -20,7 +20,8 @@ struct BuildResult {
 /// Configures the build tree when it is new, its last configure failed or
 /// its settings changed, then builds; both under the sandbox and the build
 /// timeout. Writes configure.log and build.log. `configured` is called
-/// between a configure that passed and the build.
+/// once a configure passed and what it wrote is read: before the configure
+/// differential and the build.
 BuildResult run_build(const Plan& plan, const CaptureRequest& request, const Sandbox& sandbox, Staging& staging,
                       Progress& progress, const std::function<void()>& configured = {});
 

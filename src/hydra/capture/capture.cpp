@@ -14,6 +14,7 @@
 #include <hydra/capture/cmake/built_files.hpp>
 #include <hydra/capture/cmake/codemodel.hpp>
 #include <hydra/capture/cmake/linked_programs.hpp>
+#include <hydra/capture/cmake/runtime_exports.hpp>
 #include <hydra/capture/lint/archive_members.hpp>
 #include <hydra/capture/lint/flag_suppressions.hpp>
 #include <hydra/parse/build_targets.hpp>
@@ -307,8 +308,13 @@ bool run_cmake_steps(Plan& plan, const CaptureRequest& request, const Sandbox& s
   // where a sandbox keeps the build out of lint's folder, and the tree was
   // built before (an incremental capture; a first build makes what lint reads).
   LintWarmUp warm_up;
+  // What the runtime libraries export, for the object scan (runtime_exports.hpp).
+  std::future<void> exports;
+  const std::string compiler = user_compiler(plan.initial_cache);
   const auto configured = [&] {
     std::error_code ignored;
+    if (fs::exists(plan.build_dir / "build.ninja", ignored))
+      exports = std::async(std::launch::async, [&] { read_runtime_exports(compiler, plan.cache_dir); });
     if (!sandbox.confined() || !fs::exists(plan.build_dir / ".ninja_deps", ignored)) return;
     fs::create_directories(plan.build_dir / kLintFolder, ignored);
     warm_up.done = std::async(std::launch::async, [&, copy = staging] {

@@ -396,28 +396,31 @@ LintResult run_lint(const Plan& plan, const CaptureRequest& request, const Sandb
   const LintView& view = scope.view;
   lint.translation_units = units.size();
   // What clang-tidy reads must be what the build compiled (lint/compiled_inputs.hpp).
-  // Ninja's deps log, read once for this check and the compiler's view.
+  // Ninja's deps log, read once for this check and the compiler's view;
+  // before the steps beside lint start (they may write it). Those steps
+  // may write what the check looks at while it runs: the check after they
+  // end sees that.
   const std::optional<std::string> deps = ninja_tool(plan.build_dir, {"deps"});
-  check_compiled_inputs(plan, units, deps, staging);
   if (beside) beside->folder_made();
+  check_compiled_inputs(plan, units, deps, staging);
   const double timeout_seconds = plan.budget.seconds(plan.config.lint_timeout_seconds);
   const std::string tidy_version = tool_version(clang_tidy.string());
+
+  const StepPolicy policy = lint_policy(plan);
+  const auto started = Clock::now();
+  // The compiler's view needs nothing of clang-tidy's runs of the units nor
+  // of the warm-up: it is made beside them (and not used when they time out).
+  std::future<CompilerViewResult> compiler_view_made = std::async(std::launch::async, [&] {
+    return compiler_view_of(plan, view, clang_tidy, sandbox, policy, timeout_seconds, deps);
+  });
 
   LintCacheUse cache_use;
   open_lint_cache(plan, view, clang_tidy, tidy_version, cache_use);
   const std::optional<LintCache>& cache = cache_use.cache;
   if (beside && cache) cache->hold_stores(warm_up_taken(plan, units, deps, beside->warm_up));
-
-  const StepPolicy policy = lint_policy(plan);
   cache_use.key_context.prepare = [&](const std::vector<std::string>& argv) { return sandbox.request(policy, argv); };
 
   LintCounts counts;
-  const auto started = Clock::now();
-  // The compiler's view needs nothing of clang-tidy's runs of the units: it
-  // is made beside them (and not used when they time out).
-  std::future<CompilerViewResult> compiler_view_made = std::async(std::launch::async, [&] {
-    return compiler_view_of(plan, view, clang_tidy, sandbox, policy, timeout_seconds, deps);
-  });
   const std::vector<util::ProcessResult> results =
       lint_units(plan, sandbox, policy, view, units, clang_tidy, timeout_seconds, cache_use, counts, progress);
   const std::size_t trimmed = cache_use.cache ? cache_use.cache->trim() : 0;

@@ -213,8 +213,10 @@ model::BuildTargets read_build_targets(const fs::path& build_dir, const std::str
 
 namespace {
 
-/// The ninja program of the Ninja build tree `build_dir` (its cache's
-/// CMAKE_MAKE_PROGRAM); nullopt for a tree of another generator or none.
+/// The ninja program for the Ninja build tree `build_dir`: the one on
+/// HydraScore's own PATH, never the cache's CMAKE_MAKE_PROGRAM (the tree's
+/// configure and test programs may write the cache, and this program runs
+/// outside the sandbox); nullopt for a tree of another generator or none.
 /// The cache is read once per configure of the tree: the answer is kept
 /// while CMakeCache.txt keeps its modification time and size.
 std::optional<std::string> ninja_of(const fs::path& build_dir) {
@@ -236,9 +238,8 @@ std::optional<std::string> ninja_of(const fs::path& build_dir) {
       return found->second.ninja;
   std::optional<std::string> ninja;
   const std::optional<parse::CMakeCache> cache = parse::read_cmake_cache(build_dir);
-  if (cache && cache->value_or_empty("CMAKE_GENERATOR") == "Ninja" &&
-      !cache->value_or_empty("CMAKE_MAKE_PROGRAM").empty())
-    ninja = cache->value_or_empty("CMAKE_MAKE_PROGRAM");
+  if (cache && cache->value_or_empty("CMAKE_GENERATOR") == "Ninja")
+    if (const auto found = util::find_program("ninja")) ninja = found->string();
   if (!error) known[build_dir] = {modified, size, ninja};
   return ninja;
 }

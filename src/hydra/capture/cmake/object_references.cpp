@@ -1,17 +1,19 @@
 #include <hydra/capture/cmake/object_references.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
+#include <future>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <vector>
 
 #include <hydra/capture/cmake/codemodel.hpp>
 #include <hydra/capture/cmake/own_constructors.hpp>
+#include <hydra/capture/cmake/runtime_exports.hpp>
 #include <hydra/capture/cmake/system_calls.hpp>
 #include <hydra/error.hpp>
-#include <hydra/parse/cmake_cache.hpp>
 #include <hydra/parse/test_files.hpp>
 #include <hydra/util/git.hpp>
 #include <hydra/util/files.hpp>
@@ -169,79 +171,6 @@ bool is_global_definition(char type) {
 }
 bool is_strong(char type) { return is_global_definition(type) && type != 'W' && type != 'V' && type != 'u' && type != 'C'; }
 
-/// The shared libraries of the C and C++ runtimes `compiler` links against:
-/// libc, libm, libpthread, libdl, libstdc++, libgcc_s and the dynamic loader
-/// (what libc.so's linker script names).
-std::vector<fs::path> runtime_libraries(const std::string& compiler) {
-  const auto where = [&](const std::string& name) -> std::optional<fs::path> {
-    util::ProcessRequest request;
-    request.argv = {compiler, "-print-file-name=" + name};
-    request.separate_stderr = true;
-    request.timeout = std::chrono::seconds(60);
-    const auto ran = util::run_process(request);
-    std::string path = ran.output;
-    while (!path.empty() && (path.back() == '\n' || path.back() == ' ')) path.pop_back();
-    std::error_code error;
-    if (!ran.started || ran.exit_code != 0 || !fs::path(path).is_absolute() || !fs::is_regular_file(path, error))
-      return std::nullopt;
-    return fs::canonical(path, error);
-  };
-  std::vector<fs::path> libraries;
-  for (const char* name : {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "libstdc++.so.6", "libgcc_s.so.1"})
-    if (const auto found = where(name)) libraries.push_back(*found);
-  // The loader: an absolute ".so" path of libc.so's linker script.
-  if (const auto script = where("libc.so"); script && fs::file_size(*script) < 65536) {
-    const std::string text = util::read_file(*script);
-    for (std::size_t at = text.find('/'); at != std::string::npos; at = text.find('/', at)) {
-      std::size_t end = at;
-      while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) && text[end] != ')') ++end;
-      const std::string path = text.substr(at, end - at);
-      std::error_code error;
-      if (path.find(".so") != std::string::npos && path.find("/ld-") != std::string::npos &&
-          fs::is_regular_file(path, error))
-        libraries.push_back(path);
-      at = end;
-    }
-  }
-  return libraries;
-}
-
-/// The names (mangled, versions dropped) the runtime libraries of the
-/// compiler that configured `build_dir` export; read once per compiler.
-std::set<std::string> runtime_exports(const fs::path& build_dir, const fs::path& nm) {
-  std::string compiler;
-  if (const auto cache = parse::read_cmake_cache(build_dir)) {
-    for (const char* name : {"CMAKE_CXX_COMPILER", "CMAKE_C_COMPILER"}) {
-      std::error_code error;
-      const std::string value = cache->value_or_empty(name);
-      if (compiler.empty() && !value.empty() && fs::is_regular_file(value, error)) compiler = value;
-    }
-  }
-  if (compiler.empty())
-    if (const auto found = util::find_program("c++")) compiler = found->string();
-  if (compiler.empty()) return {};
-  static std::mutex mutex;
-  static std::map<std::string, std::set<std::string>> cached;
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (const auto known = cached.find(compiler); known != cached.end()) return known->second;
-  std::set<std::string>& names = cached[compiler];
-  for (const fs::path& library : runtime_libraries(compiler)) {
-    util::ProcessRequest request;
-    request.argv = {nm.string(), "-D", "--defined-only", "-P", library.string()};
-    request.separate_stderr = true;
-    request.keep_output_bytes = std::size_t(1) << 28;
-    request.timeout = std::chrono::seconds(120);
-    const auto ran = util::run_process(request);
-    for (const std::string_view line : util::split(ran.output, '\n')) {
-      const std::size_t space = line.find(' ');
-      if (space == std::string_view::npos || space + 1 >= line.size() || line[space + 1] == 'A') continue;
-      const std::string_view name = line.substr(0, space);
-      names.emplace(name.substr(0, name.find('@')));
-    }
-  }
-  return names;
-}
-
 /// One line of `nm -P` (mangled) -> the definition it names.
 std::optional<guard::Definition> definition_of(const std::string& line) {
   const std::size_t space = line.find(' ');
@@ -250,10 +179,50 @@ std::optional<guard::Definition> definition_of(const std::string& line) {
   return guard::Definition{line.substr(0, space), is_strong(line[space + 1])};
 }
 
+/// What scan_object_references reads of the objects (`files`, the code's)
+/// and the test objects (`test_files`) with binutils.
+struct Readings {
+  using Lines = std::map<std::string, std::vector<std::string>>;
+  Lines symbols, texts, mangled;                          ///< the code's: nm -P -C, strings -d, nm -g (mangled)
+  Lines test_definitions, test_symbols, test_texts;      ///< the tests': nm -g --defined-only, nm -P -C, strings -d
+  std::set<std::string> issuing;       ///< objects whose own instructions enter the kernel
+  std::set<std::string> constructing;  ///< objects with functions of their own before or after main
+  bool failed = false;
+};
+
+/// Runs the readings, each process on a thread of its own: none needs another.
+Readings read_objects(const std::vector<std::string>& files, const std::vector<std::string>& test_files,
+                      const std::vector<std::string>& every_file, const fs::path& nm, const fs::path& strings,
+                      const fs::path& objdump) {
+  Readings read;
+  std::array<bool, 8> failed{};
+  const auto lines = [&](std::vector<std::string> argv, const std::vector<std::string>& of, bool& part) {
+    return std::async(std::launch::async, [argv = std::move(argv), &of, &part] { return per_file(argv, of, part); });
+  };
+  auto symbols = lines({nm.string(), "-P", "-C", "-A"}, files, failed[0]);
+  auto texts = lines({strings.string(), "-d", "-f", "-n", "4"}, files, failed[1]);
+  auto mangled = lines({nm.string(), "-g", "--defined-only", "-P", "-A"}, files, failed[2]);
+  auto test_definitions = lines({nm.string(), "-g", "--defined-only", "-P", "-C", "-A"}, test_files, failed[3]);
+  auto test_symbols = lines({nm.string(), "-P", "-C", "-A"}, test_files, failed[4]);
+  auto test_texts = lines({strings.string(), "-d", "-f", "-n", "4"}, test_files, failed[5]);
+  auto issuing = std::async(std::launch::async, [&] { return objects_issuing_system_calls(every_file, objdump, failed[6]); });
+  read.constructing = objects_with_own_constructors(every_file, objdump, failed[7]);
+  read.symbols = symbols.get();
+  read.texts = texts.get();
+  read.mangled = mangled.get();
+  read.test_definitions = test_definitions.get();
+  read.test_symbols = test_symbols.get();
+  read.test_texts = test_texts.get();
+  read.issuing = issuing.get();
+  read.failed = std::find(failed.begin(), failed.end(), true) != failed.end();
+  return read;
+}
+
 }  // namespace
 
 ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& seen_build, const fs::path& seen_top,
-                                  const std::function<bool(const std::string& source)>& judged) {
+                                  const std::function<bool(const std::string& source)>& judged,
+                                  const std::string& compiler) {
   ObjectScan scan;
   const std::optional<std::string> deps = ninja_tool(build_dir, {"deps"});
   const std::optional<std::string> outputs = ninja_tool(build_dir, {"targets", "all"});
@@ -298,18 +267,21 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
   }
   std::vector<std::string> files;
   for (const auto& [file, source] : objects) files.push_back(file);
-  bool failed = false;
-  auto symbols = per_file({nm->string(), "-P", "-C", "-A"}, files, failed);
-  auto texts = per_file({strings->string(), "-d", "-f", "-n", "4"}, files, failed);
+  std::vector<std::string> test_files;
+  for (const auto& [file, source] : test_objects) test_files.push_back(file);
+  std::vector<std::string> every_file = files;
+  every_file.insert(every_file.end(), test_files.begin(), test_files.end());
+  // The readings below need nothing of each other: run side by side.
+  Readings read = read_objects(files, test_files, every_file, *nm, *strings, *objdump);
+  bool failed = read.failed;
+  auto& symbols = read.symbols;
+  auto& texts = read.texts;
   // What test objects define: the harness (a tally of failed checks, a
   // helper). Code that is no test referring to what only they define, or to
   // a test framework's namespace, reaches into what judges it; code defining
   // what they define too overrides or shares it (harness_definitions).
-  std::vector<std::string> test_files;
-  for (const auto& [file, source] : test_objects) test_files.push_back(file);
   std::set<std::string> test_defined;
-  for (const auto& [file, lines] :
-       per_file({nm->string(), "-g", "--defined-only", "-P", "-C", "-A"}, test_files, failed))
+  for (const auto& [file, lines] : read.test_definitions)
     for (const auto& line : lines)
       if (const auto symbol = nm_symbol(line)) test_defined.insert(symbol->first);
   std::map<std::string, std::vector<guard::NamedDefinition>> defined;  // non-test object -> its definitions
@@ -328,14 +300,10 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
         only_tests_define.erase(symbol->first);
   // The tests' own references: what a header of the change compiles into
   // them (the harness is theirs to reference).
-  auto test_symbols = per_file({nm->string(), "-P", "-C", "-A"}, test_files, failed);
-  auto test_texts = per_file({strings->string(), "-d", "-f", "-n", "4"}, test_files, failed);
-  // Objects whose own instructions enter the kernel.
-  std::vector<std::string> every_file = files;
-  every_file.insert(every_file.end(), test_files.begin(), test_files.end());
-  const std::set<std::string> issuing = objects_issuing_system_calls(every_file, *objdump, failed);
-  // Objects with functions of their own before or after main.
-  const std::set<std::string> constructing = objects_with_own_constructors(every_file, *objdump, failed);
+  auto& test_symbols = read.test_symbols;
+  auto& test_texts = read.test_texts;
+  const std::set<std::string>& issuing = read.issuing;
+  const std::set<std::string>& constructing = read.constructing;
   for (const auto& [file, source] : test_objects) {
     auto& references = scan.test_references[source];
     references.merge(own_references(test_symbols[file], test_texts[file], {seen_build, seen_top}));
@@ -343,8 +311,9 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
     if (constructing.count(file)) references.insert(kOwnConstructor);
   }
   // Definitions of what the C and C++ runtimes export: interposition.
-  const std::set<std::string> exports = runtime_exports(build_dir, *nm);
-  auto mangled = per_file({nm->string(), "-g", "--defined-only", "-P", "-A"}, files, failed);
+  const std::set<std::string> exports =
+      runtime_exports(compiler.empty() ? user_compiler(parse::CMakeCache{}) : compiler, *nm);
+  auto& mangled = read.mangled;
   for (const auto& [file, source] : objects) {
     std::set<std::string> harness;
     for (const std::string& line : symbols[file])
@@ -390,7 +359,8 @@ void record_object_references(const Plan& plan, const CaptureRequest& request, c
     return !is_test_file(source, own_files.files, globs);
   };
   const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
-  const ObjectScan scan = scan_object_references(plan.build_dir, plan.seen(plan.build_dir), plan.seen(top), judged);
+  const ObjectScan scan = scan_object_references(plan.build_dir, plan.seen(plan.build_dir), plan.seen(top), judged,
+                                                 user_compiler(plan.initial_cache));
   nlohmann::json record = nlohmann::json::object();
   if (!scan.problem.empty()) {
     record["problem"] = scan.problem;

@@ -14,7 +14,10 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include <hydra/capture/core/staging.hpp>
 #include <hydra/capture/cmake/test_files.hpp>
@@ -38,10 +41,12 @@ struct ObjectScan {
 /// Scans the objects of the Ninja build tree `build_dir` (HydraScore's side),
 /// whose steps saw it at `seen_build` and the work tree's top level at
 /// `seen_top`; only the objects whose source `judged` accepts (code, not
-/// tests) are read.
+/// tests) are read. `compiler`: whose runtime libraries' exports count
+/// (runtime_exports.hpp, user_compiler; empty: user_compiler of no initial cache).
 ObjectScan scan_object_references(const std::filesystem::path& build_dir, const std::filesystem::path& seen_build,
                                   const std::filesystem::path& seen_top,
-                                  const std::function<bool(const std::string& source)>& judged);
+                                  const std::function<bool(const std::string& source)>& judged,
+                                  const std::string& compiler = {});
 
 /// Scans the built tree of `plan` and records manifest.json's
 /// `object_references` ({"objects": N, "sources": {source: [reference, ...]},

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 #include <hydra/capture/cmake/codemodel.hpp>
 #include <hydra/util/files.hpp>
@@ -31,6 +32,37 @@ FileTime file_time(const fs::path& file) {
   time.modified = std::max(modified, changed);
   return time;
 }
+
+/// The files a deps log names, on HydraScore's side, each worked out once
+/// (the same headers recur in every entry), and whether they lie in the
+/// trees (the build tree or the work tree): only those are any step's to write.
+class DepsFiles {
+ public:
+  explicit DepsFiles(const Plan& plan)
+      : plan_(plan),
+        seen_build_(plan.seen(plan.build_dir)),
+        top_(plan.in_git ? util::work_tree_root(plan.source) : plan.source) {}
+
+  struct File {
+    fs::path path;
+    bool in_trees = false;
+  };
+  const File& operator()(const std::string& named) {
+    auto [at, added] = known_.try_emplace(named);
+    if (added) {
+      const fs::path path(named);
+      at->second.path = util::absolute_clean(host_path(plan_.tree_mounts, path.is_absolute() ? path : seen_build_ / path));
+      at->second.in_trees = util::is_within(at->second.path, plan_.build_dir) || util::is_within(at->second.path, top_);
+    }
+    return at->second;
+  }
+  const fs::path& top() const { return top_; }
+
+ private:
+  const Plan& plan_;
+  fs::path seen_build_, top_;
+  std::unordered_map<std::string, File> known_;
+};
 
 }  // namespace
 
@@ -104,14 +136,11 @@ void check_compiled_inputs(const Plan& plan, const std::vector<fs::path>& units,
     staging.manifest["compiled_inputs"] = {{"problem", "not a Ninja build tree, or ninja cannot list its deps log"}};
     return;
   }
-  const fs::path seen_build = plan.seen(plan.build_dir);
-  const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
+  DepsFiles files(plan);
+  const fs::path& top = files.top();
   const std::set<fs::path> lint_units(units.begin(), units.end());
   // A path of the deps log -> the file on HydraScore's side.
-  const auto file_of = [&](const std::string& named) {
-    const fs::path path(named);
-    return util::absolute_clean(host_path(plan.tree_mounts, path.is_absolute() ? path : seen_build / path));
-  };
+  const auto file_of = [&](const std::string& named) -> const fs::path& { return files(named).path; };
   // As the manifest shows it: relative to the top, or <build>/...
   const auto shown = [&](const fs::path& file) {
     if (util::is_within(file, plan.build_dir))
@@ -120,10 +149,15 @@ void check_compiled_inputs(const Plan& plan, const std::vector<fs::path>& units,
     return file.generic_string();
   };
   // Only the trees are looked at: the system's files are no step's to write.
+  // Each file is looked at once per check.
+  std::unordered_map<std::string, FileTime> times;
   const auto time_of = [&](const std::string& named) {
-    const fs::path file = file_of(named);
-    if (!util::is_within(file, plan.build_dir) && !util::is_within(file, top)) return FileTime{};
-    return file_time(file);
+    auto [at, added] = times.try_emplace(named);
+    if (added) {
+      const DepsFiles::File& file = files(named);
+      if (file.in_trees) at->second = file_time(file.path);
+    }
+    return at->second;
   };
   std::size_t checked = 0;
   json altered = json::array();
@@ -166,7 +200,11 @@ bool recheck_compiled_inputs(const Plan& plan, const std::vector<fs::path>& unit
       staging.problem(problem.get<std::string>());
       held = false;
     }
-  if (after.manifest.contains("compiled_inputs")) staging.manifest["compiled_inputs"] = after.manifest["compiled_inputs"];
+  if (after.manifest.contains("compiled_inputs")) {
+    const nlohmann::json& found = after.manifest["compiled_inputs"];
+    if (found.contains("altered") && !found["altered"].empty()) held = false;
+    staging.manifest["compiled_inputs"] = found;
+  }
   return held;
 }
 
@@ -183,31 +221,31 @@ std::optional<std::int64_t> file_system_now(const fs::path& marker) {
 bool unchanged_since(const Plan& plan, const std::vector<fs::path>& units, const std::optional<std::string>& deps,
                      std::int64_t since, const std::vector<fs::path>& also) {
   if (!deps) return false;
-  const fs::path seen_build = plan.seen(plan.build_dir);
-  const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
-  const auto file_of = [&](const std::string& named) {
-    const fs::path path(named);
-    return util::absolute_clean(host_path(plan.tree_mounts, path.is_absolute() ? path : seen_build / path));
-  };
+  DepsFiles files(plan);
   // Written in the same tick as `since` counts as after it.
   const auto older = [&](const fs::path& file) {
     const FileTime time = file_time(file);
     return time.exists && time.modified < since;
   };
+  std::unordered_map<std::string, bool> unchanged;  // each file of the trees looked at once
   const std::set<fs::path> lint_units(units.begin(), units.end());
   std::set<fs::path> uncovered = lint_units;
   for (const NinjaDepsEntry& entry : parse_ninja_deps(*deps)) {
-    std::vector<fs::path> inputs;
     bool reads_unit = false;
     for (const auto& input : entry.inputs) {
-      inputs.push_back(file_of(input));
-      if (lint_units.count(inputs.back()) == 0) continue;
+      const fs::path& file = files(input).path;
+      if (lint_units.count(file) == 0) continue;
       reads_unit = true;
-      uncovered.erase(inputs.back());
+      uncovered.erase(file);
     }
     if (!reads_unit) continue;
-    for (const auto& file : inputs)
-      if ((util::is_within(file, plan.build_dir) || util::is_within(file, top)) && !older(file)) return false;
+    for (const auto& input : entry.inputs) {
+      const DepsFiles::File& file = files(input);
+      if (!file.in_trees) continue;
+      auto [at, added] = unchanged.try_emplace(input);
+      if (added) at->second = older(file.path);
+      if (!at->second) return false;
+    }
   }
   return uncovered.empty() && std::all_of(also.begin(), also.end(), older);
 }

@@ -73,11 +73,6 @@ AlteredCompile altered_compile(const NinjaDepsEntry& entry, const std::function<
 void check_compiled_inputs(const Plan& plan, const std::vector<std::filesystem::path>& units,
                            const std::optional<std::string>& deps, Staging& staging);
 
-/// The same check once more, after the steps run beside lint ended
-/// (lint_step.hpp, LintBeside), against the deps log read before they
-/// started (a step may write the build tree, its deps log too). Adds what it
-/// finds anew to `staging`, replaces `compiled_inputs`; whether it found
-/// nothing new.
 /// The time a file made now gets (its status-change time, in the
 /// nanoseconds the file system keeps), from a file `marker` written now.
 std::optional<std::int64_t> file_system_now(const std::filesystem::path& marker);
@@ -91,6 +86,13 @@ bool unchanged_since(const Plan& plan, const std::vector<std::filesystem::path>&
                      const std::optional<std::string>& deps, std::int64_t since,
                      const std::vector<std::filesystem::path>& also);
 
+/// The same check once more, after the steps run beside lint ended
+/// (lint_step.hpp, LintBeside), against the deps log read before they
+/// started (a step may write the build tree, its deps log too). Adds the
+/// problems it finds anew to `staging` and replaces `compiled_inputs`.
+/// Whether no compile lint read was altered at all: only then may lint keep
+/// what it found in the lint cache (the first check ran beside those steps
+/// too, so a file it saw altered may have been altered again since).
 bool recheck_compiled_inputs(const Plan& plan, const std::vector<std::filesystem::path>& units,
                              const std::optional<std::string>& deps, Staging& staging);
 

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <system_error>
 #include <thread>
 
 #include <hydra/error.hpp>
@@ -125,9 +126,6 @@ std::string read_limited(const fs::path& file) {
   return text;
 }
 
-/// Starts and reaps processes that end at once until the next process
-/// number is at least `floor` (a PID namespace of its own starts at 1);
-/// gives up when the numbers wrap.
 /// A process that ends at once (its number, or -1); apart, so that vfork
 /// clobbers no caller's variable.
 [[gnu::noinline]] pid_t start_nothing() {
@@ -136,15 +134,30 @@ std::string read_limited(const fs::path& file) {
   return pid;
 }
 
+/// Starts and reaps processes that end at once until the next process
+/// number is at least `floor` (a PID namespace of its own starts at 1);
+/// gives up when the numbers wrap. On two threads where there are two
+/// processors: each start costs tens of microseconds, and a floor is
+/// thousands of them.
 void advance_process_numbers(unsigned floor) {
-  pid_t last = 0;
-  for (unsigned started = 0; started < floor; ++started) {
-    const pid_t pid = start_nothing();
-    if (pid < 0) return;
-    ::waitpid(pid, nullptr, 0);
-    if (pid < last || pid + 1 >= pid_t(floor)) return;
-    last = pid;
+  const auto advance = [floor] {
+    pid_t last = 0;
+    for (unsigned started = 0; started < floor; ++started) {
+      const pid_t pid = start_nothing();
+      if (pid < 0) return;
+      ::waitpid(pid, nullptr, 0);
+      if (pid < last || pid + 1 >= pid_t(floor)) return;
+      last = pid;
+    }
+  };
+  std::thread beside;
+  try {
+    if (std::thread::hardware_concurrency() > 1) beside = std::thread(advance);
+  } catch (const std::system_error&) {
+    // One thread, then.
   }
+  advance();
+  if (beside.joinable()) beside.join();
 }
 
 struct Running {
