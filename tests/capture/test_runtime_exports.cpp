@@ -45,6 +45,13 @@ TEST_CASE("runtime exports: what a shared library exports is kept under its iden
   hydra::util::write_file_atomic(files.front(), "kept_first\nonly_in_the_entry\n");
   CHECK(hydra::capture::exported_names_kept(libraries, *nm, cache) == Set{"kept_first", "only_in_the_entry"});
 
+  // A library nm cannot read: what the others give is answered, nothing kept.
+  hydra::util::write_file_atomic(top / "libbroken.so", "not a shared library\n");
+  const fs::path other_cache = top / "other-cache";
+  const Set partial = hydra::capture::exported_names_kept({top / "libkept.so", top / "libbroken.so"}, *nm, other_cache);
+  CHECK(partial.count("kept_first") == 1);
+  CHECK_FALSE(fs::exists(other_cache / "runtime-exports"));
+
   // The library rebuilt with another export: another identity, read again.
   hydra::util::write_file_atomic(top / "lib.c", "int kept_second(void) { return 2; }\n");
   REQUIRE(hydra::util::run_process(compile).exit_code == 0);

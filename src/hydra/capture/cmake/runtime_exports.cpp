@@ -68,9 +68,11 @@ std::string file_identity(const fs::path& file) {
          std::to_string(status.st_ctim.tv_nsec);
 }
 
-/// The names (mangled, versions dropped) `nm -D` lists as defined by `libraries`.
-std::set<std::string> exported_names(const std::vector<fs::path>& libraries, const fs::path& nm) {
+/// The names (mangled, versions dropped) `nm -D` lists as defined by
+/// `libraries`; `complete` says whether every library was read.
+std::set<std::string> exported_names(const std::vector<fs::path>& libraries, const fs::path& nm, bool& complete) {
   std::set<std::string> names;
+  complete = !libraries.empty();
   for (const fs::path& library : libraries) {
     util::ProcessRequest request;
     request.argv = {nm.string(), "-D", "--defined-only", "-P", library.string()};
@@ -78,6 +80,7 @@ std::set<std::string> exported_names(const std::vector<fs::path>& libraries, con
     request.keep_output_bytes = std::size_t(1) << 28;
     request.timeout = std::chrono::seconds(120);
     const auto ran = util::run_process(request);
+    if (!ran.started || ran.timed_out || ran.exit_code != 0) complete = false;
     for (const std::string_view line : util::split(ran.output, '\n')) {
       const std::size_t space = line.find(' ');
       if (space == std::string_view::npos || space + 1 >= line.size() || line[space + 1] == 'A') continue;
@@ -116,7 +119,6 @@ std::set<std::string> runtime_exports(const std::string& compiler, const fs::pat
   return cached[compiler] = exported_names_kept(runtime_libraries(compiler), nm, cache_dir);
 }
 
-
 std::set<std::string> exported_names_kept(const std::vector<fs::path>& libraries, const fs::path& nm,
                                           const std::optional<fs::path>& cache_dir) {
   fs::path kept;
@@ -139,8 +141,10 @@ std::set<std::string> exported_names_kept(const std::vector<fs::path>& libraries
       if (!line.empty()) names.emplace(line);
     return names;
   }
-  std::set<std::string> names = exported_names(libraries, nm);
-  if (!kept.empty()) {
+  bool complete = false;
+  std::set<std::string> names = exported_names(libraries, nm, complete);
+  // Only what every library gave: a library nm could not read is read again.
+  if (!kept.empty() && complete) {
     std::string text;
     for (const std::string& name : names) text += name + "\n";
     try {

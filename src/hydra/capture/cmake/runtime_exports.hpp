@@ -41,7 +41,8 @@ void read_runtime_exports(const std::string& compiler, const std::optional<std::
 /// shared `libraries` (`nm -D --defined-only`). With `cache_dir`, read from
 /// or kept in `<cache_dir>/runtime-exports/`, under the identity of the
 /// libraries and of nm (path, device and inode, size, modification and
-/// status-change times): a library replaced, rewritten or touched is read again.
+/// status-change times): a library replaced, rewritten or touched is read
+/// again. Kept only when nm read every library.
 std::set<std::string> exported_names_kept(const std::vector<std::filesystem::path>& libraries,
                                           const std::filesystem::path& nm,
                                           const std::optional<std::filesystem::path>& cache_dir);
