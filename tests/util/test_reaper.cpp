@@ -133,3 +133,12 @@ TEST_CASE("the reaper passes on the command's status, a signal's and a start fai
     CHECK(result.output.find("cannot run /nonexistent/program") != std::string::npos);
   }
 }
+
+TEST_CASE("the reaper's command starts with the signal mask the reaper was given", "[util][process][reaper]") {
+  // The reaper blocks SIGCHLD to wake as soon as a child ends; the command
+  // must not inherit that (a test that waits for SIGCHLD would hang).
+  hydra::util::ProcessRequest request = reaped("grep '^SigBlk:' /proc/self/status");
+  const auto result = hydra::util::run_process(request);
+  CHECK(result.exit_code == 0);
+  CHECK(result.output.find("SigBlk:\t0000000000000000") != std::string::npos);
+}

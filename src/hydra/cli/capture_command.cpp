@@ -7,6 +7,7 @@
 #include <hydra/capture/runners/test_frameworks.hpp>
 #include <hydra/capture/parallel_captures.hpp>
 #include <hydra/cli/commands.hpp>
+#include <hydra/cli/step.hpp>
 #include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>
 #include <hydra/util/files.hpp>
@@ -27,11 +28,10 @@ void add_build_tree_options(CLI::App& command, capture::BuildTreeOptions& option
       ->check(CLI::IsMember({"cmake", "js-node", "rust", "python"}));
   command.add_flag("--no-cache{false}", options.cache,
                    "No lint cache and no compiler cache (ccache) for this capture, whatever hydra.toml's [cache] says");
-  // This program is the test launcher of the trees it captures (its hidden
-  // test-launcher subcommand; capture/runners/test_launcher.hpp).
-  std::error_code error;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error) options.test_launcher = {self.string(), capture::kLauncherSubcommand};
+  // This program (or its in-sandbox helper, step.hpp) is the test launcher
+  // of the trees it captures (the hidden test-launcher subcommand;
+  // capture/runners/test_launcher.hpp).
+  if (const auto program = in_sandbox_program()) options.test_launcher = {program->string(), capture::kLauncherSubcommand};
 }
 
 std::optional<std::filesystem::path> clang_tidy_program() {
@@ -93,7 +93,7 @@ void register_capture(CLI::App& app, int& exit_code) {
                     "Refuse (exit 8) where the tree's code cannot run under bubblewrap, as [sandbox] require = true");
   command->callback([options, &exit_code] {
     options->clang_tidy = clang_tidy_program();
-    options->step_runner = util::current_executable();
+    options->step_runner = in_sandbox_program();
     const auto planned = capture::plan_capture_jobs(*options);
     const auto& targets = planned.captures;
     const std::size_t count = targets.size();

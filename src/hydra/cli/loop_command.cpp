@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include <hydra/cli/commands.hpp>
+#include <hydra/cli/step.hpp>
 #include <hydra/cli/exit_codes.hpp>
 #include <hydra/error.hpp>
 #include <hydra/loop/loop.hpp>
@@ -46,7 +47,7 @@ void register_loop(CLI::App& app, int& exit_code) {
   command->callback([options, &exit_code] {
     loop::LoopRequest request;
     static_cast<capture::BuildTreeOptions&>(request) = options->tree;
-    request.step_runner = util::current_executable();
+    request.step_runner = in_sandbox_program();
     request.source = options->source;
     request.out = options->out;
     request.build_dir = options->build_dir;

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
+#include <vector>
 #include <system_error>
 
 #include <fcntl.h>
@@ -16,6 +18,50 @@
 #include <hydra/error.hpp>
 
 namespace hydra::util {
+
+std::string file_identity(const std::filesystem::path& file) {
+  struct stat status {};
+  if (::stat(file.c_str(), &status) != 0) return {};
+  return file.string() + " " + std::to_string(status.st_dev) + ":" + std::to_string(status.st_ino) + " " +
+         std::to_string(status.st_size) + " " + std::to_string(status.st_mtim.tv_sec) + "." +
+         std::to_string(status.st_mtim.tv_nsec) + " " + std::to_string(status.st_ctim.tv_sec) + "." +
+         std::to_string(status.st_ctim.tv_nsec);
+}
+
+std::size_t trim_oldest_files(const std::filesystem::path& directory, std::uint64_t max_bytes) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (!fs::is_directory(directory, error)) return 0;
+  struct Item {
+    fs::file_time_type time;
+    std::uint64_t size;
+    fs::path path;
+  };
+  std::vector<Item> items;
+  std::uint64_t total = 0;
+  for (fs::recursive_directory_iterator it(directory, error), end; !error && it != end; it.increment(error)) {
+    std::error_code ignored;
+    if (!it->is_regular_file(ignored)) continue;
+    const std::uint64_t size = it->file_size(ignored);
+    if (ignored) continue;
+    const auto time = it->last_write_time(ignored);
+    items.push_back({time, size, it->path()});
+    total += size;
+  }
+  if (total <= max_bytes) return 0;
+  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.time < b.time; });
+  const std::uint64_t target = max_bytes / 10 * 9;
+  std::size_t removed = 0;
+  for (const auto& item : items) {
+    if (total <= target) break;
+    std::error_code ignored;
+    if (fs::remove(item.path, ignored)) {
+      total -= item.size;
+      ++removed;
+    }
+  }
+  return removed;
+}
 
 std::string read_file(const std::filesystem::path& file) {
   std::error_code ec;

@@ -42,6 +42,16 @@ std::filesystem::path absolute_clean(const std::filesystem::path& path);
 /// and clean; compared lexically).
 bool is_within(const std::filesystem::path& path, const std::filesystem::path& directory);
 
+/// What identifies a file's content without reading it: its path, device
+/// and inode, size, and modification and status-change times (the last no
+/// write can set back). Empty when it cannot be read (no such file).
+std::string file_identity(const std::filesystem::path& file);
+
+/// Removes the oldest files under `directory` (by modification time) until
+/// they take at most 90% of `max_bytes`, when they take more than
+/// `max_bytes`. Returns the number removed; never throws.
+std::size_t trim_oldest_files(const std::filesystem::path& directory, std::uint64_t max_bytes);
+
 /// A directory removed (recursively) when the object goes out of scope.
 class TempDir {
  public:

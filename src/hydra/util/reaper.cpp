@@ -25,9 +25,11 @@ volatile sig_atomic_t termination_signal = 0;
 
 void note_termination(int signal_number) { termination_signal = signal_number; }
 
-void sleep_milliseconds(long milliseconds) {
-  timespec pause{0, milliseconds * 1000000L};
-  ::nanosleep(&pause, nullptr);  // a signal may cut it short: the loop looks again
+/// Waits up to `milliseconds` for a child to change state (SIGCHLD, which
+/// the caller blocks) or a signal the process handles (which cuts it short).
+void wait_for_child(const sigset_t& child_signal, long milliseconds) {
+  const timespec pause{0, milliseconds * 1000000L};
+  ::sigtimedwait(&child_signal, nullptr, &pause);
 }
 
 /// Kills `pid` and, when it leads a process group other than this one's,
@@ -104,6 +106,13 @@ int run_reaped(const std::vector<std::string>& argv) {
   std::vector<char*> arguments;
   for (const auto& argument : argv) arguments.push_back(const_cast<char*>(argument.c_str()));
   arguments.push_back(nullptr);
+  // SIGCHLD stays pending while blocked, so the wait below ends as soon as
+  // a child ends (the command itself or an orphan) instead of at the tick.
+  sigset_t child_signal;
+  sigemptyset(&child_signal);
+  sigaddset(&child_signal, SIGCHLD);
+  sigset_t before;
+  ::sigprocmask(SIG_BLOCK, &child_signal, &before);
   const pid_t main = ::fork();
   if (main < 0) {
     const std::string message = std::string("hydra-score run-step: fork: ") + std::strerror(errno) + "\n";
@@ -116,6 +125,7 @@ int run_reaped(const std::vector<std::string>& argv) {
     default_action.sa_handler = SIG_DFL;
     sigemptyset(&default_action.sa_mask);
     for (int signal_number : {SIGTERM, SIGINT, SIGHUP}) ::sigaction(signal_number, &default_action, nullptr);
+    ::sigprocmask(SIG_SETMASK, &before, nullptr);  // the command gets the mask this process was given
     ::execvp(arguments[0], arguments.data());
     const std::string message =
         std::string("hydra-score run-step: cannot run ") + argv[0] + ": " + std::strerror(errno) + "\n";
@@ -137,7 +147,7 @@ int run_reaped(const std::vector<std::string>& argv) {
     // shell) ended and left it running.
     for (const pid_t child : child_processes(::getpid()))
       if (child != main) kill_with_group(child);
-    sleep_milliseconds(20);
+    wait_for_child(child_signal, 20);
   }
   // The command ended: nothing it started outlives it (a process that cannot
   // die, stuck in the kernel, is left after a few seconds).
@@ -147,7 +157,7 @@ int run_reaped(const std::vector<std::string>& argv) {
     const auto left = child_processes(::getpid());
     if (left.empty()) break;
     for (const pid_t child : left) kill_with_group(child);
-    sleep_milliseconds(2);
+    wait_for_child(child_signal, 2);
   }
   if (WIFEXITED(*main_status)) return WEXITSTATUS(*main_status);
   if (WIFSIGNALED(*main_status)) return 128 + WTERMSIG(*main_status);

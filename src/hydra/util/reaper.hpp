@@ -17,7 +17,7 @@ namespace hydra::util {
 /// Runs `argv` (argv[0] looked up on PATH) as a child of this process, which
 /// becomes the subreaper of all it starts: every other process that becomes
 /// this process's child (an orphan) is killed with its process group as soon
-/// as it is seen (checked every 20 ms), and when `argv` ends every process
+/// as it is seen (checked when a child ends, and every 20 ms), and when `argv` ends every process
 /// left is killed and reaped. SIGTERM, SIGINT and SIGHUP are passed on to
 /// `argv`. Returns `argv`'s exit status (128+N when a signal N ended it;
 /// 127 when it cannot be started, with the reason on stderr). Call it from

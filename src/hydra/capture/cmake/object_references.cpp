@@ -1,15 +1,14 @@
 #include <hydra/capture/cmake/object_references.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <future>
 #include <map>
 #include <optional>
 #include <set>
 #include <vector>
 
 #include <hydra/capture/cmake/codemodel.hpp>
+#include <hydra/capture/cmake/object_readings.hpp>
 #include <hydra/capture/cmake/own_constructors.hpp>
 #include <hydra/capture/cmake/runtime_exports.hpp>
 #include <hydra/capture/cmake/system_calls.hpp>
@@ -52,35 +51,6 @@ std::map<std::string, std::string> object_sources(const std::string& deps) {
     if (is_source(dep)) sources.emplace(object, dep);
   }
   return sources;
-}
-
-/// Runs `argv` + `files`, in batches; each output line "<file>: <rest>" -> rest.
-std::map<std::string, std::vector<std::string>> per_file(const std::vector<std::string>& argv,
-                                                         const std::vector<std::string>& files, bool& failed) {
-  std::map<std::string, std::vector<std::string>> lines;
-  const std::set<std::string> known(files.begin(), files.end());
-  constexpr std::size_t batch = 128;
-  for (std::size_t from = 0; from < files.size(); from += batch) {
-    util::ProcessRequest request;
-    request.argv = argv;
-    request.argv.insert(request.argv.end(), files.begin() + long(from),
-                        files.begin() + long(std::min(files.size(), from + batch)));
-    request.separate_stderr = true;
-    request.keep_output_bytes = std::size_t(1) << 30;
-    request.timeout = std::chrono::seconds(300);
-    const auto ran = util::run_process(request);
-    if (!ran.started || ran.exit_code != 0) failed = true;
-    for (const std::string_view line : util::split(ran.output, '\n')) {
-      // The file name is the longest known prefix followed by ": ".
-      for (std::size_t at = line.find(": "); at != std::string_view::npos; at = line.find(": ", at + 1)) {
-        const std::string file(line.substr(0, at));
-        if (!known.count(file)) continue;
-        lines[file].emplace_back(line.substr(at + 2));
-        break;
-      }
-    }
-  }
-  return lines;
 }
 
 /// Where the parameter list of a demangled function name starts: the first
@@ -190,31 +160,34 @@ struct Readings {
   bool failed = false;
 };
 
-/// Runs the readings, each process on a thread of its own: none needs another.
+/// The readings of every object (read_object_files, kept by content in
+/// `cache_dir`), split into the code's and the tests'.
 Readings read_objects(const std::vector<std::string>& files, const std::vector<std::string>& test_files,
-                      const std::vector<std::string>& every_file, const fs::path& nm, const fs::path& strings,
-                      const fs::path& objdump) {
+                      const ObjectTools& tools, const std::optional<fs::path>& cache_dir, std::uint64_t max_bytes) {
+  std::vector<std::string> every_file = files;
+  every_file.insert(every_file.end(), test_files.begin(), test_files.end());
   Readings read;
-  std::array<bool, 8> failed{};
-  const auto lines = [&](std::vector<std::string> argv, const std::vector<std::string>& of, bool& part) {
-    return std::async(std::launch::async, [argv = std::move(argv), &of, &part] { return per_file(argv, of, part); });
+  std::map<std::string, ObjectReading> of = read_object_files(every_file, tools, cache_dir, read.failed, max_bytes);
+  // A file with no line of a reading has no entry in it (as the tools' output gives none).
+  const auto put = [](Readings::Lines& lines, const std::string& file, std::vector<std::string>& from) {
+    if (!from.empty()) lines[file] = std::move(from);
   };
-  auto symbols = lines({nm.string(), "-P", "-C", "-A"}, files, failed[0]);
-  auto texts = lines({strings.string(), "-d", "-f", "-n", "4"}, files, failed[1]);
-  auto mangled = lines({nm.string(), "-g", "--defined-only", "-P", "-A"}, files, failed[2]);
-  auto test_definitions = lines({nm.string(), "-g", "--defined-only", "-P", "-C", "-A"}, test_files, failed[3]);
-  auto test_symbols = lines({nm.string(), "-P", "-C", "-A"}, test_files, failed[4]);
-  auto test_texts = lines({strings.string(), "-d", "-f", "-n", "4"}, test_files, failed[5]);
-  auto issuing = std::async(std::launch::async, [&] { return objects_issuing_system_calls(every_file, objdump, failed[6]); });
-  read.constructing = objects_with_own_constructors(every_file, objdump, failed[7]);
-  read.symbols = symbols.get();
-  read.texts = texts.get();
-  read.mangled = mangled.get();
-  read.test_definitions = test_definitions.get();
-  read.test_symbols = test_symbols.get();
-  read.test_texts = test_texts.get();
-  read.issuing = issuing.get();
-  read.failed = std::find(failed.begin(), failed.end(), true) != failed.end();
+  for (const std::string& file : files) {
+    ObjectReading& reading = of[file];
+    put(read.symbols, file, reading.symbols);
+    put(read.texts, file, reading.texts);
+    put(read.mangled, file, reading.mangled);
+    if (reading.issuing) read.issuing.insert(file);
+    if (reading.constructing) read.constructing.insert(file);
+  }
+  for (const std::string& file : test_files) {
+    ObjectReading& reading = of[file];
+    put(read.test_definitions, file, reading.definitions);
+    put(read.test_symbols, file, reading.symbols);
+    put(read.test_texts, file, reading.texts);
+    if (reading.issuing) read.issuing.insert(file);
+    if (reading.constructing) read.constructing.insert(file);
+  }
   return read;
 }
 
@@ -222,7 +195,8 @@ Readings read_objects(const std::vector<std::string>& files, const std::vector<s
 
 ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& seen_build, const fs::path& seen_top,
                                   const std::function<bool(const std::string& source)>& judged,
-                                  const std::string& compiler) {
+                                  const std::string& compiler, const std::optional<fs::path>& cache_dir,
+                                  std::uint64_t cache_max_bytes) {
   ObjectScan scan;
   const std::optional<std::string> deps = ninja_tool(build_dir, {"deps"});
   const std::optional<std::string> outputs = ninja_tool(build_dir, {"targets", "all"});
@@ -269,10 +243,7 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
   for (const auto& [file, source] : objects) files.push_back(file);
   std::vector<std::string> test_files;
   for (const auto& [file, source] : test_objects) test_files.push_back(file);
-  std::vector<std::string> every_file = files;
-  every_file.insert(every_file.end(), test_files.begin(), test_files.end());
-  // The readings below need nothing of each other: run side by side.
-  Readings read = read_objects(files, test_files, every_file, *nm, *strings, *objdump);
+  Readings read = read_objects(files, test_files, {*nm, *strings, *objdump}, cache_dir, cache_max_bytes);
   bool failed = read.failed;
   auto& symbols = read.symbols;
   auto& texts = read.texts;
@@ -360,7 +331,8 @@ void record_object_references(const Plan& plan, const CaptureRequest& request, c
   };
   const fs::path top = plan.in_git ? util::work_tree_root(plan.source) : plan.source;
   const ObjectScan scan = scan_object_references(plan.build_dir, plan.seen(plan.build_dir), plan.seen(top), judged,
-                                                 user_compiler(plan.initial_cache));
+                                                 user_compiler(plan.initial_cache), plan.cache_dir,
+                                                 plan.config.cache.lint_max_megabytes * 1024 * 1024);
   nlohmann::json record = nlohmann::json::object();
   if (!scan.problem.empty()) {
     record["problem"] = scan.problem;

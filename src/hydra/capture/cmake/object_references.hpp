@@ -12,6 +12,7 @@
 // build, reading files only. manifest.json's `object_references`.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -43,10 +44,15 @@ struct ObjectScan {
 /// `seen_top`; only the objects whose source `judged` accepts (code, not
 /// tests) are read. `compiler`: whose runtime libraries' exports count
 /// (runtime_exports.hpp, user_compiler; empty: user_compiler of no initial cache).
+/// `cache_dir`: the captures' caches, which no step sees; each object's
+/// readings are kept there by content (object_readings.hpp), trimmed to
+/// `cache_max_bytes`.
 ObjectScan scan_object_references(const std::filesystem::path& build_dir, const std::filesystem::path& seen_build,
                                   const std::filesystem::path& seen_top,
                                   const std::function<bool(const std::string& source)>& judged,
-                                  const std::string& compiler = {});
+                                  const std::string& compiler = {},
+                                  const std::optional<std::filesystem::path>& cache_dir = std::nullopt,
+                                  std::uint64_t cache_max_bytes = std::uint64_t(256) << 20);
 
 /// Scans the built tree of `plan` and records manifest.json's
 /// `object_references` ({"objects": N, "sources": {source: [reference, ...]},

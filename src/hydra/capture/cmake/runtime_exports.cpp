@@ -56,18 +56,6 @@ std::vector<fs::path> runtime_libraries(const std::string& compiler) {
   return libraries;
 }
 
-/// What identifies a library file's content without reading it: its path,
-/// device and inode, size, and modification and status-change times (the
-/// last no write can set back).
-std::string file_identity(const fs::path& file) {
-  struct stat status {};
-  if (::stat(file.c_str(), &status) != 0) return {};
-  return file.string() + " " + std::to_string(status.st_dev) + ":" + std::to_string(status.st_ino) + " " +
-         std::to_string(status.st_size) + " " + std::to_string(status.st_mtim.tv_sec) + "." +
-         std::to_string(status.st_mtim.tv_nsec) + " " + std::to_string(status.st_ctim.tv_sec) + "." +
-         std::to_string(status.st_ctim.tv_nsec);
-}
-
 /// The names (mangled, versions dropped) `nm -D` lists as defined by
 /// `libraries`; `complete` says whether every library was read.
 std::set<std::string> exported_names(const std::vector<fs::path>& libraries, const fs::path& nm, bool& complete) {
@@ -123,11 +111,11 @@ std::set<std::string> exported_names_kept(const std::vector<fs::path>& libraries
                                           const std::optional<fs::path>& cache_dir) {
   fs::path kept;
   if (cache_dir) {
-    const std::string tool = file_identity(nm);
+    const std::string tool = util::file_identity(nm);
     std::string identity = "runtime exports 1\n" + tool + "\n";
     bool identified = !tool.empty();
     for (const fs::path& library : libraries) {
-      const std::string one = file_identity(library);
+      const std::string one = util::file_identity(library);
       identified = identified && !one.empty();
       identity += one + "\n";
     }

@@ -413,38 +413,6 @@ void LintCache::release_stores(bool keep) const {
   }
 }
 
-std::size_t LintCache::trim() const {
-  std::error_code error;
-  if (!fs::is_directory(directory_, error)) return 0;
-  struct Item {
-    fs::file_time_type time;
-    std::uint64_t size;
-    fs::path path;
-  };
-  std::vector<Item> items;
-  std::uint64_t total = 0;
-  for (fs::recursive_directory_iterator it(directory_, error), end; !error && it != end; it.increment(error)) {
-    std::error_code ignored;
-    if (!it->is_regular_file(ignored)) continue;
-    const std::uint64_t size = it->file_size(ignored);
-    if (ignored) continue;
-    const auto time = it->last_write_time(ignored);
-    items.push_back({time, size, it->path()});
-    total += size;
-  }
-  if (total <= max_bytes_) return 0;
-  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.time < b.time; });
-  const std::uint64_t target = max_bytes_ / 10 * 9;
-  std::size_t removed = 0;
-  for (const auto& item : items) {
-    if (total <= target) break;
-    std::error_code ignored;
-    if (fs::remove(item.path, ignored)) {
-      total -= item.size;
-      ++removed;
-    }
-  }
-  return removed;
-}
+std::size_t LintCache::trim() const { return util::trim_oldest_files(directory_, max_bytes_); }
 
 }  // namespace hydra::capture

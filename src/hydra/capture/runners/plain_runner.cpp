@@ -191,6 +191,12 @@ int run_plain_tests(const std::vector<std::string>& arguments) {
   std::ofstream(stdin_file).close();
   const auto bash = find_bash();
   if (plan.pid_floor > 0 && ::getpid() < pid_t(plan.pid_floor)) advance_process_numbers(plan.pid_floor);
+  // A test's end wakes the loop below (SIGCHLD stays pending while blocked);
+  // each test starts with no signal blocked (launch).
+  sigset_t child_signal;
+  sigemptyset(&child_signal);
+  sigaddset(&child_signal, SIGCHLD);
+  ::sigprocmask(SIG_BLOCK, &child_signal, nullptr);
   std::map<pid_t, Running> running;
   std::size_t next = 0;
   int status_code = 0;
@@ -233,7 +239,8 @@ int run_plain_tests(const std::vector<std::string>& arguments) {
         run.timed_out = true;
         ::kill(-pid, SIGKILL);
       }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const timespec tick{0, 5 * 1000000L};
+    ::sigtimedwait(&child_signal, nullptr, &tick);
   }
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
