@@ -37,7 +37,7 @@ TEST_CASE("docs/cli.md names every option of every command", "[cli]") {
       hydra::util::read_file(std::filesystem::path(HYDRA_SOURCE_DIR) / "docs" / "cli.md");
   std::size_t commands = 0;
   for (const CLI::App* command : app.get_subcommands({})) {
-    if (command->get_group().empty()) continue;  // hidden (run-step)
+    if (command->get_group().empty()) continue;  // hidden
     ++commands;
     const std::string name = command->get_name();
     CAPTURE(name);

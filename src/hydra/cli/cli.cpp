@@ -4,12 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include <hydra/capture/runners/plain_runner.hpp>
-#include <hydra/capture/runners/plain_tests.hpp>
-#include <hydra/capture/runners/test_frameworks.hpp>
-#include <hydra/capture/runners/test_launcher.hpp>
 #include <hydra/cli/commands.hpp>
 #include <hydra/cli/exit_codes.hpp>
+#include <hydra/cli/step.hpp>
 #include <hydra/error.hpp>
 #include <hydra/version.hpp>
 
@@ -18,18 +15,15 @@ namespace hydra::cli {
 void register_commands(CLI::App& app, int& exit_code) {
   for (Register add : {&register_record, &register_score, &register_replay, &register_capture,
                        &register_compare, &register_loop, &register_apply, &register_record_results,
-                       &register_leaderboard, &register_run_step}) {
+                       &register_leaderboard}) {
     add(app, exit_code);
   }
 }
 
 int main(int argc, char** argv) {
-  // The test launcher of capture trees takes its arguments as they are.
-  if (argc >= 2 && std::string(argv[1]) == capture::kLauncherSubcommand)
-    return capture::run_test_launcher(std::vector<std::string>(argv + 2, argv + argc));
-  // So does the plain runner of the launcher differential.
-  if (argc >= 2 && std::string(argv[1]) == capture::kPlainSubcommand)
-    return capture::run_plain_tests(std::vector<std::string>(argv + 2, argv + argc));
+  // What the capture runs inside the sandbox (the step reaper, the test
+  // launcher, the plain runner) takes its arguments as they are (step.hpp).
+  if (argc >= 2 && is_step_subcommand(argv[1])) return step_main(argc, argv);
   CLI::App app{"hydra-score: reproducible scores for code changes in CMake projects"};
   app.set_version_flag("--version", std::string(engine_version));
   app.footer(exit_code_help());

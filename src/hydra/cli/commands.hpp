@@ -25,8 +25,6 @@ void register_loop(CLI::App& app, int& exit_code);
 void register_apply(CLI::App& app, int& exit_code);
 void register_record_results(CLI::App& app, int& exit_code);
 void register_leaderboard(CLI::App& app, int& exit_code);
-/// The hidden `run-step` subcommand: the step reaper (util/reaper.hpp).
-void register_run_step(CLI::App& app, int& exit_code);
 
 /// Registers every subcommand above on `app` (docs/cli.md lists each one's
 /// options).

@@ -28,7 +28,8 @@ int step_main(int argc, char** argv) {
   if (name == capture::kPlainSubcommand) return capture::run_plain_tests(rest);
   if (name == "run-step" && !rest.empty() && rest.front() == "--" && rest.size() > 1)
     return util::run_reaped(std::vector<std::string>(rest.begin() + 1, rest.end()));
-  std::cerr << kStepProgramName << ": usage: " << kStepProgramName << " run-step -- COMMAND... | "
+  const std::string program = argc >= 1 ? std::filesystem::path(argv[0]).filename().string() : kStepProgramName;
+  std::cerr << program << ": usage: " << program << " run-step -- COMMAND... | "
             << capture::kLauncherSubcommand << " ... | " << capture::kPlainSubcommand
             << " PLAN (run by hydra-score inside its sandbox)\n";
   return 2;

@@ -1,7 +1,8 @@
-// The in-sandbox helpers' entry (tool/step_main.cpp): the subcommands the
-// capture runs inside the sandbox for every step and test. hydra-score
-// answers them too (cli.hpp); this entry reaches nothing else of the
-// library, so a program built from it loads few libraries.
+// The in-sandbox helpers' entry: the subcommands the capture runs inside the
+// sandbox for every step and test, not listed in `--help`. hydra-score
+// answers them through it (cli.cpp), and so does hydra-score-step
+// (tool/step_main.cpp), which reaches nothing else of the library and so
+// loads few libraries.
 #pragma once
 
 #include <filesystem>
