@@ -142,3 +142,17 @@ TEST_CASE("objects: code defining what the C library or the tests define is foun
   CHECK(of("src/special.cpp") == Set{"defines void harness::check<unsigned long, unsigned long>"});
   CHECK(of("src/tally.cpp") == Set{"defines harness::failed_checks"});
 }
+
+TEST_CASE("objects: code whose objects nm cannot read is a problem of the scan, not a clean one", "[capture]") {
+  hydra::util::TempDir temp("hydra-object-references");
+  const fs::path top = temp.path();
+  const auto scan = build_and_scan(top, {{"src/fix.cpp", "int fix() { return 42; }\n"},
+                                         {"tests/fix_test.cpp", "int fix();\nint main() { return fix() != 42; }\n"}});
+  REQUIRE(scan.problem.empty());
+  // The code's object rewritten into what no binutils reads; the test's stays.
+  hydra::util::write_file_atomic(top / "build" / "fix.o", "not an object at all\n");
+  const auto unread = hydra::capture::scan_object_references(
+      top / "build", top / "build", top,
+      [](const std::string& source) { return !hydra::util::starts_with(source, "tests/"); });
+  CHECK(unread.problem.find("nm could not read the objects") != std::string::npos);
+}

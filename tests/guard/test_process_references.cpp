@@ -180,3 +180,13 @@ TEST_CASE("the program's own image, its start-up stack and the time it was compi
   CHECK(guard::reference_category(guard::kCompileTime) == "self-inspection");
   CHECK(guard::reference_category(guard::kOwnResolver) == "process control");
 }
+
+TEST_CASE("a change whose objects could not be read, where the baseline's were, is no clean result", "[guard]") {
+  const std::string problem = "nm could not read the objects of /build";
+  CHECK(guard::unread_objects_reason(true, problem) ==
+        "the change's objects could not be read, though the baseline's were: " + problem);
+  // Read, or never scanned: nothing to say here.
+  CHECK(guard::unread_objects_reason(true, "").empty());
+  // The baseline's could not be read either: the project's, not the change's.
+  CHECK(guard::unread_objects_reason(false, problem).empty());
+}

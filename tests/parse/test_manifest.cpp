@@ -144,8 +144,12 @@ TEST_CASE("parse_manifest: the records the anti-gaming checks read, typed", "[pa
   CHECK(error_of(json{{"tampering_caught", {{{"message", "m"}}}}}).find("\"/tampering_caught/0/test\": missing") !=
         std::string::npos);
   CHECK(error_of(json{{"tampering_caught", {{"test", "a"}}}}).find("\"/tampering_caught\"") != std::string::npos);
-  // A run whose objects could not be read records why, and nothing is judged.
-  CHECK_FALSE(parse_manifest(json{{"object_references", {{"problem", "no nm"}}}}, "m.json").records.object_references.sources);
+  // A run whose objects could not be read records why (a candidate's fails the
+  // gate where the baseline's were read, guard::unread_objects_reason).
+  const auto unread = parse_manifest(json{{"object_references", {{"problem", "no nm"}}}}, "m.json");
+  CHECK_FALSE(unread.records.object_references.sources);
+  CHECK(unread.records.object_references.problem == "no nm");
+  CHECK(error_of(json{{"object_references", {{"problem", 3}}}}).find("expected a string") != std::string::npos);
   CHECK(error_of(json{{"launcher_differential", {{"tests", {{{"plain", "failed"}}}}}}})
             .find("\"/launcher_differential/tests/0/test\": missing") != std::string::npos);
   CHECK(error_of(json{{"object_references", {{"sources", {{"src/a.cpp", "atexit"}}}}}})

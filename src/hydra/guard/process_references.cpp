@@ -430,4 +430,9 @@ std::vector<NewReference> new_references(const ObjectReferences& baseline, const
   return fresh;
 }
 
+std::string unread_objects_reason(bool baseline_read, const std::string& candidate_problem) {
+  if (!baseline_read || candidate_problem.empty()) return {};
+  return "the change's objects could not be read, though the baseline's were: " + candidate_problem;
+}
+
 }  // namespace hydra::guard

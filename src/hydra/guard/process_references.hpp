@@ -130,4 +130,10 @@ struct NewReference {
 std::vector<NewReference> new_references(const ObjectReferences& baseline, const ObjectReferences& candidate,
                                          const std::vector<std::string>& allowed);
 
+/// The anti-gaming reason when the baseline's objects were read
+/// (`baseline_read`) and the candidate's scan read none (`candidate_problem`,
+/// why not; empty when it read them or did not run): what the change's code
+/// references is then unknown, which is no clean result. Empty otherwise. Pure.
+std::string unread_objects_reason(bool baseline_read, const std::string& candidate_problem);
+
 }  // namespace hydra::guard

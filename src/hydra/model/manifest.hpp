@@ -68,6 +68,7 @@ using SourceReferences = std::map<std::string, std::set<std::string>>;
 struct ObjectReferences {
   std::optional<SourceReferences> sources;       ///< code that is no test
   std::optional<SourceReferences> test_sources;  ///< the tests' own sources
+  std::string problem;  ///< why the scan read nothing ("problem"); empty when it read or did not run
 };
 
 /// One test of a launcher differential: run again without HydraScore's

@@ -114,6 +114,7 @@ void read_object_references(const Fields& fields, model::ObjectReferences& into)
   const json* record = fields.object("object_references");
   if (!record) return;
   const Fields inner = fields.in("object_references", *record);
+  inner.text("problem", into.problem);
   for (const auto& [key, target] : {std::pair<const char*, std::optional<model::SourceReferences>*>{
                                         "sources", &into.sources},
                                     {"test_sources", &into.test_sources}}) {

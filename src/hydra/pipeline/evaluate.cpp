@@ -102,6 +102,13 @@ json judge_process_references(const config::Config& config, const model::Run& ba
   json evidence = {{"judged", baseline && candidate}, {"new", json::array()}};
   const auto& allowed = config.anti_gaming.allowed_references;
   const std::string allow = "; allow it with [anti_gaming] allowed_references in the baseline's hydra.toml)";
+  // Objects the baseline's scan read and the candidate's could not.
+  if (const std::string unread = guard::unread_objects_reason(
+          baseline.has_value() && !candidate, candidate_run.records.object_references.problem);
+      !unread.empty()) {
+    evidence["problem"] = candidate_run.records.object_references.problem;
+    reasons.push_back(unread);
+  }
   if (baseline && candidate)
     for (const auto& found : guard::new_references(*baseline, *candidate, allowed)) {
       evidence["new"].push_back(

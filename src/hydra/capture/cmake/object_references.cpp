@@ -244,7 +244,9 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
   std::vector<std::string> test_files;
   for (const auto& [file, source] : test_objects) test_files.push_back(file);
   Readings read = read_objects(files, test_files, {*nm, *strings, *objdump}, cache_dir, cache_max_bytes);
-  bool failed = read.failed;
+  // Whether nm read any of the code's objects, before the lookups below
+  // (which add an empty entry for every object) could make it look so.
+  const bool none_read = read.failed && !files.empty() && read.symbols.empty();
   auto& symbols = read.symbols;
   auto& texts = read.texts;
   // What test objects define: the harness (a tally of failed checks, a
@@ -305,7 +307,7 @@ ObjectScan scan_object_references(const fs::path& build_dir, const fs::path& see
     if (!found.empty()) scan.references[source].insert(found.begin(), found.end());
   }
   scan.objects = objects.size();
-  if (failed && files.size() > 0 && symbols.empty())
+  if (none_read)
     scan.problem = "nm could not read the objects of " + build_dir.string();
   return scan;
 }
