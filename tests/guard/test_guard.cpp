@@ -289,6 +289,9 @@ TEST_CASE("build roots are inferred from the tests' working directories", "[guar
         std::vector<std::string>{"test_count", "--data", "<build>/tests/data/in.txt", "--out=<build>/x", "/b10/y"});
   CHECK(guard::normalize_command({"C:\\b\\run.exe", "/src/p/data"}, "", "/src/p") ==
         std::vector<std::string>{"run", "<source>/data"});
+  // HydraScore's test launcher, run by hydra-score or by its helper: one launcher.
+  CHECK(guard::normalize_command({"/usr/bin/hydra-score-step", "test-launcher", "--", "/b1/t"}, "/b1", "") ==
+        std::vector<std::string>{"hydra-score", "test-launcher", "--", "<build>/t"});
 }
 
 TEST_CASE("is_trivial_command recognises commands that cannot fail", "[guard]") {

@@ -232,3 +232,21 @@ TEST_CASE("find_recipe_changes compares the runs that judge the tests", "[guard]
     CHECK(hydra::guard::find_recipe_changes(baseline, candidate).empty());
   }
 }
+
+TEST_CASE("HydraScore's test launcher is one launcher whether hydra-score or its helper runs it", "[guard][held-out]") {
+  Tree baseline("/runs/base", "/runs/base/build");
+  Tree judged("/runs/base", "/runs/base/build");
+  const std::vector<std::string> tests = {"count.x"};
+  baseline.definitions[0].command = {"/usr/bin/hydra-score", "test-launcher", "--", "/runs/base/build/tests/test_count"};
+  judged.definitions[0].command = {"/usr/bin/hydra-score-step", "test-launcher", "--",
+                                   "/runs/base/build/tests/test_count"};
+  CHECK(compare_test_recipes(baseline.view(), judged.view(), tests, "the candidate's run").empty());
+  // Another folder's helper, or the helper's name on another command, is a change.
+  judged.definitions[0].command[0] = "/opt/other/hydra-score-step";
+  CHECK(kinds(compare_test_recipes(baseline.view(), judged.view(), tests, "the candidate's run")) ==
+        std::vector<std::string>{"count.x definition_changed"});
+  CHECK(hydra::guard::launcher_as_hydra_score({"/usr/bin/hydra-score-step", "run-step", "--", "x"})[0] ==
+        "/usr/bin/hydra-score-step");
+  CHECK(hydra::guard::launcher_as_hydra_score({"/usr/bin/hydra-score-step", "test-launcher", "--", "x"})[0] ==
+        "/usr/bin/hydra-score");
+}

@@ -238,6 +238,13 @@ std::vector<std::string> normalize_command(const std::vector<std::string>& comma
                                            std::string_view build_root,
                                            std::string_view source_root);
 
+/// `command` with HydraScore's test launcher named as hydra-score: a capture
+/// runs it as hydra-score-step beside hydra-score where that helper is
+/// installed (`<dir>/hydra-score-step test-launcher ...`), the same
+/// launcher, so runs captured with either compare equal. Other commands are
+/// returned as they are. Pure.
+std::vector<std::string> launcher_as_hydra_score(std::vector<std::string> command);
+
 /// Whether `command` (argv) cannot fail: `true`, `:`, `echo ...`,
 /// `cmake -E true|echo|echo_append|sleep|capabilities`, `cmake --version`,
 /// `sh|bash|dash|zsh -c` with a script of only `true`, `:`, `exit 0` or

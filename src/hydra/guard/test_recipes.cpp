@@ -100,8 +100,8 @@ std::map<std::string, std::string> properties_of(const model::TestDefinition& te
 std::vector<std::string> definition_differences(const model::TestDefinition& before, const Relative& relative_before,
                                                 const model::TestDefinition& after, const Relative& relative_after) {
   std::vector<std::string> differences;
-  const auto command_before = relative_before(before.command);
-  const auto command_after = relative_after(after.command);
+  const auto command_before = relative_before(launcher_as_hydra_score(before.command));
+  const auto command_after = relative_after(launcher_as_hydra_score(after.command));
   // ctest lists no command for a test whose program was not built (a new
   // test on the baseline's code that does not compile there): such a test
   // fails when run, whoever defines it, so only two known commands compare.

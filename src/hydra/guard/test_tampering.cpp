@@ -143,11 +143,19 @@ std::pair<std::string, std::string> infer_build_roots(
   return best;
 }
 
-std::vector<std::string> normalize_command(const std::vector<std::string>& command,
+std::vector<std::string> launcher_as_hydra_score(std::vector<std::string> command) {
+  if (command.size() >= 2 && command[1] == "test-launcher" && file_name(command[0]) == "hydra-score-step")
+    command[0].replace(command[0].size() - std::string_view("hydra-score-step").size(), std::string::npos,
+                       "hydra-score");
+  return command;
+}
+
+std::vector<std::string> normalize_command(const std::vector<std::string>& given,
                                            std::string_view build_root,
                                            std::string_view source_root) {
   std::vector<std::string> normalized;
-  if (command.empty()) return normalized;
+  if (given.empty()) return normalized;
+  const std::vector<std::string> command = launcher_as_hydra_score(given);
   normalized.push_back(program_name(command.front()));
   // The longer root first: a build tree often lies inside the source tree.
   const bool build_first = build_root.size() >= source_root.size();
